@@ -1,0 +1,33 @@
+// `npm test`: every tier — unit and integration (vitest), then the browser suite (Playwright) against the built app.
+// Integration tests also run on PostgreSQL when TEST_DATABASE_URL is set.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { ensureWebBuilt, root, run } from './lib.mjs';
+
+const steps = [];
+async function step(name, fn) {
+  const started = Date.now();
+  const code = await fn();
+  steps.push({ name, code, seconds: Math.round((Date.now() - started) / 1000) });
+  return code;
+}
+
+await step('unit + integration (vitest)', () => run('npx', ['vitest', 'run']));
+
+if (existsSync(path.join(root, 'e2e', 'playwright.config.ts'))) {
+  if (process.env.CLIPNEST_SKIP_E2E === '1') {
+    console.log('[clipnest] CLIPNEST_SKIP_E2E=1: browser tests skipped');
+  } else if (!existsSync('/usr/bin/chromium')) {
+    console.error(
+      '[clipnest] browser tests need Debian chromium: apt-get install -y chromium (or CLIPNEST_SKIP_E2E=1)',
+    );
+    steps.push({ name: 'browser (playwright)', code: 1, seconds: 0 });
+  } else {
+    const build = await step('web build', ensureWebBuilt);
+    if (build === 0) await step('browser (playwright)', () => run('npm', ['test', '-w', 'e2e']));
+  }
+}
+
+console.log('\n[clipnest] test summary');
+for (const s of steps) console.log(`  ${s.code === 0 ? 'ok  ' : 'FAIL'} ${s.name} (${s.seconds}s)`);
+process.exit(steps.some((s) => s.code !== 0) ? 1 : 0);

@@ -1,0 +1,67 @@
+import { Hono } from 'hono';
+import { secureHeaders } from 'hono/secure-headers';
+import { AppError } from './errors.js';
+import type { Guard } from './http/auth.js';
+import type { AppEnv } from './http/env.js';
+import { createErrorHandler } from './http/onError.js';
+import { createWebAppHandler } from './http/webApp.js';
+import type { Logger } from './lib/logger.js';
+import { apiKeyRoutes } from './routes/apiKeyRoutes.js';
+import { authRoutes } from './routes/authRoutes.js';
+import { publicSettingsRoutes, settingsRoutes } from './routes/settingsRoutes.js';
+import { systemRoutes } from './routes/systemRoutes.js';
+import type { ApiKeyService } from './services/apiKeyService.js';
+import type { AuthService } from './services/authService.js';
+import type { SettingsService } from './services/settingsService.js';
+import type { SystemService } from './services/systemService.js';
+
+export interface AppServices {
+  auth: AuthService;
+  apiKeys: ApiKeyService;
+  settings: SettingsService;
+  system: SystemService;
+  guard: Guard;
+}
+
+export interface AppOptions {
+  logger: Logger;
+  webDistDir: string;
+  trustProxy: boolean;
+}
+
+export function createApp(services: AppServices, options: AppOptions): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use(
+    '*',
+    secureHeaders({
+      // Shares may be embedded elsewhere (images in a blog post), so resources stay cross-origin readable.
+      crossOriginResourcePolicy: false,
+      crossOriginOpenerPolicy: false,
+      xFrameOptions: 'SAMEORIGIN',
+      referrerPolicy: 'strict-origin-when-cross-origin',
+    }),
+  );
+  app.use('/api/*', async (c, next) => {
+    await next();
+    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
+  });
+
+  const api = new Hono<AppEnv>();
+  api.route('/', systemRoutes(services));
+  api.route('/', authRoutes({ ...services, trustProxy: options.trustProxy }));
+  api.route('/admin/api-keys', apiKeyRoutes(services));
+  api.route('/admin/settings', settingsRoutes(services));
+  api.route('/public', publicSettingsRoutes(services));
+  api.all('*', (c) => {
+    throw AppError.notFound(`no such endpoint: ${c.req.method} ${c.req.path}`);
+  });
+  app.route('/api', api);
+
+  app.get('*', createWebAppHandler(options.webDistDir));
+  app.all('*', (c) => c.text('Method Not Allowed', 405));
+
+  const onError = createErrorHandler(options.logger);
+  app.onError(onError);
+  api.onError(onError);
+  return app;
+}

@@ -1,0 +1,83 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const boolFromEnv = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const envSchema = z.object({
+  PORT: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be an integer')
+    .min(0, 'must be 0-65535')
+    .max(65535, 'must be 0-65535')
+    .default(8787),
+  HOST: z.string().min(1, 'cannot be empty').default('127.0.0.1'),
+  DATA_DIR: z.string().min(1, 'cannot be empty').default('./data'),
+  DATABASE_URL: z
+    .string()
+    .refine((v) => v === '' || /^postgres(ql)?:\/\//.test(v) || v.startsWith('sqlite:'), {
+      message: 'must be postgres://… or sqlite:<file>',
+    })
+    .optional(),
+  ENCRYPTION_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  ADMIN_USERNAME: z.string().min(1).max(64).optional(),
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  ADMIN_TOKEN_TTL_DAYS: z.coerce
+    .number({ error: 'must be a number' })
+    .positive('must be greater than 0')
+    .max(365, 'must be at most 365')
+    .default(7),
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  TRUST_PROXY: boolFromEnv.default(false),
+  WEB_DIST_DIR: z.string().optional(),
+  LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string;
+  encryptionKey?: string;
+  adminUsername?: string;
+  adminPassword?: string;
+  adminTokenTtlMs: number;
+  publicUrl?: string;
+  trustProxy: boolean;
+  webDistDir: string;
+  logLevel: 'silent' | 'error' | 'info' | 'debug';
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment once; a bad value is a ConfigError naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir: string }): Config {
+  // An empty variable means "not set", as in most shells' `FOO= cmd`.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const databaseUrl =
+    e.DATABASE_URL && !e.DATABASE_URL.startsWith('sqlite:')
+      ? e.DATABASE_URL
+      : `sqlite:${path.resolve(dataDir, e.DATABASE_URL?.slice('sqlite:'.length) || 'clipnest.db')}`;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl,
+    encryptionKey: e.ENCRYPTION_KEY,
+    adminUsername: e.ADMIN_USERNAME,
+    adminPassword: e.ADMIN_PASSWORD,
+    adminTokenTtlMs: e.ADMIN_TOKEN_TTL_DAYS * 24 * 3600 * 1000,
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    trustProxy: e.TRUST_PROXY,
+    webDistDir: path.resolve(e.WEB_DIST_DIR ?? defaults.webDistDir),
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import { foundation } from './0001_foundation.js';
+
+/** Every migration, in order. Names sort lexicographically; never rename or edit a landed one. */
+export const migrations: Record<string, Migration> = {
+  '0001_foundation': foundation,
+};

@@ -1,0 +1,9 @@
+import type { Principal } from '../services/principal.js';
+
+/** Per-request values Hono carries (`c.get(...)`). */
+export interface AppEnv {
+  Variables: {
+    /** Set once credentials are resolved; undefined for anonymous requests. */
+    principal?: Principal | null;
+  };
+}

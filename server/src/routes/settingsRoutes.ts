@@ -1,0 +1,60 @@
+import { SettingGroup, isSettingGroupId, type SettingGroupId } from '@clipnest/contract';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { AppError } from '../errors.js';
+import type { Guard } from '../http/auth.js';
+import type { AppEnv } from '../http/env.js';
+import { ok } from '../http/envelope.js';
+import { readJson, readQuery } from '../http/input.js';
+import type { SettingsService } from '../services/settingsService.js';
+
+function parseGroup(raw: string | undefined): SettingGroupId {
+  const group = Number(raw);
+  if (!isSettingGroupId(group))
+    throw AppError.validation(`unknown settings group ${JSON.stringify(raw)}: use 1, 2, 3 or 4`);
+  return group;
+}
+
+const listQuery = z.object({
+  group: z.string().optional(),
+  metadata: z.string().optional(),
+  includeSystem: z.string().optional(),
+});
+
+export function settingsRoutes(deps: { settings: SettingsService; guard: Guard }) {
+  const { settings, guard } = deps;
+  return new Hono<AppEnv>()
+    .get('/', async (c) => {
+      const query = readQuery(c, listQuery);
+      const group = query.group === undefined ? undefined : parseGroup(query.group);
+      // The site group is public: the web shell reads it before anyone logs in.
+      if (group !== SettingGroup.SITE) await guard.admin(c);
+      return ok(c, await settings.list(group));
+    })
+    .get('/groups', async (c) => {
+      await guard.admin(c);
+      return ok(c, settings.groups());
+    })
+    .get('/metadata', async (c) => {
+      await guard.admin(c);
+      const { key } = readQuery(c, z.object({ key: z.string({ error: 'key is required' }).min(1, 'key is required') }));
+      return ok(c, await settings.metadata(key));
+    })
+    .put('/group/:group', async (c) => {
+      await guard.admin(c);
+      const group = parseGroup(c.req.param('group'));
+      const { validate } = readQuery(c, z.object({ validate: z.enum(['true', 'false']).optional() }));
+      const input = await readJson(
+        c,
+        z.record(z.string(), z.unknown(), { error: 'the body must be an object of key: value' }),
+      );
+      return ok(c, await settings.updateGroup(group, input, validate !== 'false'), { message: 'settings saved' });
+    });
+}
+
+export function publicSettingsRoutes(deps: { settings: SettingsService }) {
+  return new Hono<AppEnv>().get('/site-settings', async (c) => {
+    c.header('Cache-Control', 'no-cache');
+    return ok(c, await deps.settings.site());
+  });
+}

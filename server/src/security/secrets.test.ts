@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { SecretCipher } from './cipher.js';
+import { hashPassword, randomToken, safeEqual, verifyPassword } from './secrets.js';
+
+describe('password hashing', () => {
+  it('uses salted scrypt and verifies', async () => {
+    const a = await hashPassword('hunter2-hunter2');
+    const b = await hashPassword('hunter2-hunter2');
+    expect(a).toMatch(/^scrypt\$/);
+    expect(a).not.toBe(b);
+    expect(await verifyPassword('hunter2-hunter2', a)).toBe(true);
+    expect(await verifyPassword('hunter3-hunter3', a)).toBe(false);
+    expect(await verifyPassword('x', 'plain-text')).toBe(false);
+  });
+});
+
+describe('tokens and comparison', () => {
+  it('makes long distinct tokens', () => {
+    const t = randomToken(32);
+    expect(t.length).toBe(43);
+    expect(randomToken(32)).not.toBe(t);
+  });
+  it('compares in constant time regardless of length', () => {
+    expect(safeEqual('abc', 'abc')).toBe(true);
+    expect(safeEqual('abc', 'abd')).toBe(false);
+    expect(safeEqual('abc', 'abcd')).toBe(false);
+  });
+});
+
+describe('SecretCipher', () => {
+  it('round-trips and detects tampering or a wrong key', () => {
+    const cipher = new SecretCipher('a-very-secret-key-123');
+    const sealed = cipher.encrypt('s3-secret');
+    expect(sealed).not.toContain('s3-secret');
+    expect(cipher.decrypt(sealed)).toBe('s3-secret');
+    expect(() => new SecretCipher('another-key-4567890').decrypt(sealed)).toThrow();
+    const parts = sealed.split(':');
+    parts[3] = Buffer.from('tampered').toString('base64url');
+    expect(() => cipher.decrypt(parts.join(':'))).toThrow();
+  });
+});

@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { migrateToLatest, openDatabase, pingDatabase, type DatabaseHandle, type OpenOptions } from './db/database.js';
+import { Guard } from './http/auth.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { createLogger, type Logger } from './lib/logger.js';
+import { AdminRepository } from './repositories/adminRepository.js';
+import { AdminTokenRepository } from './repositories/adminTokenRepository.js';
+import { ApiKeyRepository } from './repositories/apiKeyRepository.js';
+import { SettingsRepository } from './repositories/settingsRepository.js';
+import { SecretCipher } from './security/cipher.js';
+import { resolveEncryptionKey } from './security/encryptionKey.js';
+import { ApiKeyService } from './services/apiKeyService.js';
+import { AuthService } from './services/authService.js';
+import { LoginRateLimiter } from './services/loginRateLimiter.js';
+import { SettingsService } from './services/settingsService.js';
+import { SystemService } from './services/systemService.js';
+
+const packageVersion = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+export interface BuiltServer {
+  app: ReturnType<typeof createApp>;
+  database: DatabaseHandle;
+  services: ReturnType<typeof buildServices>;
+  /** Set when this start created the first admin. */
+  createdAdmin: { username: string; password: string; generated: boolean } | null;
+  generatedEncryptionKey: boolean;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+function buildServices(database: DatabaseHandle, config: Config, cipher: SecretCipher, clock: Clock) {
+  const { db } = database;
+  const auth = new AuthService({
+    admins: new AdminRepository(db),
+    tokens: new AdminTokenRepository(db),
+    limiter: new LoginRateLimiter(clock),
+    clock,
+    tokenTtlMs: config.adminTokenTtlMs,
+  });
+  const apiKeys = new ApiKeyService({ keys: new ApiKeyRepository(db), cipher, clock });
+  const settings = new SettingsService({ settings: new SettingsRepository(db), clock });
+  const system = new SystemService({
+    version: packageVersion,
+    database: database.dialect,
+    ping: () => pingDatabase(db),
+    clock,
+    startedAt: clock.now().getTime(),
+  });
+  return { auth, apiKeys, settings, system, guard: new Guard({ auth, apiKeys }) };
+}
+
+/** config → data dir → key → database → migrations → services → first admin → app. Shared by main and tests. */
+export async function buildServer(
+  config: Config,
+  options: { clock?: Clock; database?: OpenOptions; logger?: Logger } = {},
+): Promise<BuiltServer> {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? createLogger(config.logLevel);
+  mkdirSync(config.dataDir, { recursive: true });
+  const { key, generated } = resolveEncryptionKey(config.dataDir, config.encryptionKey);
+  const database = openDatabase(config.databaseUrl, options.database);
+  try {
+    await migrateToLatest(database.db);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const services = buildServices(database, config, new SecretCipher(key), clock);
+  const createdAdmin = await services.auth.ensureAdmin(config.adminUsername, config.adminPassword);
+  const app = createApp(services, { logger, webDistDir: config.webDistDir, trustProxy: config.trustProxy });
+
+  const sweep = setInterval(() => {
+    services.auth.sweepExpiredTokens().catch((error: unknown) => logger.error('token sweep failed', error));
+  }, 3600_000);
+  sweep.unref();
+
+  return {
+    app,
+    database,
+    services,
+    createdAdmin,
+    generatedEncryptionKey: generated,
+    logger,
+    close: async () => {
+      clearInterval(sweep);
+      await database.close();
+    },
+  };
+}

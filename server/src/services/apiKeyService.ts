@@ -1,0 +1,174 @@
+import type { ApiKeyTestResult, ApiKeyView, CreateApiKey, UpdateApiKey } from '@clipnest/contract';
+import { AppError } from '../errors.js';
+import { isoNow, type Clock } from '../lib/clock.js';
+import { isWellFormedId, newId } from '../lib/ids.js';
+import type { ApiKeyRepository, ApiKeyRow } from '../repositories/apiKeyRepository.js';
+import type { SecretCipher } from '../security/cipher.js';
+import { randomToken, sha256Hex } from '../security/secrets.js';
+import type { ApiKeyPrincipal } from './principal.js';
+
+export interface ApiKeyServiceDeps {
+  keys: ApiKeyRepository;
+  cipher: SecretCipher;
+  clock: Clock;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+/** last_used is written at most this often per key, so a busy key does not write on every request. */
+const LAST_USED_RESOLUTION_MS = 60 * 1000;
+
+function maskKey(key: string): string {
+  return key.length <= 8 ? '*'.repeat(key.length) : `${key.slice(0, 4)}${'*'.repeat(8)}${key.slice(-4)}`;
+}
+
+export class ApiKeyService {
+  constructor(private readonly deps: ApiKeyServiceDeps) {}
+
+  private toView(row: ApiKeyRow): ApiKeyView {
+    let key: string;
+    try {
+      key = this.deps.cipher.decrypt(row.key_encrypted);
+    } catch {
+      // Encrypted under another ENCRYPTION_KEY (e.g. restored elsewhere): the key still works, it just cannot be shown.
+      key = '';
+    }
+    return {
+      id: row.id,
+      name: row.name,
+      key,
+      key_masked: key ? maskKey(key) : `${row.key_prefix}********`,
+      permissions: row.permissions,
+      role: row.role,
+      basic_path: row.basic_path,
+      is_guest: row.is_guest ? 1 : 0,
+      enabled: row.enabled === 1,
+      expires_at: row.expires_at,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      last_used: row.last_used,
+    };
+  }
+
+  private resolveExpiry(input: { expires_at?: string | null; expires_in_days?: number }): string | null | undefined {
+    if (input.expires_in_days !== undefined && input.expires_at !== undefined) {
+      throw AppError.validation('give either expires_at or expires_in_days, not both', [
+        { path: 'expires_in_days', message: 'conflicts with expires_at' },
+      ]);
+    }
+    const now = this.deps.clock.now().getTime();
+    if (input.expires_in_days !== undefined) return new Date(now + input.expires_in_days * DAY_MS).toISOString();
+    if (input.expires_at === undefined || input.expires_at === null) return input.expires_at;
+    const at = new Date(input.expires_at);
+    if (at.getTime() <= now) {
+      throw AppError.validation('expires_at must be in the future', [
+        { path: 'expires_at', message: 'must be in the future' },
+      ]);
+    }
+    return at.toISOString();
+  }
+
+  private async requireRow(id: string): Promise<ApiKeyRow> {
+    const row = isWellFormedId(id) ? await this.deps.keys.findById(id) : undefined;
+    if (!row) throw AppError.notFound(`API key ${JSON.stringify(id)} not found`);
+    return row;
+  }
+
+  private async assertNameFree(name: string, exceptId?: string): Promise<void> {
+    if (await this.deps.keys.nameTaken(name, exceptId))
+      throw AppError.conflict(`an API key named "${name}" already exists`);
+  }
+
+  async list(): Promise<ApiKeyView[]> {
+    return (await this.deps.keys.list()).map((row) => this.toView(row));
+  }
+
+  async create(input: CreateApiKey): Promise<ApiKeyView> {
+    const { keys, cipher, clock } = this.deps;
+    await this.assertNameFree(input.name);
+    const key = input.custom_key ?? `cn_${randomToken(24)}`;
+    const keyHash = sha256Hex(key);
+    if (await keys.findByHash(keyHash))
+      throw AppError.conflict('this key is already in use, choose another custom key');
+    const now = isoNow(clock);
+    const row: ApiKeyRow = {
+      id: newId(),
+      name: input.name,
+      key_hash: keyHash,
+      key_encrypted: cipher.encrypt(key),
+      key_prefix: key.slice(0, 4),
+      permissions: input.permissions,
+      role: input.role,
+      basic_path: input.basic_path,
+      is_guest: input.is_guest,
+      enabled: input.enabled ? 1 : 0,
+      expires_at: this.resolveExpiry(input) ?? null,
+      created_at: now,
+      updated_at: now,
+      last_used: null,
+    };
+    await keys.insert(row);
+    return this.toView(row);
+  }
+
+  async update(id: string, input: UpdateApiKey): Promise<ApiKeyView> {
+    const row = await this.requireRow(id);
+    if (input.name !== undefined && input.name !== row.name) await this.assertNameFree(input.name, id);
+    const expiresAt = this.resolveExpiry(input);
+    const changes = {
+      ...(input.name !== undefined && { name: input.name }),
+      ...(input.permissions !== undefined && { permissions: input.permissions }),
+      ...(input.role !== undefined && { role: input.role }),
+      ...(input.basic_path !== undefined && { basic_path: input.basic_path }),
+      ...(input.is_guest !== undefined && { is_guest: input.is_guest }),
+      ...(input.enabled !== undefined && { enabled: input.enabled ? 1 : 0 }),
+      ...(expiresAt !== undefined && { expires_at: expiresAt }),
+      updated_at: isoNow(this.deps.clock),
+    };
+    await this.deps.keys.update(id, changes);
+    return this.toView({ ...row, ...changes });
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.requireRow(id);
+    await this.deps.keys.delete(id);
+  }
+
+  /** Checks a presented key; throws 401 with the reason when it cannot be used. */
+  async verify(key: string): Promise<ApiKeyPrincipal> {
+    const row = key ? await this.deps.keys.findByHash(sha256Hex(key)) : undefined;
+    if (!row) throw AppError.unauthorized('invalid API key');
+    if (row.enabled !== 1) throw AppError.unauthorized('this API key is disabled');
+    const now = this.deps.clock.now();
+    if (row.expires_at !== null && row.expires_at <= now.toISOString())
+      throw AppError.unauthorized('this API key has expired');
+    if (row.last_used === null || now.getTime() - Date.parse(row.last_used) >= LAST_USED_RESOLUTION_MS) {
+      await this.deps.keys.touchLastUsed(row.id, now.toISOString());
+    }
+    return {
+      type: 'apikey',
+      keyId: row.id,
+      name: row.name,
+      permissions: row.permissions,
+      basicPath: row.basic_path,
+      isGuest: row.is_guest ? 1 : 0,
+      role: row.role,
+      expiresAt: row.expires_at,
+    };
+  }
+
+  describe(principal: ApiKeyPrincipal): ApiKeyTestResult {
+    return {
+      name: principal.name,
+      basic_path: principal.basicPath,
+      permissions: principal.permissions,
+      key_info: {
+        id: principal.keyId,
+        name: principal.name,
+        basic_path: principal.basicPath,
+        is_guest: principal.isGuest,
+        role: principal.role,
+        expires_at: principal.expiresAt,
+      },
+    };
+  }
+}

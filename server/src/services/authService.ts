@@ -1,0 +1,109 @@
+import type { AdminTokenTestResult, LoginResult } from '@clipnest/contract';
+import { AppError } from '../errors.js';
+import { isoNow, type Clock } from '../lib/clock.js';
+import { newId } from '../lib/ids.js';
+import type { AdminRepository } from '../repositories/adminRepository.js';
+import type { AdminTokenRepository } from '../repositories/adminTokenRepository.js';
+import { burnPasswordCheck, hashPassword, randomToken, sha256Hex, verifyPassword } from '../security/secrets.js';
+import type { LoginRateLimiter } from './loginRateLimiter.js';
+import type { AdminPrincipal } from './principal.js';
+
+export interface AuthServiceDeps {
+  admins: AdminRepository;
+  tokens: AdminTokenRepository;
+  limiter: LoginRateLimiter;
+  clock: Clock;
+  tokenTtlMs: number;
+}
+
+export class AuthService {
+  constructor(private readonly deps: AuthServiceDeps) {}
+
+  /** Creates the first admin when none exists. Returns the credentials when it did. */
+  async ensureAdmin(
+    username: string | undefined,
+    password: string | undefined,
+  ): Promise<{ username: string; password: string; generated: boolean } | null> {
+    if ((await this.deps.admins.count()) > 0) return null;
+    const name = username ?? 'admin';
+    const secret = password ?? randomToken(12);
+    const now = isoNow(this.deps.clock);
+    await this.deps.admins.insert({
+      id: newId(),
+      username: name,
+      password_hash: await hashPassword(secret),
+      created_at: now,
+      updated_at: now,
+    });
+    return { username: name, password: secret, generated: password === undefined };
+  }
+
+  async login(username: string, password: string, client: string): Promise<LoginResult> {
+    const { admins, tokens, limiter, clock } = this.deps;
+    const retryAfter = limiter.retryAfterSeconds(client, username);
+    if (retryAfter > 0) {
+      throw new AppError('TOO_MANY_REQUESTS', `too many failed logins, try again in ${retryAfter} seconds`, {
+        headers: { 'Retry-After': String(retryAfter) },
+      });
+    }
+    const admin = await admins.findByUsername(username);
+    const valid = admin
+      ? await verifyPassword(password, admin.password_hash)
+      : (await burnPasswordCheck(password), false);
+    if (!admin || !valid) {
+      limiter.recordFailure(client, username);
+      throw AppError.unauthorized('invalid username or password');
+    }
+    limiter.reset(client, username);
+    const token = randomToken(32);
+    const expiresAt = new Date(clock.now().getTime() + this.deps.tokenTtlMs).toISOString();
+    await tokens.insert({
+      token_hash: sha256Hex(token),
+      admin_id: admin.id,
+      created_at: isoNow(clock),
+      expires_at: expiresAt,
+    });
+    return { token, username: admin.username, expires_at: expiresAt };
+  }
+
+  /** The admin behind a bearer token, or null when the token is unknown, revoked or expired. */
+  async verifyToken(token: string): Promise<AdminPrincipal | null> {
+    const tokenHash = sha256Hex(token);
+    const row = await this.deps.tokens.findValid(tokenHash, isoNow(this.deps.clock));
+    if (!row) return null;
+    return { type: 'admin', adminId: row.admin_id, username: row.username, tokenHash, expiresAt: row.expires_at };
+  }
+
+  describeToken(principal: AdminPrincipal): AdminTokenTestResult {
+    return { valid: true, username: principal.username, expires_at: principal.expiresAt };
+  }
+
+  async logout(principal: AdminPrincipal): Promise<void> {
+    await this.deps.tokens.delete(principal.tokenHash);
+  }
+
+  async changeCredentials(
+    principal: AdminPrincipal,
+    input: { currentPassword: string; newPassword?: string; newUsername?: string },
+  ): Promise<{ username: string }> {
+    const { admins, tokens, clock } = this.deps;
+    const admin = await admins.findById(principal.adminId);
+    if (!admin || !(await verifyPassword(input.currentPassword, admin.password_hash))) {
+      throw AppError.unauthorized('the current password is wrong');
+    }
+    if (input.newUsername !== undefined && input.newUsername !== admin.username) {
+      const other = await admins.findByUsername(input.newUsername);
+      if (other && other.id !== admin.id) throw AppError.conflict(`the username "${input.newUsername}" is taken`);
+    }
+    const changes: { username?: string; password_hash?: string; updated_at: string } = { updated_at: isoNow(clock) };
+    if (input.newUsername !== undefined) changes.username = input.newUsername;
+    if (input.newPassword !== undefined) changes.password_hash = await hashPassword(input.newPassword);
+    await admins.update(admin.id, changes);
+    await tokens.deleteAllOf(admin.id);
+    return { username: changes.username ?? admin.username };
+  }
+
+  sweepExpiredTokens(): Promise<number> {
+    return this.deps.tokens.deleteExpired(isoNow(this.deps.clock));
+  }
+}

@@ -1,0 +1,143 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { serve, type ServerType } from '@hono/node-server';
+import type { ApiEnvelope } from '@clipnest/contract';
+import pg from 'pg';
+import { loadConfig } from '../../src/config.js';
+import type { Clock } from '../../src/lib/clock.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { buildServer, type BuiltServer } from '../../src/server.js';
+
+export type DbTarget = 'sqlite' | 'postgres';
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
+export const dbTargets: DbTarget[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export const ADMIN = { username: 'admin', password: 'correct-horse-battery' };
+
+/** A clock tests can move forward. */
+export class TestClock implements Clock {
+  private offsetMs = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}
+
+export interface CallOptions {
+  body?: unknown;
+  rawBody?: string | Uint8Array;
+  token?: string;
+  apiKey?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestServer {
+  url: string;
+  target: DbTarget;
+  built: BuiltServer;
+  clock: TestClock;
+  call<T = unknown>(
+    method: string,
+    path: string,
+    options?: CallOptions,
+  ): Promise<{ status: number; body: ApiEnvelope<T>; headers: Headers }>;
+  login(username?: string, password?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Starts the real app on 127.0.0.1 with a fresh database and data directory. */
+export async function startTestServer(target: DbTarget, env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'clipnest-test-'));
+  let schema: string | undefined;
+  let databaseUrl = '';
+  if (target === 'postgres') {
+    databaseUrl = process.env.TEST_DATABASE_URL ?? '';
+    schema = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(`CREATE SCHEMA ${schema}`);
+    await client.end();
+  }
+  const config = loadConfig(
+    {
+      DATA_DIR: dataDir,
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...env,
+    },
+    { webDistDir: path.join(dataDir, 'no-web') },
+  );
+  const clock = new TestClock();
+  const built = await buildServer(config, {
+    clock,
+    database: schema ? { pgSchema: schema } : undefined,
+    logger: createLogger('error'),
+  });
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: built.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${port}`;
+
+  const call: TestServer['call'] = async (method, urlPath, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (options.apiKey) headers.authorization = `ApiKey ${options.apiKey}`;
+    let body: string | Uint8Array | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(url + urlPath, { method, headers, body });
+    const text = await response.text();
+    let parsed: ApiEnvelope<never>;
+    try {
+      parsed = JSON.parse(text) as ApiEnvelope<never>;
+    } catch {
+      throw new Error(`${method} ${urlPath} answered ${response.status} with a non-JSON body: ${text.slice(0, 200)}`);
+    }
+    return { status: response.status, body: parsed, headers: response.headers };
+  };
+
+  return {
+    url,
+    target,
+    built,
+    clock,
+    call,
+    async login(username = ADMIN.username, password = ADMIN.password) {
+      const res = await call<{ token: string }>('POST', '/api/admin/login', { body: { username, password } });
+      if (res.status !== 200 || !res.body.data) throw new Error(`login failed: ${res.status} ${res.body.message}`);
+      return res.body.data.token;
+    },
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await built.close();
+      if (schema) {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        await client.query(`DROP SCHEMA ${schema} CASCADE`);
+        await client.end();
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every row of a table, sorted, for "nothing changed" assertions. */
+export async function snapshotTable(server: TestServer, table: 'admins' | 'admin_tokens' | 'api_keys' | 'settings') {
+  const rows = await server.built.database.db.selectFrom(table).selectAll().execute();
+  return rows.map((row) => JSON.stringify(row)).sort();
+}
+
+export function expectEnvelope(body: ApiEnvelope<unknown>, status: number): void {
+  if (body.code !== status || body.success !== status < 400 || typeof body.message !== 'string') {
+    throw new Error(`envelope mismatch: expected code ${status}, got ${JSON.stringify(body)}`);
+  }
+}
