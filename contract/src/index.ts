@@ -6,3 +6,4 @@ export * from './paths.js';
 export * from './permissions.js';
 export * from './settings.js';
 export * from './system.js';
+export * from './shares.js';
