@@ -7,3 +7,4 @@ export * from './permissions.js';
 export * from './settings.js';
 export * from './system.js';
 export * from './shares.js';
+export * from './backup.js';

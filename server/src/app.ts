@@ -7,6 +7,10 @@ import { createErrorHandler } from './http/onError.js';
 import { createWebAppHandler } from './http/webApp.js';
 import type { Logger } from './lib/logger.js';
 import { apiKeyRoutes } from './routes/apiKeyRoutes.js';
+import { backupRoutes } from './routes/backupRoutes.js';
+import { cacheRoutes } from './routes/cacheRoutes.js';
+import type { BackupService } from './services/backupService.js';
+import type { CacheRegistry } from './services/cacheRegistry.js';
 import { authRoutes } from './routes/authRoutes.js';
 import { publicSettingsRoutes, settingsRoutes } from './routes/settingsRoutes.js';
 import { systemRoutes } from './routes/systemRoutes.js';
@@ -21,6 +25,8 @@ export interface AppServices {
   settings: SettingsService;
   system: SystemService;
   guard: Guard;
+  caches: CacheRegistry;
+  backups: BackupService;
 }
 
 export interface AppOptions {
@@ -52,6 +58,8 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/admin/api-keys', apiKeyRoutes(services));
   api.route('/admin/settings', settingsRoutes(services));
   api.route('/public', publicSettingsRoutes(services));
+  api.route('/', cacheRoutes(services));
+  api.route('/admin/backup', backupRoutes(services));
   api.all('*', (c) => {
     throw AppError.notFound(`no such endpoint: ${c.req.method} ${c.req.path}`);
   });

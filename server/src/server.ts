@@ -10,6 +10,10 @@ import { AdminRepository } from './repositories/adminRepository.js';
 import { AdminTokenRepository } from './repositories/adminTokenRepository.js';
 import { ApiKeyRepository } from './repositories/apiKeyRepository.js';
 import { SettingsRepository } from './repositories/settingsRepository.js';
+import { BackupRepository } from './repositories/backupRepository.js';
+import { BackupService } from './services/backupService.js';
+import { CacheRegistry } from './services/cacheRegistry.js';
+import { migrations } from './db/migrations/index.js';
 import { SecretCipher } from './security/cipher.js';
 import { resolveEncryptionKey } from './security/encryptionKey.js';
 import { ApiKeyService } from './services/apiKeyService.js';
@@ -33,7 +37,8 @@ export interface BuiltServer {
   close(): Promise<void>;
 }
 
-function buildServices(database: DatabaseHandle, config: Config, cipher: SecretCipher, clock: Clock) {
+function buildServices(database: DatabaseHandle, config: Config, encryptionKey: string, clock: Clock) {
+  const cipher = new SecretCipher(encryptionKey);
   const { db } = database;
   const auth = new AuthService({
     admins: new AdminRepository(db),
@@ -51,7 +56,17 @@ function buildServices(database: DatabaseHandle, config: Config, cipher: SecretC
     clock,
     startedAt: clock.now().getTime(),
   });
-  return { auth, apiKeys, settings, system, guard: new Guard({ auth, apiKeys }) };
+  const caches = new CacheRegistry();
+  caches.register('settings', settings.cacheHandle());
+  const backups = new BackupService({
+    backups: new BackupRepository(db, database.dialect),
+    cipher,
+    encryptionKey,
+    appVersion: packageVersion,
+    schemaVersion: Object.keys(migrations).sort().at(-1) ?? '',
+    clock,
+  });
+  return { auth, apiKeys, settings, system, caches, backups, guard: new Guard({ auth, apiKeys }) };
 }
 
 /** config → data dir → key → database → migrations → services → first admin → app. Shared by main and tests. */
@@ -65,12 +80,12 @@ export async function buildServer(
   const { key, generated } = resolveEncryptionKey(config.dataDir, config.encryptionKey);
   const database = openDatabase(config.databaseUrl, options.database);
   try {
-    await migrateToLatest(database.db);
+    await migrateToLatest(database);
   } catch (error) {
     await database.close();
     throw error;
   }
-  const services = buildServices(database, config, new SecretCipher(key), clock);
+  const services = buildServices(database, config, key, clock);
   const createdAdmin = await services.auth.ensureAdmin(config.adminUsername, config.adminPassword);
   const app = createApp(services, { logger, webDistDir: config.webDistDir, trustProxy: config.trustProxy });
 

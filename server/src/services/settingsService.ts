@@ -15,6 +15,7 @@ import {
 import { AppError } from '../errors.js';
 import { isoNow, type Clock } from '../lib/clock.js';
 import type { SettingsRepository } from '../repositories/settingsRepository.js';
+import type { CacheHandle } from './cacheRegistry.js';
 
 export interface SettingsServiceDeps {
   settings: SettingsRepository;
@@ -50,6 +51,19 @@ export class SettingsService {
     }
     this.snapshot = { values: values as SettingValues, updatedAt, loadedAt: now };
     return this.snapshot;
+  }
+
+  /** The settings snapshot as the cache page sees it. */
+  cacheHandle(): CacheHandle {
+    return {
+      pathScoped: false,
+      size: () => (this.snapshot ? 1 : 0),
+      clear: (scope) => {
+        if (scope || !this.snapshot) return 0;
+        this.snapshot = undefined;
+        return 1;
+      },
+    };
   }
 
   async values(): Promise<SettingValues> {

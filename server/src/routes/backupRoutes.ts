@@ -1,0 +1,46 @@
+import { createBackupSchema, restoreBackupSchema, BACKUP_MODULES } from '@clipnest/contract';
+import { Hono } from 'hono';
+import { AppError } from '../errors.js';
+import type { Guard } from '../http/auth.js';
+import type { AppEnv } from '../http/env.js';
+import { ok } from '../http/envelope.js';
+import { readJson } from '../http/input.js';
+import type { BackupService } from '../services/backupService.js';
+
+/** Backups can be large (every paste's content): restore bodies may be up to this size. */
+const RESTORE_MAX_BYTES = 512 * 1024 * 1024;
+
+export function backupRoutes(deps: { backups: BackupService; guard: Guard }) {
+  const { backups, guard } = deps;
+  return new Hono<AppEnv>()
+    .get('/modules', async (c) => {
+      await guard.admin(c);
+      return ok(c, await backups.modules());
+    })
+    .post('/create', async (c) => {
+      await guard.admin(c);
+      const input = await readJson(c, createBackupSchema);
+      if (input.backup_type === 'modules' && !input.selected_modules?.length) {
+        throw AppError.validation('choose at least one module to back up', [
+          { path: 'selected_modules', message: 'at least one module is required' },
+        ]);
+      }
+      const file = await backups.create(input.backup_type === 'full' ? BACKUP_MODULES : (input.selected_modules ?? []));
+      const stamp = file.created_at.replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+      const name = `clipnest-backup-${input.backup_type === 'full' ? 'full' : 'modules'}-${stamp}.json`;
+      c.header('Content-Disposition', `attachment; filename="${name}"`);
+      return c.json(file, 200);
+    })
+    .post('/preview', async (c) => {
+      await guard.admin(c);
+      const input = await readJson(c, restoreBackupSchema, { maxBytes: RESTORE_MAX_BYTES });
+      return ok(c, await backups.preview(input.backup, input.mode, input.source_encryption_key));
+    })
+    .post('/restore', async (c) => {
+      await guard.admin(c);
+      const input = await readJson(c, restoreBackupSchema, { maxBytes: RESTORE_MAX_BYTES });
+      return ok(c, await backups.restore(input.backup, input.mode, input.source_encryption_key), {
+        message: 'backup restored',
+      });
+    });
+}

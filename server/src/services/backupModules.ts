@@ -1,0 +1,19 @@
+import type { BackupModule } from '@clipnest/contract';
+
+/**
+ * Which tables each backup module holds, with their primary key.
+ * Tables a module names but this install lacks (a feature not built yet) are skipped.
+ * Transient tables (login tokens, upload sessions, stats) are never backed up.
+ */
+export const MODULE_TABLES: Record<BackupModule, { table: string; key: string }[]> = {
+  account_management: [{ table: 'admins', key: 'id' }],
+  system_settings: [{ table: 'settings', key: 'key' }],
+  key_management: [{ table: 'api_keys', key: 'id' }],
+  storage_config: [{ table: 'storage_configs', key: 'id' }],
+  mount_management: [{ table: 'mounts', key: 'id' }],
+  file_management: [{ table: 'files', key: 'id' }],
+  text_management: [{ table: 'pastes', key: 'id' }],
+};
+
+/** Insert order respects foreign keys (configs before the mounts and files that use them); deletes run in reverse. */
+export const TABLE_ORDER = ['admins', 'settings', 'api_keys', 'storage_configs', 'mounts', 'files', 'pastes'];

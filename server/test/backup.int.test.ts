@@ -1,0 +1,229 @@
+import type { ApiKeyView, BackupFile, BackupModuleInfo, RestorePreview, RestoreResult } from '@clipnest/contract';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dbTargets, expectEnvelope, startTestServer, type TestServer } from './support/harness.js';
+
+const KEY_A = 'install-a-encryption-key-0001';
+const KEY_B = 'install-b-encryption-key-0002';
+
+/** Every backed-up table's rows, sorted, keyed by table. */
+async function snapshotAll(server: TestServer): Promise<Record<string, string[]>> {
+  const modules = await server.built.services.backups.modules();
+  const result: Record<string, string[]> = {};
+  for (const table of modules.flatMap((m) => m.tables.map((t) => t.name))) {
+    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(
+      server.built.database.db,
+    );
+    result[table] = rows.map((row) => JSON.stringify(Object.entries(row).sort())).sort();
+  }
+  return result;
+}
+
+async function download(
+  server: TestServer,
+  token: string,
+  body: unknown,
+): Promise<{ status: number; file: BackupFile; disposition: string | null }> {
+  const res = await fetch(`${server.url}/api/admin/backup/create`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: res.status,
+    file: (await res.json()) as BackupFile,
+    disposition: res.headers.get('content-disposition'),
+  };
+}
+
+describe.each(dbTargets)('backup and restore on %s', (target) => {
+  let a: TestServer;
+  let b: TestServer;
+  let tokenA: string;
+  let tokenB: string;
+
+  beforeAll(async () => {
+    [a, b] = await Promise.all([
+      startTestServer(target, { ENCRYPTION_KEY: KEY_A }),
+      startTestServer(target, { ENCRYPTION_KEY: KEY_B }),
+    ]);
+    tokenA = await a.login();
+    tokenB = await b.login();
+    for (const name of ['alpha', 'beta', '名前 with space']) {
+      await a.call('POST', '/api/admin/api-keys', { token: tokenA, body: { name, permissions: 3, basic_path: '/x' } });
+    }
+    await a.call('PUT', '/api/admin/settings/group/4', {
+      token: tokenA,
+      body: { site_title: 'Install A', site_footer_markdown: '**bold**' },
+    });
+  });
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+  });
+
+  it('lists modules with row counts', async () => {
+    const res = await a.call<BackupModuleInfo[]>('GET', '/api/admin/backup/modules', { token: tokenA });
+    expect(res.status).toBe(200);
+    const keys = res.body.data?.find((m) => m.name === 'key_management');
+    expect(keys?.tables).toEqual([{ name: 'api_keys', rows: 3 }]);
+    expect(res.body.data?.map((m) => m.name)).toHaveLength(7);
+  });
+
+  it('downloads a versioned JSON file', async () => {
+    const { status, file, disposition } = await download(a, tokenA, { backup_type: 'full' });
+    expect(status).toBe(200);
+    expect(disposition).toMatch(/attachment; filename="clipnest-backup-full-\d{8}-\d{6}\.json"/);
+    expect(file).toMatchObject({ format: 'clipnest-backup', version: 1 });
+    expect(file.tables.api_keys?.rows).toHaveLength(3);
+    expect(JSON.stringify(file)).not.toMatch(/"admin_tokens"/);
+  });
+
+  it('moves a whole install: restore on a fresh install gives identical rows in every table', async () => {
+    const { file } = await download(a, tokenA, { backup_type: 'full' });
+    const preview = await b.call<RestorePreview>('POST', '/api/admin/backup/preview', {
+      token: tokenB,
+      body: { mode: 'overwrite', backup: file, source_encryption_key: KEY_A },
+    });
+    expect(preview.status).toBe(200);
+    expect(preview.body.data?.encryption_key_matches).toBe(false);
+    expect(preview.body.data?.warnings.join()).toMatch(/logged out/);
+
+    const res = await b.call<RestoreResult>('POST', '/api/admin/backup/restore', {
+      token: tokenB,
+      body: { mode: 'overwrite', backup: file },
+    });
+    expect(res.status).toBe(200);
+    expectEnvelope(res.body, 200);
+    expect(res.body.data?.restored.api_keys).toBe(3);
+    expect(await snapshotAll(b)).toEqual(await snapshotAll(a));
+    // the restored admin account replaced B's: B's old token is gone, A's password works on B
+    expect((await b.call('GET', '/api/test/admin-token', { token: tokenB })).status).toBe(401);
+    tokenB = await b.login();
+    // keys authenticate on the new install (they are looked up by hash)
+    const keys = (await a.call<ApiKeyView[]>('GET', '/api/admin/api-keys', { token: tokenA })).body.data!;
+    expect((await b.call('GET', '/api/test/api-key', { apiKey: keys[0]!.key })).status).toBe(200);
+    // without the source key the encrypted copies cannot be shown
+    const onB = (await b.call<ApiKeyView[]>('GET', '/api/admin/api-keys', { token: tokenB })).body.data!;
+    expect(onB.every((k) => k.key === '')).toBe(true);
+  });
+
+  it('re-encrypts secrets when given the source install key', async () => {
+    const { file } = await download(a, tokenA, { backup_type: 'modules', selected_modules: ['key_management'] });
+    const res = await b.call<RestoreResult>('POST', '/api/admin/backup/restore', {
+      token: tokenB,
+      body: { mode: 'overwrite', backup: file, source_encryption_key: KEY_A },
+    });
+    expect(res.status).toBe(200);
+    const onB = (await b.call<ApiKeyView[]>('GET', '/api/admin/api-keys', { token: tokenB })).body.data!;
+    const onA = (await a.call<ApiKeyView[]>('GET', '/api/admin/api-keys', { token: tokenA })).body.data!;
+    expect(onB.map((k) => k.key).sort()).toEqual(onA.map((k) => k.key).sort());
+    const wrongKey = await b.call('POST', '/api/admin/backup/restore', {
+      token: tokenB,
+      body: { mode: 'overwrite', backup: file, source_encryption_key: 'not-the-right-key-at-all' },
+    });
+    expect(wrongKey.status).toBe(400);
+  });
+
+  it('a module backup restores only its tables', async () => {
+    const { file } = await download(a, tokenA, { backup_type: 'modules', selected_modules: ['key_management'] });
+    expect(Object.keys(file.tables)).toEqual(['api_keys']);
+    await a.call('PUT', '/api/admin/settings/group/4', { token: tokenA, body: { site_title: 'Changed after backup' } });
+    await a.call('POST', '/api/admin/api-keys', { token: tokenA, body: { name: 'made-after-backup' } });
+    const settingsBefore = (await snapshotAll(a)).settings;
+    const res = await a.call<RestoreResult>('POST', '/api/admin/backup/restore', {
+      token: tokenA,
+      body: { mode: 'overwrite', backup: file },
+    });
+    expect(res.status).toBe(200);
+    const after = await snapshotAll(a);
+    expect(after.settings).toEqual(settingsBefore);
+    expect(after.api_keys).toHaveLength(3);
+    expect(after.api_keys?.join()).not.toContain('made-after-backup');
+  });
+
+  it('merge keeps existing rows and adds missing ones', async () => {
+    const { file } = await download(a, tokenA, { backup_type: 'modules', selected_modules: ['key_management'] });
+    const keys = (await a.call<ApiKeyView[]>('GET', '/api/admin/api-keys', { token: tokenA })).body.data!;
+    await a.call('DELETE', `/api/admin/api-keys/${keys[0]!.id}`, { token: tokenA });
+    await a.call('PUT', `/api/admin/api-keys/${keys[1]!.id}`, { token: tokenA, body: { name: 'renamed-locally' } });
+    const preview = await a.call<RestorePreview>('POST', '/api/admin/backup/preview', {
+      token: tokenA,
+      body: { mode: 'merge', backup: file },
+    });
+    expect(preview.body.data?.tables).toEqual([{ table: 'api_keys', incoming: 3, existing: 2, conflicts: 2 }]);
+    const res = await a.call<RestoreResult>('POST', '/api/admin/backup/restore', {
+      token: tokenA,
+      body: { mode: 'merge', backup: file },
+    });
+    expect(res.body.data?.restored.api_keys).toBe(1);
+    const names = (await a.call<ApiKeyView[]>('GET', '/api/admin/api-keys', { token: tokenA })).body.data!.map(
+      (k) => k.name,
+    );
+    expect(names).toContain('renamed-locally');
+    expect(names).toContain(keys[0]!.name);
+  });
+
+  it('refuses every malformed backup and changes nothing', async () => {
+    const { file } = await download(a, tokenA, { backup_type: 'full' });
+    const before = await snapshotAll(a);
+    const broken: [string, unknown][] = [
+      ['not an object', [1, 2, 3]],
+      ['wrong format', { ...file, format: 'cloudpaste' }],
+      ['wrong version', { ...file, version: 99 }],
+      ['no modules', { ...file, modules: [] }],
+      ['unknown module', { ...file, modules: ['everything'] }],
+      ['module missing its rows', { ...file, tables: { ...file.tables, api_keys: undefined } }],
+      ['rows not an array', { ...file, tables: { ...file.tables, api_keys: { rows: 'x' } } }],
+      [
+        'unknown column',
+        { ...file, tables: { ...file.tables, api_keys: { rows: [{ ...file.tables.api_keys!.rows[0], evil: 1 }] } } },
+      ],
+      ['row without key', { ...file, tables: { ...file.tables, settings: { rows: [{ value: '1' }] } } }],
+      [
+        'nested value',
+        { ...file, tables: { ...file.tables, settings: { rows: [{ key: 'site_title', value: { x: 1 } }] } } },
+      ],
+      ['newer schema', { ...file, schema_version: '9999_future' }],
+      [
+        'row that breaks a constraint',
+        { ...file, tables: { ...file.tables, api_keys: { rows: [{ id: 'zzzzzzzzzzzz', name: null }] } } },
+      ],
+    ];
+    for (const [label, backup] of broken) {
+      for (const mode of ['overwrite', 'merge']) {
+        const res = await a.call('POST', '/api/admin/backup/restore', { token: tokenA, body: { mode, backup } });
+        expect(res.status, `${label} (${mode}): ${res.body.message}`).toBe(400);
+        expectEnvelope(res.body, 400);
+      }
+    }
+    const truncated = JSON.stringify({ mode: 'overwrite', backup: file }).slice(0, 200);
+    const res = await a.call('POST', '/api/admin/backup/restore', {
+      token: tokenA,
+      rawBody: truncated,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/malformed JSON/);
+    expect(await snapshotAll(a)).toEqual(before);
+  });
+
+  it('validates backup requests and keeps backups admin-only', async () => {
+    expect(
+      (await a.call('POST', '/api/admin/backup/create', { token: tokenA, body: { backup_type: 'modules' } })).status,
+    ).toBe(400);
+    expect(
+      (
+        await a.call('POST', '/api/admin/backup/create', {
+          token: tokenA,
+          body: { backup_type: 'modules', selected_modules: ['x'] },
+        })
+      ).status,
+    ).toBe(400);
+    const key = (await a.call<ApiKeyView[]>('GET', '/api/admin/api-keys', { token: tokenA })).body.data![0]!.key;
+    expect(
+      (await a.call('POST', '/api/admin/backup/create', { apiKey: key, body: { backup_type: 'full' } })).status,
+    ).toBe(403);
+    expect((await a.call('GET', '/api/admin/backup/modules')).status).toBe(401);
+    expect((await a.call('POST', '/api/admin/backup/restore', { body: { backup: {} } })).status).toBe(401);
+  });
+});
