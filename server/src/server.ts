@@ -13,6 +13,8 @@ import { SettingsRepository } from './repositories/settingsRepository.js';
 import { BackupRepository } from './repositories/backupRepository.js';
 import { BackupService } from './services/backupService.js';
 import { CacheRegistry } from './services/cacheRegistry.js';
+import { StatsRepository } from './repositories/statsRepository.js';
+import { StatsService } from './services/statsService.js';
 import { migrations } from './db/migrations/index.js';
 import { SecretCipher } from './security/cipher.js';
 import { resolveEncryptionKey } from './security/encryptionKey.js';
@@ -37,7 +39,7 @@ export interface BuiltServer {
   close(): Promise<void>;
 }
 
-function buildServices(database: DatabaseHandle, config: Config, encryptionKey: string, clock: Clock) {
+function buildServices(database: DatabaseHandle, config: Config, encryptionKey: string, clock: Clock, logger: Logger) {
   const cipher = new SecretCipher(encryptionKey);
   const { db } = database;
   const auth = new AuthService({
@@ -56,6 +58,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     clock,
     startedAt: clock.now().getTime(),
   });
+  const stats = new StatsService({ stats: new StatsRepository(db), clock, logger });
   const caches = new CacheRegistry();
   caches.register('settings', settings.cacheHandle());
   const backups = new BackupService({
@@ -66,7 +69,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     schemaVersion: Object.keys(migrations).sort().at(-1) ?? '',
     clock,
   });
-  return { auth, apiKeys, settings, system, caches, backups, guard: new Guard({ auth, apiKeys }) };
+  return { auth, apiKeys, settings, system, caches, backups, stats, guard: new Guard({ auth, apiKeys }) };
 }
 
 /** config → data dir → key → database → migrations → services → first admin → app. Shared by main and tests. */
@@ -85,7 +88,7 @@ export async function buildServer(
     await database.close();
     throw error;
   }
-  const services = buildServices(database, config, key, clock);
+  const services = buildServices(database, config, key, clock, logger);
   const createdAdmin = await services.auth.ensureAdmin(config.adminUsername, config.adminPassword);
   const app = createApp(services, { logger, webDistDir: config.webDistDir, trustProxy: config.trustProxy });
 

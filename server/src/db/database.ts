@@ -49,7 +49,13 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export async function migrateToLatest({ db, schema }: DatabaseHandle): Promise<void> {
   // Naming the schema keeps Kysely from mistaking another schema's migration table for ours.
-  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+  const migrator = new Migrator({
+    db,
+    provider,
+    // Features land in parallel; a data dir that ran a later-numbered migration first must still upgrade.
+    allowUnorderedMigrations: true,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

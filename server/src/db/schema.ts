@@ -38,9 +38,16 @@ export interface SettingsTable {
   updated_at: string;
 }
 
+export interface DailyStatsTable {
+  day: string;
+  metric: string;
+  value: number;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
   api_keys: ApiKeysTable;
   settings: SettingsTable;
+  daily_stats: DailyStatsTable;
 }

@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely';
 import { foundation } from './0001_foundation.js';
+import { dailyStats } from './0004_daily_stats.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
+  '0004_daily_stats': dailyStats,
 };
