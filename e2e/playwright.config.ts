@@ -1,0 +1,64 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, devices } from '@playwright/test';
+import { BASE_URL, E2E_ADMIN, E2E_PORT } from './support/env';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+// A fresh data directory for every run, so tests never see leftovers. The config is evaluated
+// again in each worker; the first evaluation (the runner) exports it for the others.
+process.env.CLIPNEST_E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'clipnest-e2e-'));
+const dataDir = process.env.CLIPNEST_E2E_DATA_DIR;
+
+export default defineConfig({
+  testDir: './tests',
+  globalTeardown: './support/global-teardown.ts',
+  outputDir: './test-results',
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 45_000,
+  expect: { timeout: 7_000 },
+  forbidOnly: !!process.env.CI,
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]] : [['list']],
+  use: {
+    baseURL: BASE_URL,
+    locale: 'en-US',
+    ...devices['Desktop Chrome'],
+    // Service workers would serve cached app shells between tests; the suite tests the live app.
+    serviceWorkers: 'block',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  webServer: {
+    command: 'npx tsx ../server/src/main.ts',
+    cwd: here,
+    url: `${BASE_URL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      HOST: '127.0.0.1',
+      PORT: String(E2E_PORT),
+      DATA_DIR: dataDir,
+      ADMIN_USERNAME: E2E_ADMIN.username,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      WEB_DIST_DIR: path.join(here, '..', 'web', 'dist'),
+      LOG_LEVEL: 'error',
+    },
+  },
+});

@@ -1,0 +1,89 @@
+/** Direct API calls for test setup (the UI under test is never used to arrange state). */
+import { BASE_URL, E2E_ADMIN } from './env';
+
+interface Envelope<T> {
+  code: number;
+  message: string;
+  data?: T;
+  success: boolean;
+}
+
+export interface KeyView {
+  id: string;
+  name: string;
+  key: string;
+  permissions: number;
+  role: string;
+  basic_path: string;
+  is_guest: 0 | 1;
+  enabled: boolean;
+  expires_at: string | null;
+  last_used: string | null;
+}
+
+export async function call<T>(method: string, path: string, options: { token?: string; body?: unknown } = {}) {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(`${BASE_URL}/api${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const envelope = (await response.json()) as Envelope<T>;
+  return { status: response.status, envelope };
+}
+
+async function expectOk<T>(method: string, path: string, options: { token?: string; body?: unknown } = {}) {
+  const { status, envelope } = await call<T>(method, path, options);
+  if (status >= 300) throw new Error(`${method} ${path} → ${status}: ${envelope.message}`);
+  return envelope.data as T;
+}
+
+export async function adminToken(): Promise<string> {
+  const data = await expectOk<{ token: string }>('POST', '/admin/login', { body: E2E_ADMIN });
+  return data.token;
+}
+
+export async function revokeToken(token: string): Promise<void> {
+  await expectOk('POST', '/admin/logout', { token });
+}
+
+export async function createKey(
+  token: string,
+  body: { name: string; permissions: number; [key: string]: unknown },
+): Promise<KeyView> {
+  return expectOk<KeyView>('POST', '/admin/api-keys', { token, body });
+}
+
+export async function listKeys(token: string): Promise<KeyView[]> {
+  return expectOk<KeyView[]>('GET', '/admin/api-keys', { token });
+}
+
+export async function deleteKey(token: string, id: string): Promise<void> {
+  await expectOk('DELETE', `/admin/api-keys/${encodeURIComponent(id)}`, { token });
+}
+
+export async function deleteAllKeys(token: string): Promise<void> {
+  for (const key of await listKeys(token)) await deleteKey(token, key.id);
+}
+
+let counter = 0;
+/** A key name unique within the run. */
+export function uniqueName(prefix: string): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}`;
+}
+
+export const Perm = {
+  TEXT: 1,
+  FILE_SHARE: 2,
+  MOUNT_VIEW: 256,
+  MOUNT_UPLOAD: 512,
+  MOUNT_COPY: 1024,
+  MOUNT_RENAME: 2048,
+  MOUNT_DELETE: 4096,
+  WEBDAV_READ: 65536,
+  WEBDAV_MANAGE: 131072,
+  ALL: 1 | 2 | 256 | 512 | 1024 | 2048 | 4096 | 65536 | 131072,
+} as const;

@@ -1,0 +1,44 @@
+import { Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation } from 'react-router';
+import { PageFallback } from '../../components/PageFallback';
+import { cn } from '../../lib/cn';
+import { PwaUpdatePrompt } from '../PwaUpdatePrompt';
+import { AnnouncementBanner } from './AnnouncementBanner';
+import { DocumentTitle } from './DocumentTitle';
+import { Footer } from './Footer';
+import { Header } from './Header';
+import { SessionWatcher } from './SessionWatcher';
+import { SiteCustomizations } from './SiteCustomizations';
+
+export function RootLayout() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const onAdmin = pathname === '/admin' || pathname.startsWith('/admin/');
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-lg bg-primary px-4 py-2 text-primary-foreground focus:not-sr-only focus:fixed focus:start-3 focus:top-3"
+      >
+        {t('app.skipToContent')}
+      </a>
+      <Header />
+      <main
+        id="main"
+        tabIndex={-1}
+        className={cn('flex flex-1 flex-col outline-none', !onAdmin && 'px-4 py-8 sm:px-6 sm:py-12')}
+      >
+        {pathname === '/' && <AnnouncementBanner />}
+        <Suspense fallback={<PageFallback />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      {!onAdmin && <Footer />}
+      <DocumentTitle />
+      <SiteCustomizations />
+      <SessionWatcher />
+      <PwaUpdatePrompt />
+    </div>
+  );
+}

@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import {
+  isEnvelopeSuccess,
+  isFileOrUploadEndpoint,
+  isPasswordCheck,
+  mapHttpFailure,
+  mapTransportFailure,
+  type HttpFailure,
+} from './apiErrors';
+
+const base: HttpFailure = {
+  status: 500,
+  statusText: 'Internal Server Error',
+  authKind: 'none',
+  path: '/x',
+  method: 'GET',
+};
+
+describe('envelope rule (spec §7)', () => {
+  it('accepts 200/201/202 codes and bodies without a code', () => {
+    expect(isEnvelopeSuccess({ code: 200, message: 'ok' })).toBe(true);
+    expect(isEnvelopeSuccess({ code: 201 })).toBe(true);
+    expect(isEnvelopeSuccess({ code: 202 })).toBe(true);
+    expect(isEnvelopeSuccess({ data: 1 })).toBe(true);
+    expect(isEnvelopeSuccess(undefined)).toBe(true);
+    expect(isEnvelopeSuccess('plain text')).toBe(true);
+  });
+  it('rejects any other code, even inside an HTTP 200', () => {
+    expect(isEnvelopeSuccess({ code: 204 })).toBe(false);
+    expect(isEnvelopeSuccess({ code: 400, message: 'bad' })).toBe(false);
+    expect(isEnvelopeSuccess({ code: '200' })).toBe(false);
+  });
+});
+
+describe('401 mapping (spec §8)', () => {
+  it('Bearer: logs out with "admin session expired"', () => {
+    expect(mapHttpFailure({ ...base, status: 401, authKind: 'bearer', serverMessage: 'token expired' })).toEqual({
+      message: { key: 'errors.adminSessionExpired' },
+      logout: 'admin-token-expired',
+    });
+  });
+
+  it('ApiKey: logs out with "API key invalid or expired"', () => {
+    expect(mapHttpFailure({ ...base, status: 401, authKind: 'apikey', path: '/pastes' })).toEqual({
+      message: { key: 'errors.apiKeyInvalid' },
+      logout: 'api-key-invalid',
+    });
+  });
+
+  it('ApiKey on a file/upload endpoint with a no-access message: shows it and keeps the session', () => {
+    for (const path of ['/upload', '/files/abc', '/s3/presign', '/fs/upload', '/fs/multipart/init', '/url/info']) {
+      expect(
+        mapHttpFailure({
+          ...base,
+          status: 401,
+          authKind: 'apikey',
+          path,
+          serverMessage: 'unauthorized for this mount',
+        }),
+      ).toEqual({ message: { text: 'unauthorized for this mount' } });
+    }
+    expect(
+      mapHttpFailure({ ...base, status: 401, authKind: 'apikey', path: '/upload', serverMessage: 'no access to path' }),
+    ).toEqual({ message: { text: 'no access to path' } });
+  });
+
+  it('ApiKey on a file endpoint with another message still logs out', () => {
+    expect(
+      mapHttpFailure({ ...base, status: 401, authKind: 'apikey', path: '/upload', serverMessage: 'key expired' }),
+    ).toEqual({ message: { key: 'errors.apiKeyInvalid' }, logout: 'api-key-invalid' });
+  });
+
+  it('ApiKey with a no-access message on a non-file endpoint logs out', () => {
+    expect(
+      mapHttpFailure({ ...base, status: 401, authKind: 'apikey', path: '/pastes', serverMessage: 'unauthorized' })
+        .logout,
+    ).toBe('api-key-invalid');
+  });
+
+  it('no credentials: "unauthorized, please log in"', () => {
+    expect(mapHttpFailure({ ...base, status: 401, serverMessage: 'whatever' })).toEqual({
+      message: { key: 'errors.unauthorized' },
+    });
+  });
+
+  it('password checks show the server message, else "wrong password", and never log out', () => {
+    const check = { ...base, status: 401, method: 'POST', authKind: 'bearer' as const, body: { password: 'x' } };
+    expect(mapHttpFailure({ ...check, path: '/paste/abc', serverMessage: 'incorrect password' })).toEqual({
+      message: { text: 'incorrect password' },
+    });
+    expect(mapHttpFailure({ ...check, path: '/public/files/abc/verify' })).toEqual({
+      message: { key: 'errors.wrongPassword' },
+    });
+  });
+
+  it('change-password: server message, else "verification failed", no logout', () => {
+    const call = { ...base, status: 401, authKind: 'bearer' as const, path: '/admin/change-password' };
+    expect(mapHttpFailure({ ...call, serverMessage: 'current password is wrong' })).toEqual({
+      message: { text: 'current password is wrong' },
+    });
+    expect(mapHttpFailure(call)).toEqual({ message: { key: 'errors.verificationFailed' } });
+  });
+});
+
+describe('other statuses', () => {
+  it('409: server message, else the slug text', () => {
+    expect(mapHttpFailure({ ...base, status: 409, serverMessage: 'name exists' })).toEqual({
+      message: { text: 'name exists' },
+    });
+    expect(mapHttpFailure({ ...base, status: 409 })).toEqual({ message: { key: 'errors.slugTaken' } });
+  });
+
+  it('anything else: message field, else HTTP error {status}: {statusText}', () => {
+    expect(mapHttpFailure({ ...base, status: 404, serverMessage: 'no such paste' })).toEqual({
+      message: { text: 'no such paste' },
+    });
+    expect(mapHttpFailure({ ...base, status: 502, statusText: 'Bad Gateway' })).toEqual({
+      message: { key: 'errors.http', params: { status: 502, statusText: 'Bad Gateway' } },
+    });
+    expect(mapHttpFailure({ ...base, status: 500, statusText: '', serverMessage: '  ' })).toEqual({
+      message: { key: 'errors.http', params: { status: 500, statusText: '500' } },
+    });
+  });
+
+  it('transport failures', () => {
+    expect(mapTransportFailure('aborted')).toEqual({ key: 'errors.aborted' });
+    expect(mapTransportFailure('timeout')).toEqual({ key: 'errors.timeout' });
+    expect(mapTransportFailure('network')).toEqual({ key: 'errors.network' });
+  });
+});
+
+describe('helpers', () => {
+  it('detects password checks by the body', () => {
+    expect(isPasswordCheck('/paste/x', { password: '' })).toBe(true);
+    expect(isPasswordCheck('/paste/x', { content: 'a' })).toBe(false);
+    expect(isPasswordCheck('/admin/login', { username: 'a', password: 'b' })).toBe(false);
+    expect(isPasswordCheck('/paste/x', undefined)).toBe(false);
+  });
+  it('knows file and upload endpoints', () => {
+    expect(isFileOrUploadEndpoint('/upload?x=1')).toBe(true);
+    expect(isFileOrUploadEndpoint('/fs/list')).toBe(false);
+    expect(isFileOrUploadEndpoint('/pastes')).toBe(false);
+  });
+});

@@ -1,0 +1,54 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+const apiTarget = process.env.CLIPNEST_API_URL ?? 'http://127.0.0.1:8787';
+
+export default defineConfig({
+  plugins: [
+    react(),
+    tailwindcss(),
+    VitePWA({
+      // The app shows its own "new version" prompt instead of reloading behind the user's back.
+      registerType: 'prompt',
+      injectRegister: false,
+      includeAssets: ['favicon.svg'],
+      manifest: {
+        name: 'Clipnest',
+        short_name: 'Clipnest',
+        description: 'Self-hosted online clipboard and file sharing',
+        theme_color: '#0f766e',
+        background_color: '#ffffff',
+        display: 'standalone',
+        start_url: '/',
+        scope: '/',
+        icons: [
+          { src: '/pwa-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/pwa-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest}'],
+        navigateFallback: '/index.html',
+        // The API, raw/download endpoints and WebDAV are always live, never served from the app shell.
+        navigateFallbackDenylist: [/^\/api\//, /^\/dav(\/|$)/],
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
+  server: {
+    host: '127.0.0.1',
+    port: 5173,
+    proxy: { '/api': { target: apiTarget, changeOrigin: false } },
+  },
+  preview: {
+    proxy: { '/api': { target: apiTarget, changeOrigin: false } },
+  },
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    chunkSizeWarningLimit: 900,
+  },
+});
