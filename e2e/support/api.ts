@@ -1,25 +1,9 @@
 /** Direct API calls for test setup (the UI under test is never used to arrange state). */
+import { ALL_PERMISSIONS, Permission, type ApiEnvelope, type ApiKeyView } from '@clipnest/contract';
 import { BASE_URL, E2E_ADMIN } from './env';
 
-interface Envelope<T> {
-  code: number;
-  message: string;
-  data?: T;
-  success: boolean;
-}
-
-export interface KeyView {
-  id: string;
-  name: string;
-  key: string;
-  permissions: number;
-  role: string;
-  basic_path: string;
-  is_guest: 0 | 1;
-  enabled: boolean;
-  expires_at: string | null;
-  last_used: string | null;
-}
+type Envelope<T> = ApiEnvelope<T>;
+export type KeyView = ApiKeyView;
 
 export async function call<T>(method: string, path: string, options: { token?: string; body?: unknown } = {}) {
   const headers: Record<string, string> = {};
@@ -75,15 +59,4 @@ export function uniqueName(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${counter}`;
 }
 
-export const Perm = {
-  TEXT: 1,
-  FILE_SHARE: 2,
-  MOUNT_VIEW: 256,
-  MOUNT_UPLOAD: 512,
-  MOUNT_COPY: 1024,
-  MOUNT_RENAME: 2048,
-  MOUNT_DELETE: 4096,
-  WEBDAV_READ: 65536,
-  WEBDAV_MANAGE: 131072,
-  ALL: 1 | 2 | 256 | 512 | 1024 | 2048 | 4096 | 65536 | 131072,
-} as const;
+export const Perm = { ...Permission, ALL: ALL_PERMISSIONS } as const;
