@@ -1,12 +1,8 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from '../locales/en.json';
-import zhCNJson from '../locales/zh-CN.json';
+import { en, zhCN } from '../locales/resources';
 import { detectLanguage, FALLBACK_LANGUAGE, type Language } from './language';
 import { safeStorage, StorageKeys } from './storageKeys';
-
-// Typed against en.json: a key missing from the Chinese file is a type error here.
-const zhCN: typeof en = zhCNJson;
 
 export const resources = {
   en: { translation: en },

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import en from '../locales/en.json';
-import zhCN from '../locales/zh-CN.json';
+import { en, zhCN } from '../locales/resources';
 
 function flatten(value: unknown, prefix = ''): Record<string, string> {
   const out: Record<string, string> = {};

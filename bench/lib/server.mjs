@@ -1,0 +1,84 @@
+// Starts the real Clipnest server (tsx, no reload) on 127.0.0.1 with a throwaway data directory.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const BENCH_ADMIN = { username: 'bench-admin', password: 'bench-admin-password-1' };
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(url, child, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('server did not become healthy');
+}
+
+/**
+ * @param {{ env?: Record<string,string> }} [options]
+ * @returns {Promise<{ url: string, pid: number, dataDir: string, login(): Promise<string>, stop(): Promise<void> }>}
+ */
+export async function startServer(options = {}) {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'clipnest-bench-'));
+  const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
+  const child = spawn(tsx, [path.join(repoRoot, 'server', 'src', 'main.ts')], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      ADMIN_USERNAME: BENCH_ADMIN.username,
+      ADMIN_PASSWORD: BENCH_ADMIN.password,
+      LOG_LEVEL: 'error',
+      ...options.env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHealth(url, child);
+  return {
+    url,
+    // tsx runs the server in a child of its own; the benchmark measures that process.
+    pid: child.pid,
+    dataDir,
+    async login() {
+      const res = await fetch(`${url}/api/admin/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(BENCH_ADMIN),
+      });
+      return (await res.json()).data.token;
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
