@@ -9,8 +9,10 @@ import type { Logger } from './lib/logger.js';
 import { apiKeyRoutes } from './routes/apiKeyRoutes.js';
 import { backupRoutes } from './routes/backupRoutes.js';
 import { cacheRoutes } from './routes/cacheRoutes.js';
+import { pasteAdminRoutes, pasteRoutes } from './routes/pasteRoutes.js';
 import type { BackupService } from './services/backupService.js';
 import type { CacheRegistry } from './services/cacheRegistry.js';
+import type { PasteService } from './services/pasteService.js';
 import { authRoutes } from './routes/authRoutes.js';
 import { publicSettingsRoutes, settingsRoutes } from './routes/settingsRoutes.js';
 import { systemRoutes } from './routes/systemRoutes.js';
@@ -27,6 +29,7 @@ export interface AppServices {
   guard: Guard;
   caches: CacheRegistry;
   backups: BackupService;
+  pastes: PasteService;
 }
 
 export interface AppOptions {
@@ -60,6 +63,8 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/public', publicSettingsRoutes(services));
   api.route('/', cacheRoutes(services));
   api.route('/admin/backup', backupRoutes(services));
+  api.route('/', pasteRoutes(services));
+  api.route('/pastes', pasteAdminRoutes(services));
   api.all('*', (c) => {
     throw AppError.notFound(`no such endpoint: ${c.req.method} ${c.req.path}`);
   });

@@ -14,6 +14,8 @@ import { BackupRepository } from './repositories/backupRepository.js';
 import { BackupService } from './services/backupService.js';
 import { CacheRegistry } from './services/cacheRegistry.js';
 import { StatsRepository } from './repositories/statsRepository.js';
+import { PasteRepository } from './repositories/pasteRepository.js';
+import { PasteService } from './services/pasteService.js';
 import { StatsService } from './services/statsService.js';
 import { migrations } from './db/migrations/index.js';
 import { SecretCipher } from './security/cipher.js';
@@ -27,6 +29,9 @@ import { SystemService } from './services/systemService.js';
 const packageVersion = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
+
+/** Expired and used-up pastes are deleted this often (they already answer 410 before that). */
+const PASTE_SWEEP_INTERVAL_MS = 10 * 60_000;
 
 export interface BuiltServer {
   app: ReturnType<typeof createApp>;
@@ -69,7 +74,8 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     schemaVersion: Object.keys(migrations).sort().at(-1) ?? '',
     clock,
   });
-  return { auth, apiKeys, settings, system, caches, backups, stats, guard: new Guard({ auth, apiKeys }) };
+  const pastes = new PasteService({ pastes: new PasteRepository(db), clock, stats });
+  return { auth, apiKeys, settings, system, caches, backups, stats, pastes, guard: new Guard({ auth, apiKeys }) };
 }
 
 /** config → data dir → key → database → migrations → services → first admin → app. Shared by main and tests. */
@@ -96,6 +102,10 @@ export async function buildServer(
     services.auth.sweepExpiredTokens().catch((error: unknown) => logger.error('token sweep failed', error));
   }, 3600_000);
   sweep.unref();
+  const pasteSweep = setInterval(() => {
+    services.pastes.sweepExpired().catch((error: unknown) => logger.error('paste sweep failed', error));
+  }, PASTE_SWEEP_INTERVAL_MS);
+  pasteSweep.unref();
 
   return {
     app,
@@ -106,6 +116,7 @@ export async function buildServer(
     logger,
     close: async () => {
       clearInterval(sweep);
+      clearInterval(pasteSweep);
       await database.close();
     },
   };

@@ -44,10 +44,26 @@ export interface DailyStatsTable {
   value: number;
 }
 
+export interface PastesTable {
+  id: string;
+  slug: string;
+  content: string;
+  type: string;
+  remark: string;
+  password_hash: string | null;
+  expires_at: string | null;
+  max_views: number;
+  views: number;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
   api_keys: ApiKeysTable;
   settings: SettingsTable;
   daily_stats: DailyStatsTable;
+  pastes: PastesTable;
 }

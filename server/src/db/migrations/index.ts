@@ -1,9 +1,11 @@
 import type { Migration } from 'kysely';
 import { foundation } from './0001_foundation.js';
+import { pastes } from './0002_pastes.js';
 import { dailyStats } from './0004_daily_stats.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
+  '0002_pastes': pastes,
   '0004_daily_stats': dailyStats,
 };

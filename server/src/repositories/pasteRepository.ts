@@ -1,0 +1,128 @@
+import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import type { PasteSortField } from '@clipnest/contract';
+import type { Database, PastesTable } from '../db/schema.js';
+
+export type PasteRow = Selectable<PastesTable>;
+
+/** Everything but the content: what the view path needs before deciding to count a view. */
+export type PasteMeta = Omit<PasteRow, 'content'>;
+
+/** A list row: content replaced by its first characters and its size in bytes. */
+export type PasteSummaryRow = PasteMeta & { preview: string; size: number };
+
+export const PREVIEW_CHARS = 200;
+
+export interface PasteListFilter {
+  /** Only pastes with this created_by (key holders); undefined for all (admin). */
+  createdBy?: string;
+  search?: string;
+  sort: PasteSortField;
+  order: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+const META_COLUMNS = [
+  'id',
+  'slug',
+  'type',
+  'remark',
+  'password_hash',
+  'expires_at',
+  'max_views',
+  'views',
+  'created_by',
+  'created_at',
+  'updated_at',
+] as const;
+
+function likePattern(search: string): string {
+  return `%${search.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
+
+export class PasteRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(row: PasteRow): Promise<void> {
+    await this.db.insertInto('pastes').values(row).execute();
+  }
+
+  findById(id: string): Promise<PasteRow | undefined> {
+    return this.db.selectFrom('pastes').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findMetaBySlug(slug: string): Promise<PasteMeta | undefined> {
+    return this.db.selectFrom('pastes').select(META_COLUMNS).where('slug', '=', slug).executeTakeFirst();
+  }
+
+  /**
+   * Counts one view and returns the paste, in ONE statement, only while views remain and it has not expired.
+   * Concurrent callers serialise on the row (PostgreSQL re-checks the WHERE after the lock; SQLite has one
+   * writer), so with max_views N exactly N calls get a row back. undefined: gone (or deleted meanwhile).
+   */
+  consumeView(id: string, nowIso: string): Promise<PasteRow | undefined> {
+    return this.db
+      .updateTable('pastes')
+      .set({ views: sql<number>`views + 1` })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('max_views', '=', 0), eb('views', '<', eb.ref('max_views'))]))
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', nowIso)]))
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async list(filter: PasteListFilter): Promise<{ rows: PasteSummaryRow[]; total: number }> {
+    let base = this.db.selectFrom('pastes');
+    if (filter.createdBy !== undefined) base = base.where('created_by', '=', filter.createdBy);
+    if (filter.search) {
+      const pattern = likePattern(filter.search);
+      base = base.where((eb) =>
+        eb.or(
+          (['slug', 'remark', 'content'] as const).map(
+            (column) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`,
+          ),
+        ),
+      );
+    }
+    const totalRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    const rows = await base
+      .select(META_COLUMNS)
+      .select([
+        sql<string>`substr(content, 1, ${PREVIEW_CHARS})`.as('preview'),
+        sql<number>`octet_length(content)`.as('size'),
+      ])
+      .orderBy(filter.sort, filter.order)
+      .orderBy('id', filter.order)
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .execute();
+    return { rows: rows.map((r) => ({ ...r, size: Number(r.size) })), total: Number(totalRow?.n ?? 0) };
+  }
+
+  async update(id: string, changes: Updateable<PastesTable>): Promise<boolean> {
+    const result = await this.db.updateTable('pastes').set(changes).where('id', '=', id).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async deleteMany(ids: string[], createdBy?: string): Promise<number> {
+    let query = this.db.deleteFrom('pastes').where('id', 'in', ids);
+    if (createdBy !== undefined) query = query.where('created_by', '=', createdBy);
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** Deletes pastes past their expiry date or out of views. */
+  async deleteExpired(nowIso: string, createdBy?: string): Promise<number> {
+    let query = this.db
+      .deleteFrom('pastes')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('expires_at', 'is not', null), eb('expires_at', '<=', nowIso)]),
+          eb.and([eb('max_views', '>', 0), eb('views', '>=', eb.ref('max_views'))]),
+        ]),
+      );
+    if (createdBy !== undefined) query = query.where('created_by', '=', createdBy);
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}

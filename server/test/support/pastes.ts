@@ -1,0 +1,39 @@
+import type { CreatePasteInput, PasteCreated } from '@clipnest/contract';
+import type { TestServer } from './harness.js';
+
+/** Creates an API key through the admin API and returns the key string. */
+export async function createKey(server: TestServer, token: string, name: string, permissions: number): Promise<string> {
+  const res = await server.call<{ key: string }>('POST', '/api/admin/api-keys', {
+    token,
+    body: { name, permissions },
+  });
+  if (res.status !== 201 || !res.body.data) throw new Error(`key creation failed: ${res.status} ${res.body.message}`);
+  return res.body.data.key;
+}
+
+export type Auth = { token: string } | { apiKey: string };
+
+export async function createPaste(server: TestServer, auth: Auth, body: CreatePasteInput): Promise<PasteCreated> {
+  const res = await server.call<PasteCreated>('POST', '/api/paste', { ...auth, body });
+  if (res.status !== 201 || !res.body.data) throw new Error(`paste creation failed: ${res.status} ${res.body.message}`);
+  return res.body.data;
+}
+
+/** GET /api/raw/{slug}: status, body text and headers (the body is not JSON on success). */
+export async function fetchRaw(server: TestServer, slug: string, password?: string) {
+  const query = password === undefined ? '' : `?password=${encodeURIComponent(password)}`;
+  const res = await fetch(`${server.url}/api/raw/${encodeURIComponent(slug)}${query}`);
+  return { status: res.status, text: await res.text(), headers: res.headers };
+}
+
+/** The day's paste_views counter (recorded asynchronously, so callers may need to wait briefly). */
+export async function pasteViewsToday(server: TestServer): Promise<number> {
+  const day = server.clock.now().toISOString().slice(0, 10);
+  const row = await server.built.database.db
+    .selectFrom('daily_stats')
+    .select('value')
+    .where('day', '=', day)
+    .where('metric', '=', 'paste_views')
+    .executeTakeFirst();
+  return Number(row?.value ?? 0);
+}
