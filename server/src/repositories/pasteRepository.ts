@@ -71,6 +71,22 @@ export class PasteRepository {
       .executeTakeFirst();
   }
 
+  /**
+   * The hot path of a public view: counts a view of an open (password-less) paste found by slug, in the same
+   * single guarded statement as {@link consumeView}. undefined: missing, protected, expired or used up.
+   */
+  consumeOpenViewBySlug(slug: string, nowIso: string): Promise<PasteRow | undefined> {
+    return this.db
+      .updateTable('pastes')
+      .set({ views: sql<number>`views + 1` })
+      .where('slug', '=', slug)
+      .where('password_hash', 'is', null)
+      .where((eb) => eb.or([eb('max_views', '=', 0), eb('views', '<', eb.ref('max_views'))]))
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', nowIso)]))
+      .returningAll()
+      .executeTakeFirst();
+  }
+
   async list(filter: PasteListFilter): Promise<{ rows: PasteSummaryRow[]; total: number }> {
     let base = this.db.selectFrom('pastes');
     if (filter.createdBy !== undefined) base = base.where('created_by', '=', filter.createdBy);

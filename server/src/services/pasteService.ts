@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import {
   PASTE_MAX_BYTES,
   PasteMessages,
+  SLUG_MAX,
   utf8Length,
   type CreatePaste,
   type ListPastesQuery,
@@ -196,8 +197,16 @@ export class PasteService {
     };
   }
 
+  /** One statement for the common case (no password): counted view, or undefined to take the slow path. */
+  private async consumeOpen(slug: string): Promise<PasteRow | undefined> {
+    if (slug.length > SLUG_MAX) return undefined;
+    const row = await this.deps.pastes.consumeOpenViewBySlug(slug, this.nowIso());
+    if (row) this.deps.stats?.record('paste_views');
+    return row;
+  }
+
   private async findLive(slug: string): Promise<PasteMeta> {
-    const meta = slug.length <= 64 ? await this.deps.pastes.findMetaBySlug(slug) : undefined;
+    const meta = slug.length <= SLUG_MAX ? await this.deps.pastes.findMetaBySlug(slug) : undefined;
     if (!meta) throw AppError.notFound(PasteMessages.notFound);
     if (this.isGone(meta)) throw new AppError('GONE', PasteMessages.gone);
     return meta;
@@ -212,6 +221,8 @@ export class PasteService {
 
   /** GET /api/paste/{slug}: the content (one view counted), or "a password is needed" without counting. */
   async view(slug: string, principal: Principal | null): Promise<PasteView | PasteLocked> {
+    const open = await this.consumeOpen(slug);
+    if (open) return this.toView(open, principal);
     const meta = await this.findLive(slug);
     if (meta.password_hash !== null && !this.isOwner(meta, principal)) {
       return { slug: meta.slug, requires_password: true };
@@ -221,6 +232,8 @@ export class PasteService {
 
   /** POST /api/paste/{slug} {password} and the raw endpoint: 401 "wrong password" unless it matches. */
   async unlock(slug: string, password: string | undefined, principal: Principal | null): Promise<PasteView> {
+    const open = await this.consumeOpen(slug);
+    if (open) return this.toView(open, principal);
     const meta = await this.findLive(slug);
     if (meta.password_hash !== null && !this.isOwner(meta, principal)) {
       if (password === undefined || password === '') {

@@ -1,0 +1,122 @@
+// Paste benchmark: view and create throughput and p99 at 64 connections (wrk), beside GET /api/health
+// measured in the same run. Targets (issue 4): view ≥ 0.5 × health req/s, view p99 < 20 ms on SQLite.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { machineLine, writeSection } from './lib/report.mjs';
+import { startServer } from './lib/server.mjs';
+
+const run = promisify(execFile);
+const PASTES = Number(process.env.BENCH_PASTES ?? 200);
+const DURATION = process.env.BENCH_DURATION ?? '10s';
+const CONNECTIONS = 64;
+const THREADS = 2;
+
+function toMs(value, unit) {
+  const n = Number(value);
+  return unit === 'us' ? n / 1000 : unit === 's' ? n * 1000 : unit === 'm' ? n * 60_000 : n;
+}
+
+/** Runs wrk --latency and returns req/s, p50/p99 in ms, request and error counts. */
+async function wrk(url, script) {
+  const args = [`-t${THREADS}`, `-c${CONNECTIONS}`, `-d${DURATION}`, '--latency'];
+  if (script) args.push('-s', script);
+  args.push(url);
+  const { stdout } = await run('wrk', args, { maxBuffer: 10 * 1024 * 1024 });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? NaN);
+  const pct = (p) => {
+    const m = new RegExp(`^\\s*${p}%\\s+([\\d.]+)(us|ms|s|m)\\s*$`, 'm').exec(stdout);
+    return m ? toMs(m[1], m[2]) : NaN;
+  };
+  const requests = Number(/(\d+) requests in/.exec(stdout)?.[1] ?? NaN);
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0);
+  const socketErrors = /Socket errors: (.*)/.exec(stdout)?.[1] ?? '';
+  return { rps, p50: pct(50), p99: pct(99), requests, non2xx, socketErrors, raw: stdout };
+}
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'clipnest-paste-bench-'));
+const server = await startServer();
+try {
+  const token = await server.login();
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+  const content = `# Bench paste\n\n${'Some **markdown** text with a [link](https://example.com).\n'.repeat(20)}`;
+  const slugs = [];
+  for (let i = 0; i < PASTES; i++) {
+    const res = await fetch(`${server.url}/api/paste`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ content, type: 'markdown', max_views: 0, remark: `bench ${i}` }),
+    });
+    if (res.status !== 201) throw new Error(`create failed: ${res.status} ${await res.text()}`);
+    slugs.push((await res.json()).data.slug);
+  }
+
+  const viewScript = path.join(tmp, 'view.lua');
+  writeFileSync(
+    viewScript,
+    `local slugs = {${slugs.map((s) => `"${s}"`).join(',')}}
+math.randomseed(os.time())
+request = function()
+  return wrk.format("GET", "/api/paste/" .. slugs[math.random(#slugs)])
+end
+`,
+  );
+  const createScript = path.join(tmp, 'create.lua');
+  const body = JSON.stringify({ content: 'benchmark paste\n'.repeat(16), type: 'text', max_views: 0 });
+  writeFileSync(
+    createScript,
+    `wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer ${token}"
+wrk.body = ${JSON.stringify(body)}
+`,
+  );
+
+  // Warm up (JIT, SQLite page cache) before measuring.
+  await run('wrk', ['-t1', '-c8', '-d2s', `${server.url}/api/health`]);
+  await run('wrk', ['-t1', '-c8', '-d2s', '-s', viewScript, server.url]);
+
+  const health = await wrk(`${server.url}/api/health`);
+  const view = await wrk(server.url, viewScript);
+  const create = await wrk(`${server.url}/api/paste`, createScript);
+
+  const check = await fetch(`${server.url}/api/paste/${slugs[0]}`);
+  const views = (await check.json()).data.views;
+
+  const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
+  const ratio = view.rps / health.rps;
+  const ratioMet = ratio >= 0.5;
+  const p99Met = view.p99 < 20;
+  const row = (name, r) =>
+    `| ${name} | ${fmt(r.rps)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.requests} | ${r.non2xx} |`;
+  const markdown = `## Pastes (SQLite)
+
+${machineLine()}. wrk -t${THREADS} -c${CONNECTIONS} -d${DURATION} --latency against one server process
+(tsx, SQLite in WAL mode), ${PASTES} markdown pastes of ${content.length} characters, max views 0.
+View = \`GET /api/paste/{random slug}\` (each one an atomic \`UPDATE … RETURNING\` view count plus the
+daily stats counter); create = \`POST /api/paste\` with an admin Bearer token and a ${body.length}-byte JSON body.
+
+| Endpoint | req/s | p50 ms | p99 ms | requests | non-2xx |
+|---|---:|---:|---:|---:|---:|
+${row('GET /api/health (baseline)', health)}
+${row('GET /api/paste/{slug} (view)', view)}
+${row('POST /api/paste (create)', create)}
+
+| Target | Result | Met |
+|---|---|---|
+| view ≥ 0.5 × health req/s | ${fmt(ratio, 2)} × | ${ratioMet ? 'yes' : 'no'} |
+| view p99 < 20 ms | ${fmt(view.p99, 2)} ms | ${p99Met ? 'yes' : 'no'} |
+
+After the run the first paste showed ${views} views (every counted view was written).
+`;
+  writeSection('paste', markdown);
+  console.log(markdown);
+  for (const [name, r] of Object.entries({ health, view, create })) {
+    if (r.socketErrors) console.log(`${name} socket errors: ${r.socketErrors}`);
+  }
+} finally {
+  await server.stop();
+  rmSync(tmp, { recursive: true, force: true });
+}
