@@ -1,25 +1,425 @@
-import { FilePenLine, Upload } from 'lucide-react';
+import { hasPermission, Permission, PASTE_MAX_BYTES, utf8Length, type PasteCreated } from '@clipnest/contract';
+import {
+  ChevronDown,
+  ClipboardCopy,
+  Eraser,
+  FileDown,
+  FileImage,
+  FileText,
+  FileType,
+  FileUp,
+  Link2,
+  LogIn,
+  Pencil,
+  Eye,
+} from 'lucide-react';
+import { useCallback, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ComingSoon } from '../../components/ComingSoon';
-import { buttonClasses } from '../../components/ui/button';
+import { toast } from 'sonner';
+import { markdownToSafeHtml, MarkdownView } from '../../components/markdown';
+import { Alert } from '../../components/ui/alert';
+import { Button, buttonClasses } from '../../components/ui/button';
+import { ChoiceChips } from '../../components/ui/choice-chips';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from '../../components/ui/dropdown-menu';
+import { Textarea } from '../../components/ui/input';
+import { Tabs, TabsList, TabsTrigger } from '../../components/ui/tabs';
+import { errorMessage, isApiError } from '../../lib/api';
+import { copyText } from '../../lib/clipboard';
+import { cn } from '../../lib/cn';
+import { getResolvedTheme } from '../../lib/theme';
+import { useSession } from '../../lib/useSession';
+import { createPaste } from '../paste-view/pasteApi';
+import { downloadBlob } from './export/download';
+import { ShareOptionsFields } from './ShareOptions';
+import { ShareResult } from './ShareResult';
+import {
+  contentError,
+  DEFAULT_SHARE_OPTIONS,
+  exportBaseName,
+  toCreateInput,
+  validateShareOptions,
+  type ShareOptionsState,
+} from './shareForm';
+import { useDraft } from './useDraft';
 
-/** Home: the Markdown editor arrives with its own issue; until then an honest placeholder. */
+const PREVIEW_ID = 'home-preview';
+const MD_EXTENSIONS = /\.(md|markdown|mdown|mkd|mdwn|mdtxt|mdtext|rmd)$/i;
+
+function formatBytes(bytes: number, lang: string): string {
+  const units = ['B', 'KB', 'MB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${new Intl.NumberFormat(lang, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${units[unit]}`;
+}
+
+function htmlToPlainText(html: string): string {
+  const doc = new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html');
+  for (const el of doc.querySelectorAll('.katex-mathml')) el.remove();
+  for (const block of doc.querySelectorAll('p, h1, h2, h3, h4, h5, h6, li, pre, blockquote, tr')) {
+    block.append('\n');
+  }
+  return (doc.body.textContent ?? '').replace(/\n{3,}/g, '\n\n').trim();
+}
+
+/** Home (spec §2): write Markdown or plain text, preview it, export it, share it. */
 export default function HomePage() {
-  const { t } = useTranslation();
-  return (
-    <div className="mx-auto w-full max-w-4xl">
-      <ComingSoon
-        icon={FilePenLine}
-        title={t('feature.home.title')}
-        description={t('feature.home.body')}
-        showHomeLink={false}
-        actions={
-          <Link to="/upload" className={buttonClasses('secondary')}>
-            <Upload className="size-4" aria-hidden="true" />
-            {t('nav.upload')}
-          </Link>
+  const { t, i18n } = useTranslation();
+  const session = useSession();
+  const [draft, setDraft] = useDraft();
+  const [pane, setPane] = useState<'edit' | 'preview'>('edit');
+  const [options, setOptions] = useState<ShareOptionsState>(DEFAULT_SHARE_OPTIONS);
+  const [showErrors, setShowErrors] = useState(false);
+  const [contentTouched, setContentTouched] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const [created, setCreated] = useState<PasteCreated | null>(null);
+  const [confirmClear, setConfirmClear] = useState(false);
+  const [exporting, setExporting] = useState<'docx' | 'png' | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const editorRef = useRef<HTMLTextAreaElement>(null);
+
+  const { content, type } = draft;
+  const markdown = type === 'markdown';
+  const canCreate =
+    session.type === 'admin' || (session.type === 'apikey' && hasPermission(session.permissions, Permission.TEXT));
+  const bytes = useMemo(() => utf8Length(content), [content]);
+  const optionErrors = validateShareOptions(options);
+  const visibleOptionErrors = showErrors ? optionErrors : {};
+  const contentProblem = contentError(content);
+  const shownContentError = contentTouched || showErrors ? contentProblem : undefined;
+
+  const setContent = (next: string) => setDraft((d) => ({ ...d, content: next }));
+  const hideResult = useCallback(() => setCreated(null), []);
+
+  async function renderedHtml(): Promise<string> {
+    if (!markdown) {
+      const escaped = content.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+      return `<pre>${escaped}</pre>`;
+    }
+    return markdownToSafeHtml(content);
+  }
+
+  async function copyAs(kind: 'markdown' | 'html' | 'text') {
+    if (!content.trim()) {
+      toast.error(t('paste.home.nothingToCopy'));
+      return;
+    }
+    let text = content;
+    if (kind === 'html') text = await renderedHtml();
+    else if (kind === 'text' && markdown) text = htmlToPlainText(await markdownToSafeHtml(content));
+    if (await copyText(text)) toast.success(t(`paste.home.copied.${kind}`));
+    else toast.error(t('common.copyFailed'));
+  }
+
+  async function exportAs(kind: 'docx' | 'png') {
+    if (!content.trim()) {
+      toast.error(t('paste.home.nothingToExport'));
+      return;
+    }
+    setExporting(kind);
+    const name = exportBaseName(content);
+    try {
+      if (kind === 'docx') {
+        const { htmlToDocx, textToDocx } = await import('./export/docx');
+        const blob = markdown
+          ? await htmlToDocx(await markdownToSafeHtml(content), name)
+          : await textToDocx(content, name);
+        downloadBlob(blob, `${name}.docx`);
+      } else {
+        const { elementToPng } = await import('./export/png');
+        let source = document.getElementById(PREVIEW_ID);
+        let temp: HTMLElement | null = null;
+        if (!markdown || !source) {
+          temp = document.createElement('pre');
+          temp.className = 'md-plain-export';
+          temp.style.cssText =
+            'margin:0;white-space:pre-wrap;word-break:break-word;font:14px/1.6 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;color:inherit;';
+          temp.textContent = content;
+          source = temp;
         }
+        const dark = getResolvedTheme() === 'dark';
+        const background = getComputedStyle(document.body).backgroundColor || (dark ? '#111' : '#fff');
+        const blob = await elementToPng(source, { background });
+        downloadBlob(blob, `${name}.png`);
+      }
+      toast.success(t('paste.home.exported'));
+    } catch (error) {
+      toast.error(t('paste.home.exportFailed', { message: errorMessage(error) }));
+    } finally {
+      setExporting(null);
+    }
+  }
+
+  async function onImport(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    if (file.size > PASTE_MAX_BYTES) {
+      toast.error(t('paste.home.importTooLarge', { name: file.name }));
+      return;
+    }
+    try {
+      const text = await file.text();
+      if (text.includes('\u0000')) {
+        toast.error(t('paste.home.importNotText', { name: file.name }));
+        return;
+      }
+      setDraft({ content: text, type: MD_EXTENSIONS.test(file.name) ? 'markdown' : type });
+      toast.success(t('paste.home.imported', { name: file.name }));
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  }
+
+  async function submit() {
+    setShowErrors(true);
+    setContentTouched(true);
+    if (contentProblem) {
+      toast.error(t(`paste.errors.${contentProblem}`));
+      editorRef.current?.focus();
+      return;
+    }
+    if (Object.keys(optionErrors).length > 0) return;
+    setSubmitting(true);
+    try {
+      const result = await createPaste(toCreateInput(content, type, options));
+      setCreated(result);
+      setOptions((o) => ({ ...o, slug: '', password: '' }));
+      setShowErrors(false);
+      toast.success(t('paste.home.created'));
+    } catch (error) {
+      if (!(isApiError(error) && error.loggedOut)) {
+        const message =
+          isApiError(error) && error.status === 413 ? t('paste.errors.contentTooLarge') : errorMessage(error);
+        toast.error(message);
+      }
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  const modeOptions = [
+    { value: 'markdown' as const, label: t('paste.home.modeMarkdown') },
+    { value: 'text' as const, label: t('paste.home.modeText') },
+  ];
+
+  return (
+    <div className="mx-auto flex w-full max-w-7xl flex-col gap-5">
+      <div className="flex flex-col gap-1">
+        <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{t('paste.home.title')}</h1>
+        <p className="text-sm text-muted-foreground sm:text-[15px]">{t('paste.home.subtitle')}</p>
+      </div>
+
+      {!canCreate && (
+        <Alert tone="warning" title={t('paste.home.loginTitle')}>
+          <p>{session.type === 'apikey' ? t('paste.home.keyNoTextPermission') : t('paste.home.loginBody')}</p>
+          {session.type === 'none' && (
+            <Link to="/admin" className={cn(buttonClasses('secondary', 'sm'), 'mt-2')}>
+              <LogIn className="size-4" aria-hidden="true" />
+              {t('paste.home.loginAction')}
+            </Link>
+          )}
+        </Alert>
+      )}
+
+      <section className="flex flex-col overflow-hidden rounded-xl border border-border bg-surface shadow-sm">
+        <div className="flex flex-wrap items-center gap-2 border-b border-border px-3 py-2.5 sm:px-4">
+          <ChoiceChips
+            value={type}
+            onChange={(next) => setDraft((d) => ({ ...d, type: next }))}
+            options={modeOptions}
+            label={t('paste.home.mode')}
+          />
+          <div className="ms-auto flex flex-wrap items-center gap-1">
+            <input
+              ref={fileInput}
+              type="file"
+              className="hidden"
+              accept=".md,.markdown,.mdown,.mkd,.txt,.text,.log,.csv,.json,.yaml,.yml,.xml,.html,text/*"
+              onChange={(event) => void onImport(event)}
+              data-testid="import-file"
+            />
+            <Button variant="ghost" size="sm" onClick={() => fileInput.current?.click()}>
+              <FileUp className="size-4" aria-hidden="true" />
+              <span className="max-sm:sr-only">{t('paste.home.import')}</span>
+            </Button>
+            <Button
+              variant="ghost"
+              size="sm"
+              onClick={() => (content ? setConfirmClear(true) : undefined)}
+              disabled={!content}
+            >
+              <Eraser className="size-4" aria-hidden="true" />
+              <span className="max-sm:sr-only">{t('paste.home.clear')}</span>
+            </Button>
+            <DropdownMenu>
+              <DropdownMenuTrigger asChild>
+                <Button variant="ghost" size="sm">
+                  <ClipboardCopy className="size-4" aria-hidden="true" />
+                  <span className="max-sm:sr-only">{t('paste.home.copy')}</span>
+                  <ChevronDown className="size-3.5 opacity-60" aria-hidden="true" />
+                </Button>
+              </DropdownMenuTrigger>
+              <DropdownMenuContent>
+                <DropdownMenuItem onSelect={() => void copyAs('markdown')}>
+                  <FileText />
+                  {t('paste.home.copyMarkdown')}
+                </DropdownMenuItem>
+                <DropdownMenuItem onSelect={() => void copyAs('html')}>
+                  <FileType />
+                  {t('paste.home.copyHtml')}
+                </DropdownMenuItem>
+                <DropdownMenuItem onSelect={() => void copyAs('text')}>
+                  <FileText />
+                  {t('paste.home.copyText')}
+                </DropdownMenuItem>
+              </DropdownMenuContent>
+            </DropdownMenu>
+            <DropdownMenu>
+              <DropdownMenuTrigger asChild>
+                <Button variant="ghost" size="sm" loading={exporting !== null}>
+                  <FileDown className="size-4" aria-hidden="true" />
+                  <span className="max-sm:sr-only">{t('paste.home.export')}</span>
+                  <ChevronDown className="size-3.5 opacity-60" aria-hidden="true" />
+                </Button>
+              </DropdownMenuTrigger>
+              <DropdownMenuContent>
+                <DropdownMenuItem onSelect={() => void exportAs('docx')}>
+                  <FileType />
+                  {t('paste.home.exportWord')}
+                </DropdownMenuItem>
+                <DropdownMenuItem onSelect={() => void exportAs('png')}>
+                  <FileImage />
+                  {t('paste.home.exportPng')}
+                </DropdownMenuItem>
+              </DropdownMenuContent>
+            </DropdownMenu>
+          </div>
+        </div>
+
+        {markdown && (
+          <Tabs
+            value={pane}
+            onValueChange={(v) => setPane(v as 'edit' | 'preview')}
+            className="border-b border-border px-3 py-2 lg:hidden"
+          >
+            <TabsList aria-label={t('paste.home.panes')}>
+              <TabsTrigger value="edit">
+                <Pencil aria-hidden="true" />
+                {t('paste.home.edit')}
+              </TabsTrigger>
+              <TabsTrigger value="preview">
+                <Eye aria-hidden="true" />
+                {t('paste.home.preview')}
+              </TabsTrigger>
+            </TabsList>
+          </Tabs>
+        )}
+
+        <div className={cn('grid min-h-[22rem]', markdown && 'lg:grid-cols-2')}>
+          <div className={cn('flex min-w-0 flex-col', markdown && pane !== 'edit' && 'max-lg:hidden')}>
+            <label htmlFor="paste-editor" className="sr-only">
+              {t('paste.home.editorLabel')}
+            </label>
+            <Textarea
+              id="paste-editor"
+              ref={editorRef}
+              value={content}
+              onChange={(event) => setContent(event.target.value)}
+              onBlur={() => setContentTouched(true)}
+              placeholder={markdown ? t('paste.home.placeholderMarkdown') : t('paste.home.placeholderText')}
+              spellCheck={false}
+              aria-invalid={shownContentError ? true : undefined}
+              aria-describedby="paste-editor-status"
+              className="h-[min(62dvh,40rem)] min-h-[18rem] flex-1 resize-y rounded-none border-0 bg-transparent p-4 font-mono text-[13.5px] leading-relaxed focus-visible:outline-none focus-visible:ring-0 aria-[invalid=true]:border-0 sm:p-5"
+            />
+            <div
+              id="paste-editor-status"
+              className="flex items-center justify-between gap-2 border-t border-border px-4 py-1.5 text-xs text-muted-foreground"
+            >
+              <span className={shownContentError ? 'font-medium text-destructive-soft-foreground' : undefined}>
+                {shownContentError ? t(`paste.errors.${shownContentError}`) : t('paste.home.draftSaved')}
+              </span>
+              <span className={bytes > PASTE_MAX_BYTES ? 'text-destructive-soft-foreground' : undefined}>
+                {t('paste.home.stats', {
+                  chars: new Intl.NumberFormat(i18n.language).format(content.length),
+                  size: formatBytes(bytes, i18n.language),
+                })}
+              </span>
+            </div>
+          </div>
+          {markdown && (
+            <div
+              className={cn(
+                'min-w-0 border-border bg-background/40 lg:border-s',
+                pane !== 'preview' && 'max-lg:hidden',
+              )}
+            >
+              <div
+                className="h-full max-h-[min(70dvh,44rem)] overflow-auto p-4 sm:p-6"
+                aria-label={t('paste.home.preview')}
+                role="region"
+              >
+                <MarkdownView
+                  id={PREVIEW_ID}
+                  source={content}
+                  debounceMs={180}
+                  emptyText={t('paste.home.previewEmpty')}
+                />
+              </div>
+            </div>
+          )}
+        </div>
+      </section>
+
+      <section
+        aria-labelledby="share-options-title"
+        className="rounded-xl border border-border bg-surface p-4 shadow-sm sm:p-5"
+      >
+        <h2 id="share-options-title" className="mb-4 flex items-center gap-2 text-base font-semibold">
+          <Link2 className="size-4 text-muted-foreground" aria-hidden="true" />
+          {t('paste.share.title')}
+        </h2>
+        <ShareOptionsFields value={options} onChange={setOptions} errors={visibleOptionErrors} />
+        <div className="mt-5 flex flex-col-reverse gap-3 border-t border-border pt-4 sm:flex-row sm:items-center sm:justify-end">
+          {!canCreate && <p className="text-sm text-muted-foreground sm:me-auto">{t('paste.home.loginToShare')}</p>}
+          <Button
+            size="lg"
+            onClick={() => void submit()}
+            loading={submitting}
+            disabled={!canCreate}
+            className="w-full sm:w-auto"
+          >
+            <Link2 className="size-4" aria-hidden="true" />
+            {submitting ? t('paste.home.creating') : t('paste.home.create')}
+          </Button>
+        </div>
+      </section>
+
+      {created && <ShareResult created={created} onHide={hideResult} />}
+
+      <ConfirmDialog
+        open={confirmClear}
+        onOpenChange={setConfirmClear}
+        title={t('paste.home.clearTitle')}
+        description={t('paste.home.clearBody')}
+        confirmLabel={t('paste.home.clear')}
+        onConfirm={() => {
+          setContent('');
+          setConfirmClear(false);
+          setContentTouched(false);
+          editorRef.current?.focus();
+        }}
       />
     </div>
   );

@@ -1,18 +1,272 @@
-import { FileText } from 'lucide-react';
+import { isPasteLocked, type PasteType, type PasteView } from '@clipnest/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Check, Copy, FileCode2, Pencil, QrCode as QrIcon, X } from 'lucide-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { ComingSoon } from '../../components/ComingSoon';
+import { toast } from 'sonner';
+import { MarkdownView } from '../../components/markdown';
+import { QrCode } from '../../components/share/QrCode';
+import { Alert } from '../../components/ui/alert';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { ChoiceChips } from '../../components/ui/choice-chips';
+import { Dialog, DialogContent } from '../../components/ui/dialog';
+import { IconButton } from '../../components/ui/icon-button';
+import { Textarea } from '../../components/ui/input';
+import { errorMessage, isApiError } from '../../lib/api';
+import { copyText } from '../../lib/clipboard';
+import { formatDateTime, formatRelative } from '../../lib/format';
+import { contentError } from '../home/shareForm';
+import { PasteFullState, PasteSkeleton, PasswordPrompt } from './PasteStates';
+import { fetchPaste, pasteShareUrl, rawPasteUrl, unlockPaste, updatePaste } from './pasteApi';
+import { PlainTextView } from './PlainTextView';
 
-export default function PasteViewPage() {
-  const { t } = useTranslation();
-  const { slug = '' } = useParams();
+type Failure = 'gone' | 'notFound' | 'error';
+
+function failureOf(error: unknown): Failure {
+  if (isApiError(error) && error.status === 410) return 'gone';
+  if (isApiError(error) && error.status === 404) return 'notFound';
+  return 'error';
+}
+
+function Meta({ paste }: { paste: PasteView }) {
+  const { t, i18n } = useTranslation();
   return (
-    <div className="mx-auto w-full max-w-4xl">
-      <ComingSoon
-        icon={FileText}
-        title={t('feature.pasteView.title')}
-        description={t('feature.pasteView.body', { slug })}
-      />
+    <div className="flex flex-wrap gap-1.5" data-testid="paste-meta">
+      <Badge tone="primary">{paste.type === 'markdown' ? t('paste.type.markdown') : t('paste.type.text')}</Badge>
+      {paste.has_password && <Badge tone="warning">{t('paste.view.protected')}</Badge>}
+      <Badge title={paste.expires_at ? formatDateTime(paste.expires_at, i18n.language) : undefined}>
+        {paste.expires_at
+          ? t('paste.view.expires', { when: formatRelative(paste.expires_at, i18n.language) })
+          : t('paste.view.neverExpires')}
+      </Badge>
+      <Badge data-testid="remaining-views">
+        {paste.remaining_views === null
+          ? t('paste.view.views', { count: paste.views })
+          : t('paste.view.remaining', { count: paste.remaining_views })}
+      </Badge>
+      <Badge>{t('paste.view.created', { when: formatRelative(paste.created_at, i18n.language) })}</Badge>
     </div>
   );
+}
+
+function InlineEditor({
+  paste,
+  onSaved,
+  onCancel,
+}: {
+  paste: PasteView;
+  onSaved: (content: string, type: PasteType) => void;
+  onCancel: () => void;
+}) {
+  const { t } = useTranslation();
+  const [content, setContent] = useState(paste.content);
+  const [type, setType] = useState<PasteType>(paste.type);
+  const [saving, setSaving] = useState(false);
+  const problem = contentError(content);
+
+  async function save() {
+    if (problem || !paste.id) return;
+    setSaving(true);
+    try {
+      await updatePaste(paste.id, { content, type });
+      toast.success(t('paste.view.saved'));
+      onSaved(content, type);
+    } catch (error) {
+      if (!(isApiError(error) && error.loggedOut)) toast.error(errorMessage(error));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <div className="flex flex-col gap-3">
+      <ChoiceChips
+        value={type}
+        onChange={setType}
+        label={t('paste.home.mode')}
+        options={[
+          { value: 'markdown', label: t('paste.home.modeMarkdown') },
+          { value: 'text', label: t('paste.home.modeText') },
+        ]}
+      />
+      <label htmlFor="paste-inline-editor" className="sr-only">
+        {t('paste.home.editorLabel')}
+      </label>
+      <Textarea
+        id="paste-inline-editor"
+        value={content}
+        onChange={(event) => setContent(event.target.value)}
+        spellCheck={false}
+        aria-invalid={problem ? true : undefined}
+        className="min-h-[24rem] font-mono text-[13.5px] leading-relaxed"
+      />
+      {problem && (
+        <p role="alert" className="text-xs font-medium text-destructive-soft-foreground">
+          {t(`paste.errors.${problem}`)}
+        </p>
+      )}
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button variant="secondary" onClick={onCancel} disabled={saving}>
+          <X className="size-4" aria-hidden="true" />
+          {t('common.cancel')}
+        </Button>
+        <Button onClick={() => void save()} loading={saving} disabled={!!problem}>
+          <Check className="size-4" aria-hidden="true" />
+          {t('common.save')}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function PasteContent({ paste: initial, password }: { paste: PasteView; password?: string }) {
+  const { t } = useTranslation();
+  const [paste, setPaste] = useState(initial);
+  const [editing, setEditing] = useState(false);
+  const [qrOpen, setQrOpen] = useState(false);
+  const url = pasteShareUrl(paste.slug);
+  const raw = rawPasteUrl(paste.slug, password);
+
+  async function copy(text: string, done: string) {
+    if (await copyText(text)) toast.success(done);
+    else toast.error(t('common.copyFailed'));
+  }
+
+  return (
+    <article className="mx-auto flex w-full max-w-4xl flex-col gap-4">
+      <header className="flex flex-col gap-3 rounded-xl border border-border bg-surface p-4 shadow-sm sm:p-5">
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+          <div className="min-w-0">
+            <h1 className="break-words text-xl font-semibold tracking-tight">
+              {paste.remark || t('paste.view.untitled', { slug: paste.slug })}
+            </h1>
+            <p className="mt-0.5 truncate font-mono text-xs text-muted-foreground">/paste/{paste.slug}</p>
+          </div>
+          <div className="flex shrink-0 flex-wrap items-center gap-1">
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => void copy(paste.content, t('paste.view.contentCopied'))}
+            >
+              <Copy className="size-4" aria-hidden="true" />
+              {t('paste.view.copyContent')}
+            </Button>
+            <IconButton label={t('paste.view.copyLink')} onClick={() => void copy(url, t('paste.result.linkCopied'))}>
+              <Copy className="size-4" />
+            </IconButton>
+            <IconButton label={t('paste.view.showQr')} onClick={() => setQrOpen(true)}>
+              <QrIcon className="size-4" />
+            </IconButton>
+            {/* The raw endpoint counts a view; it is a plain link the reader opens on purpose. */}
+            <a
+              href={raw}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="inline-flex h-10 items-center gap-1.5 rounded-lg px-3 text-sm font-medium hover:bg-surface-hover focus-visible:outline-2 focus-visible:outline-ring"
+            >
+              <FileCode2 className="size-4" aria-hidden="true" />
+              {t('paste.view.raw')}
+            </a>
+            {paste.is_owner && paste.id && !editing && (
+              <Button variant="ghost" size="sm" onClick={() => setEditing(true)}>
+                <Pencil className="size-4" aria-hidden="true" />
+                {t('common.edit')}
+              </Button>
+            )}
+          </div>
+        </div>
+        <Meta paste={paste} />
+      </header>
+
+      {paste.remaining_views === 0 && (
+        <Alert tone="warning" title={t('paste.view.lastViewTitle')}>
+          {t('paste.view.lastViewBody')}
+        </Alert>
+      )}
+
+      <section
+        className="rounded-xl border border-border bg-surface p-4 shadow-sm sm:p-8"
+        aria-label={t('paste.view.contentLabel')}
+      >
+        {editing ? (
+          <InlineEditor
+            paste={paste}
+            onCancel={() => setEditing(false)}
+            onSaved={(content, type) => {
+              setPaste((p) => ({ ...p, content, type }));
+              setEditing(false);
+            }}
+          />
+        ) : paste.type === 'markdown' ? (
+          <MarkdownView source={paste.content} className="mx-auto" />
+        ) : (
+          <PlainTextView text={paste.content} label={t('paste.view.contentLabel')} />
+        )}
+      </section>
+
+      <Dialog open={qrOpen} onOpenChange={setQrOpen}>
+        <DialogContent title={t('paste.view.qrTitle')} description={t('paste.view.qrBody')} className="sm:max-w-sm">
+          <div className="flex flex-col items-center gap-3 py-2">
+            <QrCode value={url} size={220} label={t('paste.result.qrLabel')} />
+            <p className="break-all text-center font-mono text-xs text-muted-foreground">{url}</p>
+          </div>
+        </DialogContent>
+      </Dialog>
+    </article>
+  );
+}
+
+/** /paste/{slug} (spec §2): the shared paste, its password prompt, or why it is not available. */
+export default function PasteViewPage() {
+  const { slug = '' } = useParams();
+  // Each successful read counts a view: fetch once per visit, never in the background.
+  const query = useQuery({
+    queryKey: ['paste-view', slug],
+    queryFn: ({ signal }) => fetchPaste(slug, signal),
+    retry: false,
+    staleTime: Infinity,
+    gcTime: 0,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+    refetchOnMount: false,
+  });
+  const [unlocked, setUnlocked] = useState<{ paste: PasteView; password: string } | null>(null);
+  const [unlockFailure, setUnlockFailure] = useState<Failure | null>(null);
+  const [unlockError, setUnlockError] = useState<string | null>(null);
+  const [unlocking, setUnlocking] = useState(false);
+
+  async function unlock(password: string) {
+    setUnlocking(true);
+    setUnlockError(null);
+    try {
+      const paste = await unlockPaste(slug, password);
+      setUnlocked({ paste, password });
+    } catch (error) {
+      if (isApiError(error) && (error.status === 410 || error.status === 404)) setUnlockFailure(failureOf(error));
+      else setUnlockError(errorMessage(error));
+    } finally {
+      setUnlocking(false);
+    }
+  }
+
+  if (unlockFailure) return <PasteFullState kind={unlockFailure} />;
+  if (unlocked) return <PasteContent key={slug} paste={unlocked.paste} password={unlocked.password} />;
+  if (query.isPending) return <PasteSkeleton />;
+  if (query.isError) {
+    const kind = failureOf(query.error);
+    return (
+      <PasteFullState
+        kind={kind}
+        message={kind === 'error' ? errorMessage(query.error) : undefined}
+        onRetry={kind === 'error' ? () => void query.refetch() : undefined}
+      />
+    );
+  }
+  const data = query.data;
+  if (isPasteLocked(data)) {
+    return <PasswordPrompt slug={slug} busy={unlocking} error={unlockError} onSubmit={(pw) => void unlock(pw)} />;
+  }
+  return <PasteContent key={slug} paste={data} />;
 }

@@ -1,0 +1,153 @@
+import { useEffect, useLayoutEffect, useRef, useState, type MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { copyText } from '../../lib/clipboard';
+import { cn } from '../../lib/cn';
+import { useResolvedTheme } from '../../lib/theme';
+import { Skeleton } from '../ui/skeleton';
+import type * as RuntimeModule from './runtime';
+import './markdown.css';
+
+type Runtime = typeof RuntimeModule;
+let runtimePromise: Promise<Runtime> | null = null;
+
+/** Loads the Markdown runtime chunk (marked, highlight.js core, DOMPurify). */
+export function loadMarkdownRuntime(): Promise<Runtime> {
+  runtimePromise ??= import('./runtime').catch((error: unknown) => {
+    runtimePromise = null;
+    throw error;
+  });
+  return runtimePromise;
+}
+
+/** Markdown → sanitised HTML, for callers that need the HTML itself (copy as HTML, export). */
+export async function markdownToSafeHtml(markdown: string): Promise<string> {
+  const runtime = await loadMarkdownRuntime();
+  return runtime.renderMarkdown(markdown);
+}
+
+export interface MarkdownViewProps {
+  /** The Markdown source (untrusted). */
+  source: string;
+  className?: string;
+  /** Wait this long after the last change before rendering (live previews). */
+  debounceMs?: number;
+  /** Called with the sanitised HTML after each render. */
+  onRendered?: (html: string) => void;
+  /** Shown when the source is empty. */
+  emptyText?: string;
+  id?: string;
+}
+
+/**
+ * Renders untrusted Markdown safely: GFM, highlighted code with a language label and copy button,
+ * KaTeX math and Mermaid diagrams (both fetched only when used). Typography lives in markdown.css
+ * (`.md-body`); the box contains its content, so nothing inside can cover the page around it.
+ */
+export function MarkdownView({ source, className, debounceMs = 0, onRendered, emptyText, id }: MarkdownViewProps) {
+  const { t } = useTranslation();
+  const theme = useResolvedTheme();
+  const ref = useRef<HTMLDivElement>(null);
+  const [rendered, setRendered] = useState<{ source: string; html: string } | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const onRenderedRef = useRef(onRendered);
+  useEffect(() => {
+    onRenderedRef.current = onRendered;
+  });
+
+  useEffect(() => {
+    let cancelled = false;
+    const timer = window.setTimeout(
+      () => {
+        loadMarkdownRuntime()
+          .then((runtime) => runtime.renderMarkdown(source))
+          .then(
+            (html) => {
+              if (cancelled) return;
+              setFailed(null);
+              setRendered({ source, html });
+              onRenderedRef.current?.(html);
+            },
+            (error: unknown) => {
+              if (!cancelled) setFailed(error instanceof Error ? error.message : String(error));
+            },
+          );
+      },
+      rendered === null ? 0 : debounceMs,
+    );
+    return () => {
+      cancelled = true;
+      window.clearTimeout(timer);
+    };
+    // `rendered` only decides whether the first render waits; it must not retrigger rendering.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [source, debounceMs]);
+
+  const html = rendered?.html ?? null;
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el || html === null) return;
+    el.innerHTML = html;
+    let cancel: (() => void) | undefined;
+    let stale = false;
+    void loadMarkdownRuntime().then((runtime) => {
+      if (stale) return;
+      cancel = runtime.enhanceMarkdown(
+        el,
+        {
+          copyCode: t('paste.markdown.copyCode'),
+          diagram: t('paste.markdown.diagram'),
+          diagramError: t('paste.markdown.diagramError'),
+          code: t('paste.markdown.code'),
+        },
+        theme === 'dark',
+      );
+    });
+    return () => {
+      stale = true;
+      cancel?.();
+    };
+  }, [html, theme, t]);
+
+  async function onClick(event: MouseEvent<HTMLDivElement>) {
+    const button = (event.target as Element).closest<HTMLButtonElement>('button[data-md-copy]');
+    if (!button || !ref.current?.contains(button)) return;
+    const code = button.closest('.md-code')?.querySelector('pre code');
+    const ok = await copyText(code?.textContent ?? '');
+    if (ok) {
+      toast.success(t('common.copied'));
+      button.dataset.copied = 'true';
+      window.setTimeout(() => delete button.dataset.copied, 1500);
+    } else toast.error(t('common.copyFailed'));
+  }
+
+  if (failed) {
+    return (
+      <div className={cn('md-body', className)} role="alert">
+        <p>{t('paste.markdown.renderFailed')}</p>
+      </div>
+    );
+  }
+  if (!source.trim() && emptyText) {
+    return <p className={cn('text-sm text-muted-foreground', className)}>{emptyText}</p>;
+  }
+  return (
+    <>
+      {html === null && (
+        <div className={cn('space-y-3', className)} aria-busy="true" aria-label={t('common.loading')}>
+          <Skeleton className="h-7 w-2/3" />
+          <Skeleton className="h-4 w-full" />
+          <Skeleton className="h-4 w-11/12" />
+          <Skeleton className="h-4 w-4/5" />
+        </div>
+      )}
+      <div
+        id={id}
+        ref={ref}
+        onClick={(event) => void onClick(event)}
+        className={cn('md-body', html === null && 'hidden', className)}
+        data-testid="markdown-body"
+      />
+    </>
+  );
+}

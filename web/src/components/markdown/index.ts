@@ -1,0 +1,1 @@
+export { MarkdownView, loadMarkdownRuntime, markdownToSafeHtml, type MarkdownViewProps } from './MarkdownView';

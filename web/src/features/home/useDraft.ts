@@ -1,0 +1,40 @@
+import type { PasteType } from '@clipnest/contract';
+import { useEffect, useState } from 'react';
+import { safeStorage } from '../../lib/storageKeys';
+
+/** localStorage key of the unsaved editor text (kept across reloads). */
+export const DRAFT_STORAGE_KEY = 'clipnest_paste_draft';
+
+export interface Draft {
+  content: string;
+  type: PasteType;
+}
+
+export function readDraft(): Draft {
+  try {
+    const raw = safeStorage.get(DRAFT_STORAGE_KEY);
+    if (raw) {
+      const parsed = JSON.parse(raw) as Partial<Draft>;
+      return {
+        content: typeof parsed.content === 'string' ? parsed.content : '',
+        type: parsed.type === 'text' ? 'text' : 'markdown',
+      };
+    }
+  } catch {
+    // a corrupt draft is dropped
+  }
+  return { content: '', type: 'markdown' };
+}
+
+/** The editor's text and mode, saved to localStorage a moment after each change. */
+export function useDraft() {
+  const [draft, setDraft] = useState<Draft>(readDraft);
+  useEffect(() => {
+    const timer = window.setTimeout(() => {
+      if (!draft.content) safeStorage.remove(DRAFT_STORAGE_KEY);
+      else safeStorage.set(DRAFT_STORAGE_KEY, JSON.stringify(draft));
+    }, 300);
+    return () => window.clearTimeout(timer);
+  }, [draft]);
+  return [draft, setDraft] as const;
+}

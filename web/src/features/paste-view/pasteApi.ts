@@ -1,0 +1,116 @@
+/** Paste calls (spec §7 Pastes), shared by Home, the paste view and text management. */
+import type {
+  BatchDeletePastesInput,
+  CreatePasteInput,
+  PasteCreated,
+  PasteDetail,
+  PasteListResponse,
+  PastesDeleted,
+  PasteSortField,
+  PasteView,
+  PasteViewResult,
+  UpdatePasteInput,
+} from '@clipnest/contract';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, apiUrl } from '../../lib/api';
+
+export const PASTES_QUERY_KEY = ['admin', 'pastes'] as const;
+
+const enc = encodeURIComponent;
+
+export function createPaste(input: CreatePasteInput): Promise<PasteCreated> {
+  return api.post<PasteCreated>('/paste', input);
+}
+
+export function fetchPaste(slug: string, signal?: AbortSignal): Promise<PasteViewResult> {
+  return api.get<PasteViewResult>(`/paste/${enc(slug)}`, { signal });
+}
+
+export function unlockPaste(slug: string, password: string): Promise<PasteView> {
+  return api.post<PasteView>(`/paste/${enc(slug)}`, { password });
+}
+
+/** Absolute link to the raw text; the password (if any) travels as a query parameter (spec §7). */
+export function rawPasteUrl(slug: string, password?: string): string {
+  const base = apiUrl(`/raw/${enc(slug)}`);
+  return password ? `${base}?password=${enc(password)}` : base;
+}
+
+/** The public link of a paste on this site. */
+export function pasteShareUrl(slug: string): string {
+  return `${window.location.origin}/paste/${enc(slug)}`;
+}
+
+export interface PasteListQuery {
+  page: number;
+  limit: number;
+  search: string;
+  sort: PasteSortField;
+  order: 'asc' | 'desc';
+}
+
+export function usePasteList(query: PasteListQuery) {
+  return useQuery({
+    queryKey: [...PASTES_QUERY_KEY, query],
+    queryFn: ({ signal }) =>
+      api.get<PasteListResponse>('/pastes', {
+        signal,
+        query: {
+          page: query.page,
+          limit: query.limit,
+          search: query.search || undefined,
+          sort: query.sort,
+          order: query.order,
+        },
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function fetchPasteDetail(id: string, signal?: AbortSignal): Promise<PasteDetail> {
+  return api.get<PasteDetail>(`/pastes/${enc(id)}`, { signal });
+}
+
+export function usePasteDetail(id: string | null) {
+  return useQuery({
+    queryKey: [...PASTES_QUERY_KEY, 'detail', id],
+    queryFn: ({ signal }) => fetchPasteDetail(id!, signal),
+    enabled: id !== null,
+    staleTime: 0,
+    gcTime: 0,
+  });
+}
+
+export function updatePaste(id: string, input: UpdatePasteInput): Promise<PasteDetail> {
+  return api.put<PasteDetail>(`/pastes/${enc(id)}`, input);
+}
+
+function useInvalidatePastes() {
+  const client = useQueryClient();
+  return () => client.invalidateQueries({ queryKey: PASTES_QUERY_KEY });
+}
+
+export function useUpdatePaste() {
+  const invalidate = useInvalidatePastes();
+  return useMutation({
+    mutationFn: ({ id, input }: { id: string; input: UpdatePasteInput }) => updatePaste(id, input),
+    onSuccess: () => void invalidate(),
+  });
+}
+
+export function useDeletePastes() {
+  const invalidate = useInvalidatePastes();
+  return useMutation({
+    mutationFn: (ids: string[]) =>
+      api.delete<PastesDeleted>('/pastes/batch-delete', { ids } satisfies BatchDeletePastesInput),
+    onSuccess: () => void invalidate(),
+  });
+}
+
+export function useClearExpiredPastes() {
+  const invalidate = useInvalidatePastes();
+  return useMutation({
+    mutationFn: () => api.post<PastesDeleted>('/pastes/clear-expired', { clearExpired: true }),
+    onSuccess: () => void invalidate(),
+  });
+}
