@@ -63,7 +63,7 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/public', publicSettingsRoutes(services));
   api.route('/', cacheRoutes(services));
   api.route('/admin/backup', backupRoutes(services));
-  api.route('/', pasteRoutes(services));
+  api.route('/', pasteRoutes({ ...services, trustProxy: options.trustProxy }));
   api.route('/pastes', pasteAdminRoutes(services));
   api.all('*', (c) => {
     throw AppError.notFound(`no such endpoint: ${c.req.method} ${c.req.path}`);

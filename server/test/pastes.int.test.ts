@@ -228,6 +228,25 @@ describe.each(dbTargets)('pastes on %s', (target) => {
       expect(row.created_by).toMatch(/^apikey:/);
     });
 
+    it('limits password guesses: 10 wrong per 15 minutes, then 429 with Retry-After', async () => {
+      const created = await createPaste(server, { token }, { content: 'guarded', password: 'right-one' });
+      for (let i = 0; i < 10; i++) expect((await unlock(created.slug, `guess-${i}`)).status).toBe(401);
+      const limited = await unlock(created.slug, 'right-one');
+      expect(limited.status).toBe(429);
+      expectEnvelope(limited.body, 429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await fetchRaw(server, created.slug, 'right-one')).status).toBe(429);
+      // Another paste is not affected.
+      const other = await createPaste(server, { token }, { content: 'other', password: 'pw2' });
+      expect((await unlock(other.slug, 'pw2')).status).toBe(200);
+      server.clock.advance(15 * 60_000 + 1000);
+      try {
+        expect((await unlock(created.slug, 'right-one')).status).toBe(200);
+      } finally {
+        server.clock.advance(-(15 * 60_000 + 1000));
+      }
+    });
+
     it('a stale admin token on a public view counts as anonymous', async () => {
       const created = await createPaste(server, { token }, { content: 'public' });
       const res = await view(created.slug, { token: 'expired-token' });
@@ -288,6 +307,15 @@ describe.each(dbTargets)('pastes on %s', (target) => {
         .executeTakeFirstOrThrow();
       expect(row.views).toBe(1);
     });
+
+    it('concurrent unlocks of a password-protected max-views-1 paste: exactly one gets the content', async () => {
+      const created = await createPaste(server, { token }, { content: 'locked once', password: 'pw', max_views: 1 });
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, () => unlock(created.slug, 'pw').then((r) => r.status)),
+      );
+      expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 410)).toHaveLength(19);
+    }, 30_000);
 
     it('concurrent views of a max-views-5 paste mixed with raw: exactly five succeed', async () => {
       const created = await createPaste(server, { token }, { content: 'five', max_views: 5 });

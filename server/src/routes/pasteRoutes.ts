@@ -13,12 +13,14 @@ import { Hono } from 'hono';
 import type { z } from 'zod';
 import { AppError } from '../errors.js';
 import type { Guard } from '../http/auth.js';
+import { clientAddress } from '../http/clientAddress.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson, readQuery } from '../http/input.js';
 import type { PasteService } from '../services/pasteService.js';
 
 type Deps = { pastes: PasteService; guard: Guard };
+type PublicDeps = Deps & { trustProxy: boolean };
 
 /** Reads a create/update body allowing the paste limit (not the 1 MB default), with the spec's "too large" text. */
 async function readPasteBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S, pastes: PasteService) {
@@ -33,7 +35,7 @@ async function readPasteBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S,
 }
 
 /** Public side, mounted at /api: create, view, unlock, raw. */
-export function pasteRoutes({ pastes, guard }: Deps) {
+export function pasteRoutes({ pastes, guard, trustProxy }: PublicDeps) {
   return new Hono<AppEnv>()
     .post('/paste', async (c) => {
       const principal = await guard.permission(c, Permission.TEXT, 'text');
@@ -46,11 +48,12 @@ export function pasteRoutes({ pastes, guard }: Deps) {
     .post('/paste/:slug', async (c) => {
       const principal = await guard.optional(c);
       const { password } = await readJson(c, unlockPasteSchema);
-      return ok(c, await pastes.unlock(c.req.param('slug'), password, principal));
+      return ok(c, await pastes.unlock(c.req.param('slug'), password, principal, clientAddress(c, trustProxy)));
     })
     .get('/raw/:slug', async (c) => {
       const principal = await guard.optional(c);
-      const view = await pastes.unlock(c.req.param('slug'), c.req.query('password'), principal);
+      const client = clientAddress(c, trustProxy);
+      const view = await pastes.unlock(c.req.param('slug'), c.req.query('password'), principal, client);
       return c.body(view.content, 200, {
         'Content-Type': 'text/plain; charset=utf-8',
         'X-Content-Type-Options': 'nosniff',

@@ -24,6 +24,7 @@ import { isoNow, type Clock } from '../lib/clock.js';
 import { isWellFormedId, newId } from '../lib/ids.js';
 import type { PasteMeta, PasteRepository, PasteRow, PasteSummaryRow } from '../repositories/pasteRepository.js';
 import { hashPassword, verifyPassword } from '../security/secrets.js';
+import { LoginRateLimiter } from './loginRateLimiter.js';
 import { creatorId, type Principal } from './principal.js';
 import type { StatsService } from './statsService.js';
 
@@ -57,9 +58,12 @@ function asType(type: string): PasteType {
 /** Text pastes: create, view (counted atomically), manage. Key holders only ever touch their own. */
 export class PasteService {
   private readonly maxBytes: number;
+  /** Wrong paste passwords per client and paste: 10 per 15 minutes, then 429 (scrypt is also costly). */
+  private readonly guesses: LoginRateLimiter;
 
   constructor(private readonly deps: PasteServiceDeps) {
     this.maxBytes = deps.maxBytes ?? PASTE_MAX_BYTES;
+    this.guesses = new LoginRateLimiter(deps.clock, 10, 15 * 60_000);
   }
 
   /** Largest JSON body a create/update may send: escaping can double the content (newlines, quotes). */
@@ -231,7 +235,12 @@ export class PasteService {
   }
 
   /** POST /api/paste/{slug} {password} and the raw endpoint: 401 "wrong password" unless it matches. */
-  async unlock(slug: string, password: string | undefined, principal: Principal | null): Promise<PasteView> {
+  async unlock(
+    slug: string,
+    password: string | undefined,
+    principal: Principal | null,
+    client = 'unknown',
+  ): Promise<PasteView> {
     const open = await this.consumeOpen(slug);
     if (open) return this.toView(open, principal);
     const meta = await this.findLive(slug);
@@ -239,8 +248,17 @@ export class PasteService {
       if (password === undefined || password === '') {
         throw AppError.unauthorized('this paste is protected by a password');
       }
-      if (!(await verifyPassword(password, meta.password_hash)))
+      const retryAfter = this.guesses.retryAfterSeconds(client, meta.id);
+      if (retryAfter > 0) {
+        throw new AppError('TOO_MANY_REQUESTS', `too many wrong passwords, try again in ${retryAfter} seconds`, {
+          headers: { 'Retry-After': String(retryAfter) },
+        });
+      }
+      if (!(await verifyPassword(password, meta.password_hash))) {
+        this.guesses.recordFailure(client, meta.id);
         throw AppError.unauthorized(PasteMessages.wrongPassword);
+      }
+      this.guesses.reset(client, meta.id);
     }
     return this.toView(await this.consume(meta), principal);
   }
