@@ -1,6 +1,6 @@
 import type { PasteCreated } from '@clipnest/contract';
 import { CircleCheck, Copy, ExternalLink, X } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { QrCode } from '../../components/share/QrCode';
@@ -18,6 +18,11 @@ export function ShareResult({ created, onHide }: { created: PasteCreated; onHide
   const { t, i18n } = useTranslation();
   const url = pasteShareUrl(created.slug);
   const [left, setLeft] = useState(SHARE_LINK_VISIBLE_SECONDS);
+  const ref = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    ref.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [created]);
 
   useEffect(() => {
     const started = Date.now();
@@ -39,6 +44,7 @@ export function ShareResult({ created, onHide }: { created: PasteCreated; onHide
 
   return (
     <section
+      ref={ref}
       aria-labelledby="share-result-title"
       className="relative overflow-hidden rounded-xl border border-primary/40 bg-surface shadow-sm"
       data-testid="share-result"

@@ -1,6 +1,6 @@
 import { isPasteLocked, type PasteType, type PasteView } from '@clipnest/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Check, Copy, FileCode2, Pencil, QrCode as QrIcon, X } from 'lucide-react';
+import { Check, Copy, FileCode2, Link2, Pencil, QrCode as QrIcon, X } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -154,7 +154,7 @@ function PasteContent({ paste: initial, password }: { paste: PasteView; password
               {t('paste.view.copyContent')}
             </Button>
             <IconButton label={t('paste.view.copyLink')} onClick={() => void copy(url, t('paste.result.linkCopied'))}>
-              <Copy className="size-4" />
+              <Link2 className="size-4" />
             </IconButton>
             <IconButton label={t('paste.view.showQr')} onClick={() => setQrOpen(true)}>
               <QrIcon className="size-4" />
@@ -186,10 +186,7 @@ function PasteContent({ paste: initial, password }: { paste: PasteView; password
         </Alert>
       )}
 
-      <section
-        className="rounded-xl border border-border bg-surface p-4 shadow-sm sm:p-8"
-        aria-label={t('paste.view.contentLabel')}
-      >
+      <section className="rounded-xl border border-border bg-surface p-4 shadow-sm sm:p-8">
         {editing ? (
           <InlineEditor
             paste={paste}
