@@ -178,6 +178,20 @@ describe.each(dbTargets)('pastes on %s', (target) => {
       await expect.poll(() => pasteViewsToday(server)).toBe(before + 3);
     });
 
+    it('HEAD answers like a view (200/404/410) without counting one', async () => {
+      const created = await createPaste(server, { token }, { content: 'head me', max_views: 1 });
+      for (const path of [`/api/paste/${created.slug}`, `/api/raw/${created.slug}`]) {
+        const head = await fetch(server.url + path, { method: 'HEAD' });
+        expect(head.status, path).toBe(200);
+        expect(await head.text()).toBe('');
+      }
+      const raw = await fetch(`${server.url}/api/raw/${created.slug}`, { method: 'HEAD' });
+      expect(raw.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect((await fetch(`${server.url}/api/paste/no-such-paste`, { method: 'HEAD' })).status).toBe(404);
+      expect((await view(created.slug)).body.data).toMatchObject({ content: 'head me', views: 1 });
+      expect((await fetch(`${server.url}/api/raw/${created.slug}`, { method: 'HEAD' })).status).toBe(410);
+    });
+
     it('unknown slug is 404, malformed slug is 404 too', async () => {
       expect((await view('no-such-paste')).status).toBe(404);
       expect((await view('x'.repeat(300))).status).toBe(404);

@@ -19,6 +19,13 @@ import { ok } from '../http/envelope.js';
 import { readJson, readQuery } from '../http/input.js';
 import type { PasteService } from '../services/pasteService.js';
 
+const RAW_HEADERS = {
+  'Content-Type': 'text/plain; charset=utf-8',
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': "default-src 'none'; sandbox",
+  'Content-Disposition': 'inline',
+};
+
 type Deps = { pastes: PasteService; guard: Guard };
 type PublicDeps = Deps & { trustProxy: boolean };
 
@@ -43,6 +50,11 @@ export function pasteRoutes({ pastes, guard, trustProxy }: PublicDeps) {
       return ok(c, await pastes.create(principal, input), { status: 201, message: 'paste created' });
     })
     .get('/paste/:slug', async (c) => {
+      // Hono answers HEAD with the GET route: a HEAD must not use up a view.
+      if (c.req.method === 'HEAD') {
+        await pastes.peek(c.req.param('slug'));
+        return ok(c);
+      }
       return ok(c, await pastes.view(c.req.param('slug'), await guard.optional(c)));
     })
     .post('/paste/:slug', async (c) => {
@@ -51,15 +63,14 @@ export function pasteRoutes({ pastes, guard, trustProxy }: PublicDeps) {
       return ok(c, await pastes.unlock(c.req.param('slug'), password, principal, clientAddress(c, trustProxy)));
     })
     .get('/raw/:slug', async (c) => {
+      if (c.req.method === 'HEAD') {
+        await pastes.peek(c.req.param('slug'));
+        return c.body(null, 200, RAW_HEADERS);
+      }
       const principal = await guard.optional(c);
       const client = clientAddress(c, trustProxy);
       const view = await pastes.unlock(c.req.param('slug'), c.req.query('password'), principal, client);
-      return c.body(view.content, 200, {
-        'Content-Type': 'text/plain; charset=utf-8',
-        'X-Content-Type-Options': 'nosniff',
-        'Content-Security-Policy': "default-src 'none'; sandbox",
-        'Content-Disposition': 'inline',
-      });
+      return c.body(view.content, 200, RAW_HEADERS);
     });
 }
 

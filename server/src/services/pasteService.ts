@@ -223,6 +223,11 @@ export class PasteService {
     return row;
   }
 
+  /** HEAD requests (link previewers, crawlers): 404/410 like a view, but nothing is counted or returned. */
+  async peek(slug: string): Promise<void> {
+    await this.findLive(slug);
+  }
+
   /** GET /api/paste/{slug}: the content (one view counted), or "a password is needed" without counting. */
   async view(slug: string, principal: Principal | null): Promise<PasteView | PasteLocked> {
     const open = await this.consumeOpen(slug);
