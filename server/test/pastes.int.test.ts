@@ -129,6 +129,21 @@ describe.each(dbTargets)('pastes on %s', (target) => {
       expect((viewExact.body.data as PasteView).content.length).toBe(PASTE_MAX_BYTES);
     });
 
+    it('20 concurrent creates with one custom slug: one 201, nineteen 409', async () => {
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          server
+            .call('POST', '/api/paste', {
+              apiKey: i % 2 ? keyA : keyB,
+              body: { content: `race ${i}`, slug: 'race-slug' },
+            })
+            .then((r) => r.status),
+        ),
+      );
+      expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 409)).toHaveLength(19);
+    });
+
     it('custom slug is kept, and a taken one answers 409 with the spec text', async () => {
       const first = await createPaste(server, { token }, { content: 'one', slug: 'my-notes_1' });
       expect(first.slug).toBe('my-notes_1');
