@@ -134,7 +134,7 @@ describe.each(dbTargets)('pastes on %s', (target) => {
         Array.from({ length: 20 }, (_, i) =>
           server
             .call('POST', '/api/paste', {
-              apiKey: i % 2 ? keyA : keyB,
+              token,
               body: { content: `race ${i}`, slug: 'race-slug' },
             })
             .then((r) => r.status),
