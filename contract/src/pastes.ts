@@ -8,6 +8,8 @@
  *   Then `POST /api/paste/{slug} {password}` answers 200 with a {@link PasteView} or **401 "wrong password"**
  *   (the body holds a password, so spec §5 says: show the server message).
  *   The owner (admin, or the key that created it) gets the content without the password.
+ *   After 10 wrong passwords for one paste from one client within 15 minutes: **429** with `Retry-After`
+ *   and a message to show as is.
  * - Expired or exhausted (views used up) pastes answer **410** everywhere (view, unlock, raw). A slug that
  *   never existed, or a paste already deleted (by hand or by the background sweep), answers **404**.
  * - Every successful `GET/POST /api/paste/{slug}` and `GET /api/raw/{slug}` counts one view, owner included.
