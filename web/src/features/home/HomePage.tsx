@@ -240,7 +240,7 @@ export default function HomePage() {
             options={modeOptions}
             label={t('paste.home.mode')}
           />
-          <div className="ms-auto flex flex-wrap items-center gap-1">
+          <div className="grid w-full grid-cols-4 gap-1 sm:ms-auto sm:flex sm:w-auto sm:items-center [&>button]:max-sm:gap-1 [&>button]:max-sm:px-1">
             <input
               ref={fileInput}
               type="file"
@@ -251,7 +251,7 @@ export default function HomePage() {
             />
             <Button variant="ghost" size="sm" onClick={() => fileInput.current?.click()}>
               <FileUp className="size-4" aria-hidden="true" />
-              <span className="max-sm:sr-only">{t('paste.home.import')}</span>
+              <span>{t('paste.home.import')}</span>
             </Button>
             <Button
               variant="ghost"
@@ -260,14 +260,14 @@ export default function HomePage() {
               disabled={!content}
             >
               <Eraser className="size-4" aria-hidden="true" />
-              <span className="max-sm:sr-only">{t('paste.home.clear')}</span>
+              <span>{t('paste.home.clear')}</span>
             </Button>
             <DropdownMenu>
               <DropdownMenuTrigger asChild>
                 <Button variant="ghost" size="sm">
                   <ClipboardCopy className="size-4" aria-hidden="true" />
-                  <span className="max-sm:sr-only">{t('paste.home.copy')}</span>
-                  <ChevronDown className="size-3.5 opacity-60" aria-hidden="true" />
+                  <span>{t('paste.home.copy')}</span>
+                  <ChevronDown className="size-3.5 opacity-60 max-sm:hidden" aria-hidden="true" />
                 </Button>
               </DropdownMenuTrigger>
               <DropdownMenuContent>
@@ -289,8 +289,8 @@ export default function HomePage() {
               <DropdownMenuTrigger asChild>
                 <Button variant="ghost" size="sm" loading={exporting !== null}>
                   <FileDown className="size-4" aria-hidden="true" />
-                  <span className="max-sm:sr-only">{t('paste.home.export')}</span>
-                  <ChevronDown className="size-3.5 opacity-60" aria-hidden="true" />
+                  <span>{t('paste.home.export')}</span>
+                  <ChevronDown className="size-3.5 opacity-60 max-sm:hidden" aria-hidden="true" />
                 </Button>
               </DropdownMenuTrigger>
               <DropdownMenuContent>

@@ -167,12 +167,12 @@ function PasteContent({ paste: initial, password }: { paste: PasteView; password
               className="inline-flex h-10 items-center gap-1.5 rounded-lg px-3 text-sm font-medium hover:bg-surface-hover focus-visible:outline-2 focus-visible:outline-ring"
             >
               <FileCode2 className="size-4" aria-hidden="true" />
-              {t('paste.view.raw')}
+              <span className="max-sm:sr-only">{t('paste.view.raw')}</span>
             </a>
             {paste.is_owner && paste.id && !editing && (
               <Button variant="ghost" size="sm" onClick={() => setEditing(true)}>
                 <Pencil className="size-4" aria-hidden="true" />
-                {t('common.edit')}
+                <span className="max-sm:sr-only">{t('common.edit')}</span>
               </Button>
             )}
           </div>

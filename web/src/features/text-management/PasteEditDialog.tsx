@@ -186,7 +186,11 @@ export function PasteEditDialog({ id, onClose }: { id: string | null; onClose: (
   const slug = detail.data?.slug ?? '';
   return (
     <Dialog open={id !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent title={t('paste.manage.editTitle', { slug })} className="sm:max-w-2xl">
+      <DialogContent
+        title={t('paste.manage.editTitle', { slug })}
+        className="sm:max-w-2xl"
+        onOpenAutoFocus={(event) => event.preventDefault()}
+      >
         {detail.isPending ? (
           <div className="space-y-3">
             <Skeleton className="h-9 w-48" />

@@ -75,13 +75,12 @@ function formatSize(bytes: number, lang: string): string {
 function StatusBadges({ paste }: { paste: PasteListItem }) {
   const { t } = useTranslation();
   return (
-    <div className="flex flex-wrap gap-1">
+    <div className="flex gap-1">
       {paste.expired ? (
         <Badge tone="danger">{t('paste.manage.status.expired')}</Badge>
       ) : (
         <Badge tone="success">{t('paste.manage.status.active')}</Badge>
       )}
-      <Badge>{paste.type === 'markdown' ? t('paste.type.markdown') : t('paste.type.text')}</Badge>
       {paste.has_password && (
         <Badge tone="warning">
           <KeyRound aria-hidden="true" />
@@ -103,14 +102,22 @@ function Views({ paste }: { paste: PasteListItem }) {
   );
 }
 
-function Expiry({ paste }: { paste: PasteListItem }) {
+function Expiry({ paste, compact = false }: { paste: PasteListItem; compact?: boolean }) {
   const { t, i18n } = useTranslation();
   if (!paste.expires_at) return <span className="text-muted-foreground">{t('time.never')}</span>;
+  const tone = paste.expired ? 'text-destructive-soft-foreground' : undefined;
+  if (compact) {
+    return (
+      <Tooltip content={formatDateTime(paste.expires_at, i18n.language)}>
+        <span tabIndex={0} className={tone}>
+          {formatRelative(paste.expires_at, i18n.language)}
+        </span>
+      </Tooltip>
+    );
+  }
   return (
     <span className="flex flex-col">
-      <span className={paste.expired ? 'text-destructive-soft-foreground' : undefined}>
-        {formatDateTime(paste.expires_at, i18n.language)}
-      </span>
+      <span className={tone}>{formatDateTime(paste.expires_at, i18n.language)}</span>
       <span className="text-xs text-muted-foreground">{formatRelative(paste.expires_at, i18n.language)}</span>
     </span>
   );
@@ -121,7 +128,11 @@ function Title({ paste }: { paste: PasteListItem }) {
   return (
     <div className="min-w-0">
       <p className="truncate font-medium">{paste.remark || paste.slug}</p>
-      <p className="truncate font-mono text-xs text-muted-foreground">/paste/{paste.slug}</p>
+      <p className="truncate text-xs text-muted-foreground">
+        <span className="font-mono">/paste/{paste.slug}</span>
+        <span aria-hidden="true"> · </span>
+        {paste.type === 'markdown' ? t('paste.type.markdown') : t('paste.type.text')}
+      </p>
       <p className="mt-0.5 line-clamp-1 text-xs text-muted-foreground" title={paste.preview}>
         {paste.preview.replace(/\s+/g, ' ').slice(0, 120) || t('paste.manage.emptyPreview')}
       </p>
@@ -302,6 +313,7 @@ function ViewDialog({ id, onClose, onEdit }: { id: string | null; onClose: () =>
         title={detail.data ? detail.data.remark || detail.data.slug : t('common.loading')}
         description={detail.data ? `/paste/${detail.data.slug}` : undefined}
         className="sm:max-w-3xl"
+        onOpenAutoFocus={(event) => event.preventDefault()}
         footer={
           detail.data && (
             <>
@@ -564,17 +576,17 @@ export default function TextManagementPage() {
                           aria-label={t('paste.manage.selectOne', { slug: paste.slug })}
                         />
                       </TD>
-                      <TD className="max-w-80">
+                      <TD className="max-w-64">
                         <Title paste={paste} />
                       </TD>
-                      <TD className="min-w-36">
+                      <TD className="whitespace-nowrap">
                         <StatusBadges paste={paste} />
                       </TD>
                       <TD className="whitespace-nowrap">
                         <Views paste={paste} />
                       </TD>
                       <TD className="whitespace-nowrap">
-                        <Expiry paste={paste} />
+                        <Expiry paste={paste} compact />
                       </TD>
                       <TD className="whitespace-nowrap text-muted-foreground">
                         <CreatedAt iso={paste.created_at} />
