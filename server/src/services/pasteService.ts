@@ -3,7 +3,6 @@ import {
   PASTE_MAX_BYTES,
   PasteMessages,
   SLUG_MAX,
-  utf8Length,
   type CreatePaste,
   type ListPastesQuery,
   type PasteCreated,
@@ -90,7 +89,7 @@ export class PasteService {
   }
 
   private checkContent(content: string): void {
-    if (utf8Length(content) > this.maxBytes) {
+    if (Buffer.byteLength(content, 'utf8') > this.maxBytes) {
       throw new AppError('PAYLOAD_TOO_LARGE', PasteMessages.contentTooLarge, {
         data: { max_bytes: this.maxBytes },
       });
@@ -135,7 +134,10 @@ export class PasteService {
   private toDetail(row: PasteRow): PasteDetail {
     const nowIso = this.nowIso();
     return {
-      ...this.toSummary({ ...row, preview: row.content.slice(0, 200), size: utf8Length(row.content) }, nowIso),
+      ...this.toSummary(
+        { ...row, preview: row.content.slice(0, 200), size: Buffer.byteLength(row.content, 'utf8') },
+        nowIso,
+      ),
       content: row.content,
     };
   }
