@@ -97,11 +97,18 @@ test.describe('paste screenshots', () => {
     await expect(page.getByText('Log in to share')).toBeVisible();
     await page.screenshot({ path: path.join(shots, 'state-anon-home-en-light-390.png'), fullPage: true });
 
-    await seedStorage(page, { admin_token: token });
+    await page.evaluate((t) => localStorage.setItem('admin_token', t), token);
+    for (const width of widths) {
+      await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
+      await page.goto('/');
+      await page.getByLabel('Paste content').fill('# Shared from the editor\n\nHello.');
+      await page.getByRole('textbox', { name: /^Password/ }).fill('pw');
+      await page.getByRole('button', { name: 'Create link' }).click();
+      await expect(page.getByTestId('share-result').getByRole('img')).toBeVisible();
+      await page.screenshot({ path: path.join(shots, `state-created-en-light-${width}.png`), fullPage: true });
+    }
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto('/admin/text-management');
-    await page.evaluate((t) => localStorage.setItem('admin_token', t), token);
-    await page.reload();
     await page.getByRole('button', { name: 'Edit “shot-rich”' }).click();
     await expect(page.getByRole('dialog')).toBeVisible();
     await page.screenshot({ path: path.join(shots, 'state-edit-dialog-en-light-1280.png') });

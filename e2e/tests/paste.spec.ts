@@ -127,6 +127,28 @@ test.describe('text pastes', () => {
     await expect(page.getByLabel('Paste content')).toHaveValue('# Draft title\n\nkept across reloads');
   });
 
+  test('import loads a text file up to 10 MB and refuses a larger one', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('radio', { name: 'Plain text' }).click();
+    await page.getByTestId('import-file').setInputFiles({
+      name: 'notes.md',
+      mimeType: 'text/markdown',
+      buffer: Buffer.from('# Imported\n\nfrom a file'),
+    });
+    await expect(page.getByLabel('Paste content')).toHaveValue('# Imported\n\nfrom a file');
+    // A Markdown file switches the editor to Markdown.
+    await expect(page.getByRole('radio', { name: 'Markdown' })).toHaveAttribute('aria-checked', 'true');
+    await expect(page.getByTestId('markdown-body').getByRole('heading', { name: 'Imported' })).toBeVisible();
+
+    await page.getByTestId('import-file').setInputFiles({
+      name: 'huge.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.alloc(10 * 1024 * 1024 + 1, 97),
+    });
+    await expect(page.getByText('“huge.txt” is larger than 10 MB')).toBeVisible();
+    await expect(page.getByLabel('Paste content')).toHaveValue('# Imported\n\nfrom a file');
+  });
+
   test('a taken slug shows the server message; bad share options are caught inline', async ({
     adminPage: page,
     token,

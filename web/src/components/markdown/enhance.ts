@@ -97,6 +97,12 @@ export function enhanceMarkdown(root: HTMLElement, labels: EnhanceLabels, dark: 
     box.append(codeHeader(code, labels), pre);
   }
 
+  // GFM task items: the checkbox is named by its item's text (WCAG: form controls need labels).
+  for (const box of root.querySelectorAll<HTMLInputElement>('li > input[type="checkbox"]')) {
+    const text = (box.parentElement?.textContent ?? '').trim().slice(0, 120);
+    if (text) box.setAttribute('aria-label', text);
+  }
+
   for (const table of root.querySelectorAll('table')) {
     if (table.parentElement?.classList.contains('md-table-wrap')) continue;
     const wrap = document.createElement('div');
