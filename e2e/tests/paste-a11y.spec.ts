@@ -1,6 +1,9 @@
 import { seriousViolations } from '../support/axe';
-import { expect, seedStorage, test } from '../support/fixtures';
+import { expect as baseExpect, seedStorage, test } from '../support/fixtures';
 import { createPaste, deleteAllPastes, RICH_MARKDOWN } from '../support/pastes';
+
+// The machine running the suite is shared and busy: give page loads more time than the default.
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 // WCAG 2.1 AA (axe-core) on the paste screens, both themes.
 for (const theme of ['light', 'dark'] as const) {

@@ -1,7 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { expect, seedStorage, test } from '../support/fixtures';
+import { expect as baseExpect, seedStorage, test } from '../support/fixtures';
 import { RICH_MARKDOWN } from '../support/pastes';
+
+// The machine running the suite is shared and busy: give page loads more time than the default.
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 /** Records the type of every Blob the page turns into a download URL. */
 async function recordBlobTypes(page: Page) {
@@ -27,6 +30,8 @@ async function exportAs(page: Page, item: string) {
 }
 
 test.describe('exports', () => {
+  test.describe.configure({ timeout: 90_000 });
+
   test('Word and PNG exports download real files of the right type', async ({ page }) => {
     await recordBlobTypes(page);
     await seedStorage(page, { clipnest_paste_draft: JSON.stringify({ type: 'markdown', content: RICH_MARKDOWN }) });

@@ -1,7 +1,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, seedStorage, test } from '../support/fixtures';
+import { expect as baseExpect, seedStorage, test } from '../support/fixtures';
 import { createPaste, deleteAllPastes, RICH_MARKDOWN } from '../support/pastes';
+
+// The machine running the suite is shared and busy: give page loads more time than the default.
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 // PASTE_SHOTS_DIR=/tmp/paste-shots to collect them elsewhere.
 const shots =

@@ -1,6 +1,9 @@
 import type { Page } from '@playwright/test';
-import { expect, seedStorage, test } from '../support/fixtures';
+import { expect as baseExpect, seedStorage, test } from '../support/fixtures';
 import { createPaste, deleteAllPastes, XSS_CORPUS } from '../support/pastes';
+
+// The machine running the suite is shared and busy: give page loads more time than the default.
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 /** Records every dialog and makes the page report marker globals; fails the test if anything ran. */
 function watchForScript(page: Page): { dialogs: string[] } {
@@ -88,6 +91,8 @@ async function expectInert(page: Page, seen: { dialogs: string[] }) {
 }
 
 test.describe('paste rendering is inert', () => {
+  test.describe.configure({ timeout: 90_000 });
+
   test.beforeEach(async ({ token }) => {
     await deleteAllPastes(token);
   });

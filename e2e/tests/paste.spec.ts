@@ -1,7 +1,10 @@
 import type { Browser, Page } from '@playwright/test';
 import { BASE_URL } from '../support/env';
-import { expect, seedStorage, test } from '../support/fixtures';
+import { expect as baseExpect, seedStorage, test } from '../support/fixtures';
 import { createPaste, deleteAllPastes, listPastes, RICH_MARKDOWN } from '../support/pastes';
+
+// The machine running the suite is shared and busy: give page loads more time than the default.
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 async function openInFreshContext(
   browser: Browser,
@@ -20,6 +23,8 @@ async function openInFreshContext(
 }
 
 test.describe('text pastes', () => {
+  test.describe.configure({ timeout: 90_000 });
+
   test.beforeEach(async ({ token }) => {
     await deleteAllPastes(token);
   });

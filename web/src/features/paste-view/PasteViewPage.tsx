@@ -224,7 +224,8 @@ export default function PasteViewPage() {
     queryFn: ({ signal }) => fetchPaste(slug, signal),
     retry: false,
     staleTime: Infinity,
-    gcTime: 0,
+    // Long enough to survive React's dev double-mount (which would otherwise count a second view).
+    gcTime: 1_000,
     refetchOnWindowFocus: false,
     refetchOnReconnect: false,
     refetchOnMount: false,
