@@ -221,6 +221,46 @@ test.describe('text pastes', () => {
     expect(await listPastes(token)).toEqual([]);
   });
 
+  test('a key holder shares with its key and manages only its own pastes', async ({ page, token }) => {
+    const { createKey, deleteAllKeys, Perm, uniqueName } = await import('../support/api');
+    await deleteAllKeys(token);
+    await createPaste(token, { content: 'admin only', remark: 'admin paste', slug: 'admin-paste' });
+    const key = await createKey(token, { name: uniqueName('writer'), permissions: Perm.TEXT });
+    await page.goto('/admin');
+    await page.getByRole('tab', { name: 'API key' }).click();
+    await page.getByRole('textbox', { name: 'API key', exact: true }).fill(key.key);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page).toHaveURL(/\/admin\/text-management$/);
+
+    await page.goto('/');
+    await expect(page.getByText('Log in to share')).toBeHidden();
+    await page.getByLabel('Paste content').fill('# From a key');
+    await page.getByLabel('Remark').fill('key paste');
+    await page.getByRole('button', { name: 'Create link' }).click();
+    await expect(page.getByTestId('share-link')).toBeVisible();
+
+    await page.goto('/admin/text-management');
+    await expect(page.getByTestId('paste-row')).toHaveCount(1);
+    await expect(page.getByTestId('paste-row')).toContainText('key paste');
+    await expect(page.getByText('admin paste')).toBeHidden();
+    await deleteAllKeys(token);
+  });
+
+  test('a key without the text permission is told why it cannot share', async ({ page, token }) => {
+    const { createKey, deleteAllKeys, Perm, uniqueName } = await import('../support/api');
+    await deleteAllKeys(token);
+    const key = await createKey(token, { name: uniqueName('files'), permissions: Perm.FILE_SHARE });
+    await page.goto('/admin');
+    await page.getByRole('tab', { name: 'API key' }).click();
+    await page.getByRole('textbox', { name: 'API key', exact: true }).fill(key.key);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page).toHaveURL(/\/admin\/file-management$/);
+    await page.goto('/');
+    await expect(page.getByText('does not have the text permission')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Create link' })).toBeDisabled();
+    await deleteAllKeys(token);
+  });
+
   test('phones get cards in text management', async ({ page, token }) => {
     await createPaste(token, { content: 'phone body', remark: 'phone paste', slug: 'phone-paste' });
     await page.setViewportSize({ width: 390, height: 844 });
