@@ -117,6 +117,7 @@ export async function buildServer(
     close: async () => {
       clearInterval(sweep);
       clearInterval(pasteSweep);
+      await services.stats.flush();
       await database.close();
     },
   };

@@ -23,3 +23,31 @@ describe('StatsService', () => {
     ]);
   });
 });
+
+describe('StatsService buffering', () => {
+  it('adds up increments in memory and writes one statement per day and metric on flush', async () => {
+    const writes: Array<[string, string, number]> = [];
+    const repo = {
+      since: async () => writes.map(([day, metric, value]) => ({ day, metric, value })),
+      increment: async (day: string, metric: string, by: number) => {
+        writes.push([day, metric, by]);
+      },
+    } as unknown as StatsRepository;
+    const service = new StatsService({
+      stats: repo,
+      clock: { now: () => new Date('2026-11-22T10:00:00Z') },
+      logger: createLogger('silent'),
+    });
+    for (let i = 0; i < 5; i++) service.record('paste_views');
+    service.record('file_views');
+    expect(writes).toEqual([]);
+    const days = await service.lastDays(1);
+    expect(writes).toEqual([
+      ['2026-11-22', 'paste_views', 5],
+      ['2026-11-22', 'file_views', 1],
+    ]);
+    expect(days).toEqual([{ day: '2026-11-22', values: { paste_views: 5, file_views: 1 } }]);
+    await service.flush();
+    expect(writes).toHaveLength(2);
+  });
+});

@@ -26,8 +26,9 @@ export async function fetchRaw(server: TestServer, slug: string, password?: stri
   return { status: res.status, text: await res.text(), headers: res.headers };
 }
 
-/** The day's paste_views counter (recorded asynchronously, so callers may need to wait briefly). */
+/** The day's paste_views counter, after writing the counts the stats service still holds in memory. */
 export async function pasteViewsToday(server: TestServer): Promise<number> {
+  await server.built.services.stats.flush();
   const day = server.clock.now().toISOString().slice(0, 10);
   const row = await server.built.database.db
     .selectFrom('daily_stats')
