@@ -8,3 +8,4 @@ export * from './settings.js';
 export * from './system.js';
 export * from './shares.js';
 export * from './backup.js';
+export * from './dashboard.js';

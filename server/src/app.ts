@@ -9,6 +9,8 @@ import type { Logger } from './lib/logger.js';
 import { apiKeyRoutes } from './routes/apiKeyRoutes.js';
 import { backupRoutes } from './routes/backupRoutes.js';
 import { cacheRoutes } from './routes/cacheRoutes.js';
+import { dashboardRoutes } from './routes/dashboardRoutes.js';
+import type { DashboardService } from './services/dashboardService.js';
 import type { BackupService } from './services/backupService.js';
 import type { CacheRegistry } from './services/cacheRegistry.js';
 import { authRoutes } from './routes/authRoutes.js';
@@ -27,6 +29,7 @@ export interface AppServices {
   guard: Guard;
   caches: CacheRegistry;
   backups: BackupService;
+  dashboard: DashboardService;
 }
 
 export interface AppOptions {
@@ -60,6 +63,7 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/public', publicSettingsRoutes(services));
   api.route('/', cacheRoutes(services));
   api.route('/admin/backup', backupRoutes(services));
+  api.route('/admin/dashboard', dashboardRoutes(services));
   api.all('*', (c) => {
     throw AppError.notFound(`no such endpoint: ${c.req.method} ${c.req.path}`);
   });

@@ -15,6 +15,8 @@ import { BackupService } from './services/backupService.js';
 import { CacheRegistry } from './services/cacheRegistry.js';
 import { StatsRepository } from './repositories/statsRepository.js';
 import { StatsService } from './services/statsService.js';
+import { DashboardRepository } from './repositories/dashboardRepository.js';
+import { DashboardService } from './services/dashboardService.js';
 import { migrations } from './db/migrations/index.js';
 import { SecretCipher } from './security/cipher.js';
 import { resolveEncryptionKey } from './security/encryptionKey.js';
@@ -61,6 +63,8 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
   const stats = new StatsService({ stats: new StatsRepository(db), clock, logger });
   const caches = new CacheRegistry();
   caches.register('settings', settings.cacheHandle());
+  const dashboard = new DashboardService({ dashboard: new DashboardRepository(db, database.dialect), stats, clock });
+  caches.register('dashboard', dashboard.cacheHandle());
   const backups = new BackupService({
     backups: new BackupRepository(db, database.dialect),
     cipher,
@@ -69,7 +73,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     schemaVersion: Object.keys(migrations).sort().at(-1) ?? '',
     clock,
   });
-  return { auth, apiKeys, settings, system, caches, backups, stats, guard: new Guard({ auth, apiKeys }) };
+  return { auth, apiKeys, settings, system, caches, backups, stats, dashboard, guard: new Guard({ auth, apiKeys }) };
 }
 
 /** config → data dir → key → database → migrations → services → first admin → app. Shared by main and tests. */
