@@ -114,6 +114,8 @@ export default function AccountPage() {
   const me = useQuery({
     queryKey: ['admin', 'me'],
     queryFn: ({ signal }) => api.get<AdminTokenTestResult>('/test/admin-token', { signal }),
+    // Never show the name of a previous session (the account may have just been renamed).
+    gcTime: 0,
   });
   const [values, setValues] = useState({ currentPassword: '', newUsername: '', newPassword: '', confirmPassword: '' });
   const [errors, setErrors] = useState<Errors>({});

@@ -15,11 +15,11 @@ export interface ChartPoint {
   values: number[];
 }
 
-/** A nice round upper bound for the axis: 1, 2, 5 × 10^n. */
+/** A round upper bound for the axis whose half is a whole number too: 2, 4, 10, 20, 40, 100… */
 export function niceMax(value: number): number {
-  if (value <= 0) return 1;
+  if (value <= 2) return 2;
   const power = 10 ** Math.floor(Math.log10(value));
-  for (const step of [1, 2, 5, 10]) if (value <= step * power) return step * power;
+  for (const step of [1, 2, 4, 10]) if (value <= step * power && step * power >= 2) return step * power;
   return 10 * power;
 }
 

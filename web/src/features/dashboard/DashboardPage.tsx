@@ -93,7 +93,7 @@ function CountCards({ stats }: { stats: DashboardStats | undefined }) {
             <span className="grid size-7 place-items-center rounded-lg bg-primary-soft text-primary-soft-foreground">
               <Icon className="size-4" aria-hidden="true" />
             </span>
-            <span className="truncate">{t(`adminPanel.dashboard.counts.${table}`)}</span>
+            <span className="min-w-0 leading-tight">{t(`adminPanel.dashboard.counts.${table}`)}</span>
           </span>
           {stats ? (
             <span className="text-2xl font-semibold tabular-nums tracking-tight">{n.format(stats.counts[table])}</span>

@@ -21,6 +21,7 @@ import { Button } from '../../components/ui/button';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Switch } from '../../components/ui/switch';
 import { api, errorMessage, isApiError } from '../../lib/api';
+import { cn } from '../../lib/cn';
 import { refreshSiteConfig } from '../../lib/siteConfig';
 
 export type FormValues = Partial<Record<SettingKey, unknown>>;
@@ -312,7 +313,13 @@ export function SettingsPageFrame({
         <form noValidate onSubmit={(event) => void form.submit(event)} className="flex flex-col gap-6">
           {children}
           {aside}
-          <div className="sticky bottom-0 z-10 -mx-4 flex items-center justify-end gap-2 border-t border-border bg-background/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-xl sm:border sm:px-4">
+          <div
+            className={cn(
+              'z-10 -mx-4 flex items-center justify-end gap-2 border-t border-border bg-background/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-xl sm:border sm:px-4',
+              // Unsaved changes keep the save bar in reach while scrolling.
+              form.dirty && 'sticky bottom-0 shadow-md',
+            )}
+          >
             <p className="me-auto text-xs text-muted-foreground" aria-live="polite">
               {form.dirty ? t('adminPanel.settings.unsaved') : t('adminPanel.settings.upToDate')}
             </p>
