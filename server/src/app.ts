@@ -12,6 +12,7 @@ import { cacheRoutes } from './routes/cacheRoutes.js';
 import { dashboardRoutes } from './routes/dashboardRoutes.js';
 import type { DashboardService } from './services/dashboardService.js';
 import type { BackupService } from './services/backupService.js';
+import type { BackupScheduler } from './services/backupScheduler.js';
 import type { CacheRegistry } from './services/cacheRegistry.js';
 import { authRoutes } from './routes/authRoutes.js';
 import { publicSettingsRoutes, settingsRoutes } from './routes/settingsRoutes.js';
@@ -29,6 +30,7 @@ export interface AppServices {
   guard: Guard;
   caches: CacheRegistry;
   backups: BackupService;
+  backupScheduler: BackupScheduler;
   dashboard: DashboardService;
 }
 

@@ -12,6 +12,7 @@ import { ApiKeyRepository } from './repositories/apiKeyRepository.js';
 import { SettingsRepository } from './repositories/settingsRepository.js';
 import { BackupRepository } from './repositories/backupRepository.js';
 import { BackupService } from './services/backupService.js';
+import { BackupScheduler, noBackupTargets } from './services/backupScheduler.js';
 import { CacheRegistry } from './services/cacheRegistry.js';
 import { StatsRepository } from './repositories/statsRepository.js';
 import { StatsService } from './services/statsService.js';
@@ -73,7 +74,20 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     schemaVersion: Object.keys(migrations).sort().at(-1) ?? '',
     clock,
   });
-  return { auth, apiKeys, settings, system, caches, backups, stats, dashboard, guard: new Guard({ auth, apiKeys }) };
+  // Scheduled backups write to storage configs; until the storage feature provides targets there are none.
+  const backupScheduler = new BackupScheduler({ backups, settings, targets: noBackupTargets, clock, logger });
+  return {
+    auth,
+    apiKeys,
+    settings,
+    system,
+    caches,
+    backups,
+    backupScheduler,
+    stats,
+    dashboard,
+    guard: new Guard({ auth, apiKeys }),
+  };
 }
 
 /** config → data dir → key → database → migrations → services → first admin → app. Shared by main and tests. */
@@ -100,6 +114,7 @@ export async function buildServer(
     services.auth.sweepExpiredTokens().catch((error: unknown) => logger.error('token sweep failed', error));
   }, 3600_000);
   sweep.unref();
+  services.backupScheduler.start();
 
   return {
     app,
@@ -110,6 +125,7 @@ export async function buildServer(
     logger,
     close: async () => {
       clearInterval(sweep);
+      services.backupScheduler.stop();
       await database.close();
     },
   };
