@@ -25,6 +25,7 @@ import { errorMessage, isApiError } from '../../lib/api';
 import { logout } from '../../lib/auth';
 import { cn } from '../../lib/cn';
 import { formatDateTime } from '../../lib/format';
+import { ScheduleCard } from './ScheduleCard';
 import { BACKUP_MODULES_QUERY_KEY, downloadBackup, previewRestore, runRestore, useBackupModules } from './api';
 
 /** Larger files are refused before reading (the server takes at most 512 MB). */
@@ -461,6 +462,7 @@ export default function BackupPage() {
       </div>
       <CreateBackup />
       <RestoreBackup />
+      <ScheduleCard />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type {
   BackupFile,
+  BackupScheduleStatus,
   BackupModule,
   BackupModuleInfo,
   RestoreMode,
@@ -63,4 +64,17 @@ export function runRestore(text: string, mode: RestoreMode, sourceKey: string) {
     headers: { 'Content-Type': 'application/json' },
     timeoutMs: LONG_TIMEOUT_MS,
   });
+}
+
+export const BACKUP_SCHEDULE_QUERY_KEY = ['admin', 'backup', 'schedule'] as const;
+
+export function useBackupSchedule() {
+  return useQuery({
+    queryKey: BACKUP_SCHEDULE_QUERY_KEY,
+    queryFn: ({ signal }) => api.get<BackupScheduleStatus>('/admin/backup/schedule', { signal }),
+  });
+}
+
+export function runScheduledBackup() {
+  return api.post<BackupScheduleStatus>('/admin/backup/schedule/run', undefined, { timeoutMs: LONG_TIMEOUT_MS });
 }

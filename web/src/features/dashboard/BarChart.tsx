@@ -15,11 +15,13 @@ export interface ChartPoint {
   values: number[];
 }
 
-/** A round upper bound for the axis whose half is a whole number too: 2, 4, 10, 20, 40, 100… */
+/** A round upper bound for the axis whose half is a whole number too: 2, 4, 10, 20, 40, 50, 100… */
 export function niceMax(value: number): number {
   if (value <= 2) return 2;
   const power = 10 ** Math.floor(Math.log10(value));
-  for (const step of [1, 2, 4, 10]) if (value <= step * power && step * power >= 2) return step * power;
+  // 5 × 10^n only from 50 up, where its half is still whole.
+  const steps = power >= 10 ? [1, 2, 4, 5, 10] : [1, 2, 4, 10];
+  for (const step of steps) if (value <= step * power && step * power >= 2) return step * power;
   return 10 * power;
 }
 
