@@ -36,6 +36,11 @@ test.describe('backup and restore', () => {
     await expect(keysRow).toContainText('1 removed, 2 inserted');
     await page.getByRole('radio', { name: 'Merge' }).click();
     await expect(keysRow).toContainText('1 added, 1 kept as is');
+    const shots = process.env.ADMIN_SHOTS_DIR ?? '/tmp/admin-shots';
+    await page.screenshot({ path: path.join(shots, 'backup-preview-en-light-1280.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: path.join(shots, 'backup-preview-en-light-390.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
     await preview.getByRole('button', { name: 'Restore' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Restore' }).click();
     await expect(page.getByTestId('restore-result')).toContainText('API keys: 1 row restored');

@@ -139,41 +139,68 @@ function CreateBackup() {
 function PreviewTable({ preview, tableModule }: { preview: RestorePreview; tableModule: (table: string) => string }) {
   const { t, i18n } = useTranslation();
   const n = (value: number) => new Intl.NumberFormat(i18n.language).format(value);
+  const effect = (row: RestorePreview['tables'][number]) =>
+    preview.mode === 'overwrite'
+      ? t('adminPanel.backup.preview.overwriteEffect', { removed: n(row.existing), added: n(row.incoming) })
+      : t('adminPanel.backup.preview.mergeEffect', {
+          added: n(row.incoming - row.conflicts),
+          skipped: n(row.conflicts),
+        });
   return (
-    <div className="overflow-x-auto">
-      <Table>
-        <THead>
-          <tr className="border-b border-border">
-            <TH>{t('adminPanel.backup.preview.table')}</TH>
-            <TH className="text-end">{t('adminPanel.backup.preview.incoming')}</TH>
-            <TH className="text-end">{t('adminPanel.backup.preview.existing')}</TH>
-            <TH className="text-end">{t('adminPanel.backup.preview.conflicts')}</TH>
-            <TH>{t('adminPanel.backup.preview.effect')}</TH>
-          </tr>
-        </THead>
-        <TBody>
-          {preview.tables.map((row) => (
-            <TR key={row.table} data-testid="preview-row">
-              <TD>
-                <p className="font-medium">{tableModule(row.table)}</p>
-                <code className="text-xs text-muted-foreground">{row.table}</code>
-              </TD>
-              <TD className="text-end tabular-nums">{n(row.incoming)}</TD>
-              <TD className="text-end tabular-nums">{n(row.existing)}</TD>
-              <TD className="text-end tabular-nums">{n(row.conflicts)}</TD>
-              <TD className="text-sm">
-                {preview.mode === 'overwrite'
-                  ? t('adminPanel.backup.preview.overwriteEffect', { removed: n(row.existing), added: n(row.incoming) })
-                  : t('adminPanel.backup.preview.mergeEffect', {
-                      added: n(row.incoming - row.conflicts),
-                      skipped: n(row.conflicts),
-                    })}
-              </TD>
-            </TR>
-          ))}
-        </TBody>
-      </Table>
-    </div>
+    <>
+      <div className="hidden sm:block">
+        <Table>
+          <THead>
+            <tr className="border-b border-border">
+              <TH>{t('adminPanel.backup.preview.table')}</TH>
+              <TH className="text-end">{t('adminPanel.backup.preview.incoming')}</TH>
+              <TH className="text-end">{t('adminPanel.backup.preview.existing')}</TH>
+              <TH className="text-end">{t('adminPanel.backup.preview.conflicts')}</TH>
+              <TH>{t('adminPanel.backup.preview.effect')}</TH>
+            </tr>
+          </THead>
+          <TBody>
+            {preview.tables.map((row) => (
+              <TR key={row.table} data-testid="preview-row">
+                <TD>
+                  <p className="font-medium">{tableModule(row.table)}</p>
+                  <code className="text-xs text-muted-foreground">{row.table}</code>
+                </TD>
+                <TD className="text-end tabular-nums">{n(row.incoming)}</TD>
+                <TD className="text-end tabular-nums">{n(row.existing)}</TD>
+                <TD className="text-end tabular-nums">{n(row.conflicts)}</TD>
+                <TD className="text-sm">{effect(row)}</TD>
+              </TR>
+            ))}
+          </TBody>
+        </Table>
+      </div>
+      <ul className="grid gap-2 sm:hidden">
+        {preview.tables.map((row) => (
+          <li key={row.table} className="rounded-lg border border-border p-3">
+            <p className="flex items-baseline justify-between gap-2">
+              <span className="font-medium">{tableModule(row.table)}</span>
+              <code className="text-xs text-muted-foreground">{row.table}</code>
+            </p>
+            <p className="mt-1 text-sm">{effect(row)}</p>
+            <dl className="mt-2 grid grid-cols-3 gap-2 text-xs text-muted-foreground">
+              <div>
+                <dt>{t('adminPanel.backup.preview.incoming')}</dt>
+                <dd className="tabular-nums text-foreground">{n(row.incoming)}</dd>
+              </div>
+              <div>
+                <dt>{t('adminPanel.backup.preview.existing')}</dt>
+                <dd className="tabular-nums text-foreground">{n(row.existing)}</dd>
+              </div>
+              <div>
+                <dt>{t('adminPanel.backup.preview.conflicts')}</dt>
+                <dd className="tabular-nums text-foreground">{n(row.conflicts)}</dd>
+              </div>
+            </dl>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 
