@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import Database from 'better-sqlite3';
@@ -39,8 +39,10 @@ function watchConsole(page: Page): string[] {
 /** A week of view counters so the dashboard chart has something to draw. */
 function seedDailyStats() {
   const dir = process.env.CLIPNEST_E2E_DATA_DIR;
-  if (!dir) return;
-  const db = new Database(path.join(dir, 'clipnest.db'));
+  const file = dir ? path.join(dir, 'clipnest.db') : '';
+  // Only with the default SQLite database of the e2e server; the chart then has something to draw.
+  if (!file || !existsSync(file)) return;
+  const db = new Database(file, { fileMustExist: true });
   try {
     const insert = db.prepare(
       'insert into daily_stats (day, metric, value) values (?, ?, ?) on conflict (day, metric) do update set value = excluded.value',
