@@ -74,3 +74,22 @@ export interface RestorePreview {
 export interface RestoreResult extends RestorePreview {
   restored: Record<string, number>;
 }
+
+/** Scheduled backups are stored under this folder of the chosen storage config, named like this. */
+export const SCHEDULED_BACKUP_DIR = '.clipnest-backups';
+export const SCHEDULED_BACKUP_NAME = /^clipnest-backup-scheduled-(\d{8})-(\d{6})\.json$/;
+
+export interface BackupScheduleStatus {
+  enabled: boolean;
+  storage_config_id: string;
+  interval_hours: number;
+  keep: number;
+  /** Storage configs a scheduled backup can be written to. */
+  targets: { id: string; name: string }[];
+  /** Files kept on the chosen target, newest first. */
+  files: string[];
+  last_run: { at: string; file: string | null; error: string | null } | null;
+  next_run_at: string | null;
+  /** Why the schedule cannot run now, if it cannot. */
+  problem: string | null;
+}

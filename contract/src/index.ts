@@ -9,3 +9,4 @@ export * from './system.js';
 export * from './shares.js';
 export * from './backup.js';
 export * from './pastes.js';
+export * from './dashboard.js';

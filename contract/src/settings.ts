@@ -107,6 +107,39 @@ export const SETTINGS = {
       .max(31_536_000, 'is at most one year'),
     defaultValue: 0,
   }),
+  // group 1: scheduled backups (spec §3 Backup; run by the server, kept as the last N files)
+  backup_schedule_enabled: define({
+    group: 1,
+    type: 'boolean',
+    schema: z.boolean({ error: 'must be true or false' }),
+    defaultValue: false,
+  }),
+  backup_schedule_storage_config_id: define({
+    group: 1,
+    type: 'string',
+    schema: z.string().trim().max(64, 'is too long'),
+    defaultValue: '',
+  }),
+  backup_schedule_interval_hours: define({
+    group: 1,
+    type: 'number',
+    schema: z
+      .number({ error: 'must be a number' })
+      .int('must be whole hours')
+      .min(1, 'must be at least 1 hour')
+      .max(8760, 'is at most one year'),
+    defaultValue: 24,
+  }),
+  backup_schedule_keep: define({
+    group: 1,
+    type: 'number',
+    schema: z
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(1, 'keep at least 1 backup')
+      .max(365, 'is at most 365'),
+    defaultValue: 7,
+  }),
   // group 2: preview
   preview_text_types: define({
     group: 2,

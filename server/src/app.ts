@@ -10,7 +10,10 @@ import { apiKeyRoutes } from './routes/apiKeyRoutes.js';
 import { backupRoutes } from './routes/backupRoutes.js';
 import { cacheRoutes } from './routes/cacheRoutes.js';
 import { pasteAdminRoutes, pasteRoutes } from './routes/pasteRoutes.js';
+import { dashboardRoutes } from './routes/dashboardRoutes.js';
+import type { DashboardService } from './services/dashboardService.js';
 import type { BackupService } from './services/backupService.js';
+import type { BackupScheduler } from './services/backupScheduler.js';
 import type { CacheRegistry } from './services/cacheRegistry.js';
 import type { PasteService } from './services/pasteService.js';
 import { authRoutes } from './routes/authRoutes.js';
@@ -30,6 +33,8 @@ export interface AppServices {
   caches: CacheRegistry;
   backups: BackupService;
   pastes: PasteService;
+  backupScheduler: BackupScheduler;
+  dashboard: DashboardService;
 }
 
 export interface AppOptions {
@@ -65,6 +70,7 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/admin/backup', backupRoutes(services));
   api.route('/', pasteRoutes({ ...services, trustProxy: options.trustProxy }));
   api.route('/pastes', pasteAdminRoutes(services));
+  api.route('/admin/dashboard', dashboardRoutes(services));
   api.all('*', (c) => {
     throw AppError.notFound(`no such endpoint: ${c.req.method} ${c.req.path}`);
   });

@@ -12,11 +12,14 @@ import { ApiKeyRepository } from './repositories/apiKeyRepository.js';
 import { SettingsRepository } from './repositories/settingsRepository.js';
 import { BackupRepository } from './repositories/backupRepository.js';
 import { BackupService } from './services/backupService.js';
+import { BackupScheduler, noBackupTargets } from './services/backupScheduler.js';
 import { CacheRegistry } from './services/cacheRegistry.js';
 import { StatsRepository } from './repositories/statsRepository.js';
 import { PasteRepository } from './repositories/pasteRepository.js';
 import { PasteService } from './services/pasteService.js';
 import { StatsService } from './services/statsService.js';
+import { DashboardRepository } from './repositories/dashboardRepository.js';
+import { DashboardService } from './services/dashboardService.js';
 import { migrations } from './db/migrations/index.js';
 import { SecretCipher } from './security/cipher.js';
 import { resolveEncryptionKey } from './security/encryptionKey.js';
@@ -66,6 +69,8 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
   const stats = new StatsService({ stats: new StatsRepository(db), clock, logger });
   const caches = new CacheRegistry();
   caches.register('settings', settings.cacheHandle());
+  const dashboard = new DashboardService({ dashboard: new DashboardRepository(db, database.dialect), stats, clock });
+  caches.register('dashboard', dashboard.cacheHandle());
   const backups = new BackupService({
     backups: new BackupRepository(db, database.dialect),
     cipher,
@@ -75,7 +80,21 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     clock,
   });
   const pastes = new PasteService({ pastes: new PasteRepository(db), clock, stats });
-  return { auth, apiKeys, settings, system, caches, backups, stats, pastes, guard: new Guard({ auth, apiKeys }) };
+  // Scheduled backups write to storage configs; until the storage feature provides targets there are none.
+  const backupScheduler = new BackupScheduler({ backups, settings, targets: noBackupTargets, clock, logger });
+  return {
+    auth,
+    apiKeys,
+    settings,
+    system,
+    caches,
+    backups,
+    backupScheduler,
+    stats,
+    pastes,
+    dashboard,
+    guard: new Guard({ auth, apiKeys }),
+  };
 }
 
 /** config → data dir → key → database → migrations → services → first admin → app. Shared by main and tests. */
@@ -106,6 +125,7 @@ export async function buildServer(
     services.pastes.sweepExpired().catch((error: unknown) => logger.error('paste sweep failed', error));
   }, PASTE_SWEEP_INTERVAL_MS);
   pasteSweep.unref();
+  services.backupScheduler.start();
 
   return {
     app,
@@ -118,6 +138,7 @@ export async function buildServer(
       clearInterval(sweep);
       clearInterval(pasteSweep);
       await services.stats.flush();
+      services.backupScheduler.stop();
       await database.close();
     },
   };

@@ -5,13 +5,14 @@ import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson } from '../http/input.js';
+import type { BackupScheduler } from '../services/backupScheduler.js';
 import type { BackupService } from '../services/backupService.js';
 
 /** Backups can be large (every paste's content): restore bodies may be up to this size. */
 const RESTORE_MAX_BYTES = 512 * 1024 * 1024;
 
-export function backupRoutes(deps: { backups: BackupService; guard: Guard }) {
-  const { backups, guard } = deps;
+export function backupRoutes(deps: { backups: BackupService; backupScheduler: BackupScheduler; guard: Guard }) {
+  const { backups, backupScheduler, guard } = deps;
   return new Hono<AppEnv>()
     .get('/modules', async (c) => {
       await guard.admin(c);
@@ -30,6 +31,15 @@ export function backupRoutes(deps: { backups: BackupService; guard: Guard }) {
       const name = `clipnest-backup-${input.backup_type === 'full' ? 'full' : 'modules'}-${stamp}.json`;
       c.header('Content-Disposition', `attachment; filename="${name}"`);
       return c.json(file, 200);
+    })
+    .get('/schedule', async (c) => {
+      await guard.admin(c);
+      return ok(c, await backupScheduler.status());
+    })
+    .post('/schedule/run', async (c) => {
+      await guard.admin(c);
+      const file = await backupScheduler.runNow();
+      return ok(c, await backupScheduler.status(), { message: `backup ${file} written` });
     })
     .post('/preview', async (c) => {
       await guard.admin(c);

@@ -1,0 +1,96 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import Database from 'better-sqlite3';
+import { seriousViolations } from '../support/axe';
+import { expect, seedStorage, test } from '../support/fixtures';
+
+/** Where the admin screenshots go (looked at by hand; not compared). */
+const SHOTS = process.env.ADMIN_SHOTS_DIR ?? '/tmp/admin-shots';
+
+const PAGES = [
+  { path: '/admin', name: 'dashboard', heading: { en: 'Dashboard', 'zh-CN': '仪表盘' } },
+  { path: '/admin/settings/global', name: 'settings-global', heading: { en: 'Global settings', 'zh-CN': '全局设置' } },
+  {
+    path: '/admin/settings/preview',
+    name: 'settings-preview',
+    heading: { en: 'Preview settings', 'zh-CN': '预览设置' },
+  },
+  {
+    path: '/admin/settings/webdav',
+    name: 'settings-webdav',
+    heading: { en: 'WebDAV settings', 'zh-CN': 'WebDAV 设置' },
+  },
+  { path: '/admin/settings/site', name: 'settings-site', heading: { en: 'Site settings', 'zh-CN': '站点设置' } },
+  { path: '/admin/account', name: 'account', heading: { en: 'Account', 'zh-CN': '账号管理' } },
+  { path: '/admin/backup', name: 'backup', heading: { en: 'Backup', 'zh-CN': '备份恢复' } },
+] as const;
+
+/** Console errors and uncaught exceptions of a page, collected from now on. */
+function watchConsole(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  return errors;
+}
+
+/** A week of view counters so the dashboard chart has something to draw. */
+function seedDailyStats() {
+  const dir = process.env.CLIPNEST_E2E_DATA_DIR;
+  const file = dir ? path.join(dir, 'clipnest.db') : '';
+  // Only with the default SQLite database of the e2e server; the chart then has something to draw.
+  if (!file || !existsSync(file)) return;
+  const db = new Database(file, { fileMustExist: true });
+  try {
+    const insert = db.prepare(
+      'insert into daily_stats (day, metric, value) values (?, ?, ?) on conflict (day, metric) do update set value = excluded.value',
+    );
+    for (let i = 0; i < 7; i++) {
+      const day = new Date(Date.now() - i * 86_400_000).toISOString().slice(0, 10);
+      insert.run(day, 'paste_views', [12, 30, 8, 22, 41, 5, 17][i]);
+      insert.run(day, 'file_views', [4, 9, 14, 3, 11, 0, 6][i]);
+      insert.run(day, 'file_downloads', [2, 5, 1, 7, 3, 0, 2][i]);
+    }
+  } finally {
+    db.close();
+  }
+}
+
+test.describe('admin pages', () => {
+  test.beforeAll(() => {
+    mkdirSync(SHOTS, { recursive: true });
+    seedDailyStats();
+  });
+
+  for (const theme of ['light', 'dark'] as const) {
+    for (const lang of ['en', 'zh-CN'] as const) {
+      test(`render without console errors, ${theme}, ${lang}`, async ({ page, token }) => {
+        test.setTimeout(120_000);
+        const errors = watchConsole(page);
+        await seedStorage(page, { themeMode: theme, language: lang, admin_token: token });
+        for (const width of [1280, 390] as const) {
+          await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
+          for (const target of PAGES) {
+            await page.goto(target.path);
+            await expect(page.locator('html')).toHaveAttribute('lang', lang);
+            await expect(page.getByRole('heading', { level: 1, name: target.heading[lang] })).toBeVisible();
+            // Wait for loaded content, not skeletons.
+            await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+            if (target.name === 'dashboard') await expect(page.getByTestId('count-api_keys')).toContainText(/\d/);
+            await page.screenshot({
+              path: path.join(SHOTS, `${target.name}-${lang}-${theme}-${width}.png`),
+              fullPage: true,
+            });
+            if (theme === 'light' && width === 1280) {
+              const violations = await seriousViolations(page);
+              expect(violations, `${target.path}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
+            }
+          }
+        }
+        expect(errors).toEqual([]);
+      });
+    }
+  }
+});
