@@ -8,3 +8,5 @@ export * from './settings.js';
 export * from './system.js';
 export * from './shares.js';
 export * from './backup.js';
+export * from './storageConfigs.js';
+export * from './files.js';
