@@ -38,7 +38,32 @@ export function webFromNode(
 
 /** A Node readable over a Web stream (cancels the Web stream when destroyed). */
 export function nodeFromWeb(stream: ReadableStream<Uint8Array>): Readable {
-  return Readable.fromWeb(stream as unknown as NodeWebReadableStream<Uint8Array>);
+  const readable = Readable.fromWeb(stream as unknown as NodeWebReadableStream<Uint8Array>);
+  // A source that errors before a pipeline is attached must not become an uncaught exception; the
+  // pipeline still sees the error (it checks `errored` when it attaches).
+  readable.on('error', () => undefined);
+  return readable;
+}
+
+/**
+ * Keeps bytes [skip, skip + length) of a Node readable: for backends that answer a range request with
+ * more than was asked (s3rver answers `bytes=0-0` with the whole object; some ignore Range entirely).
+ */
+export function sliceNode(source: Readable, skip: number, length: number): Readable {
+  let position = 0;
+  async function* sliced(): AsyncGenerator<Buffer> {
+    const end = skip + length;
+    for await (const raw of source) {
+      const chunk = raw as Buffer;
+      const from = Math.max(0, skip - position);
+      const to = Math.min(chunk.length, end - position);
+      position += chunk.length;
+      if (to > from) yield chunk.subarray(from, to);
+      if (position >= end) break;
+    }
+    source.destroy();
+  }
+  return Readable.from(sliced(), { objectMode: false });
 }
 
 /**
