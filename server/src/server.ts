@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { migrateToLatest, openDatabase, pingDatabase, type DatabaseHandle, type OpenOptions } from './db/database.js';
@@ -23,6 +24,12 @@ import { AuthService } from './services/authService.js';
 import { LoginRateLimiter } from './services/loginRateLimiter.js';
 import { SettingsService } from './services/settingsService.js';
 import { SystemService } from './services/systemService.js';
+import { FileRepository } from './repositories/fileRepository.js';
+import { StorageConfigRepository } from './repositories/storageConfigRepository.js';
+import { FileService } from './services/fileService.js';
+import { StorageConfigService } from './services/storageConfigService.js';
+import { StorageRegistry } from './services/storageRegistry.js';
+import { createDriver } from './storage/index.js';
 
 const packageVersion = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -69,7 +76,43 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     schemaVersion: Object.keys(migrations).sort().at(-1) ?? '',
     clock,
   });
-  return { auth, apiKeys, settings, system, caches, backups, stats, guard: new Guard({ auth, apiKeys }) };
+  const storageRegistry = new StorageRegistry({
+    factories: {
+      local: (root) => createDriver({ kind: 'local', root }),
+      s3: (settings) => createDriver({ kind: 's3', ...settings }),
+    },
+    cipher,
+    localRoot: path.join(config.dataDir, 'storage', 'local'),
+  });
+  const storageConfigs = new StorageConfigService({
+    configs: new StorageConfigRepository(db),
+    registry: storageRegistry,
+    cipher,
+    clock,
+  });
+  const files = new FileService({
+    files: new FileRepository(db),
+    storageConfigs,
+    settings,
+    stats,
+    clock,
+    logger,
+    tokenSecret: encryptionKey,
+    publicUrl: config.publicUrl,
+  });
+  return {
+    auth,
+    apiKeys,
+    settings,
+    system,
+    caches,
+    backups,
+    stats,
+    storageRegistry,
+    storageConfigs,
+    files,
+    guard: new Guard({ auth, apiKeys }),
+  };
 }
 
 /** config → data dir → key → database → migrations → services → first admin → app. Shared by main and tests. */
@@ -90,6 +133,8 @@ export async function buildServer(
   }
   const services = buildServices(database, config, key, clock, logger);
   const createdAdmin = await services.auth.ensureAdmin(config.adminUsername, config.adminPassword);
+  // A fresh install shares files with no S3 at all: the built-in local storage is the default.
+  await services.storageConfigs.ensureBuiltin();
   const app = createApp(services, { logger, webDistDir: config.webDistDir, trustProxy: config.trustProxy });
 
   const sweep = setInterval(() => {
@@ -106,6 +151,7 @@ export async function buildServer(
     logger,
     close: async () => {
       clearInterval(sweep);
+      await services.storageRegistry.closeAll();
       await database.close();
     },
   };
