@@ -324,6 +324,53 @@ for (const target of targets) {
       }
     });
 
+    it('a reader never sees half a file: old bytes until the new write completes', async () => {
+      const d = dir();
+      const p = `${d}/atomic.txt`;
+      await driver.write(p, streamOf('old content'));
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      let step = 0;
+      const slow = new ReadableStream<Uint8Array>({
+        async pull(c) {
+          step++;
+          if (step === 1) c.enqueue(new TextEncoder().encode('new '));
+          else if (step === 2) {
+            await gate;
+            c.enqueue(new TextEncoder().encode('content!'));
+          } else c.close();
+        },
+      });
+      const writing = driver.write(p, slow);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(await text((await driver.read(p)).stream)).toBe('old content');
+      expect((await driver.stat(p)).size).toBe(11);
+      expect(await names(driver, d)).toEqual(['atomic.txt']);
+      release();
+      expect((await writing).size).toBe(12);
+      expect(await text((await driver.read(p)).stream)).toBe('new content!');
+    });
+
+    it('read: an abort signal stops the stream; cancelling releases it', async () => {
+      const d = dir();
+      await driver.write(`${d}/long.bin`, generated(4 * 1024 * 1024).stream);
+      const controller = new AbortController();
+      const r = await driver.read(`${d}/long.bin`, { signal: controller.signal });
+      const reader = r.stream.getReader();
+      await reader.read();
+      controller.abort();
+      const err = await (async () => {
+        for (;;) {
+          const { done } = await reader.read();
+          if (done) return null;
+        }
+      })().catch((e: unknown) => e);
+      expect(err).toBeTruthy();
+      const again = await driver.read(`${d}/long.bin`);
+      await again.stream.cancel();
+      expect((await driver.stat(`${d}/long.bin`)).size).toBe(4 * 1024 * 1024);
+    });
+
     it('list: files and directories, pagination without gaps or repeats', async () => {
       const d = dir();
       for (const name of ['c.txt', 'a.txt', 'e.txt', 'b.txt']) await driver.write(`${d}/${name}`, streamOf(name));

@@ -437,7 +437,8 @@ export class S3Driver implements StorageDriver {
           Body: metered,
           ...(opts.contentType ? { ContentType: opts.contentType } : {}),
         },
-        partSize: this.partSize,
+        // Known sizes get parts big enough to stay under 10,000 parts (S3's limit).
+        partSize: opts.size !== undefined ? Math.max(this.partSize, Math.ceil(opts.size / 9_000)) : this.partSize,
         queueSize: this.queueSize,
         leavePartsOnError: false,
       });
