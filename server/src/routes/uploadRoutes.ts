@@ -58,12 +58,23 @@ export function uploadRoutes(deps: { files: FileService; guard: Guard }) {
       const fields: Record<string, string> = {};
       let fileSeen = false;
       let settled = false;
-      const fail = (error: unknown) => {
+      let uploading: Promise<unknown> | undefined;
+      let fileStream: (NodeJS.ReadableStream & { destroy(error?: Error): void }) | undefined;
+      const fail = (error: unknown, fromUpload = false) => {
         if (settled) return;
         settled = true;
         // Discard the rest of the body so the client can read our answer.
         source.unpipe(parser);
         source.resume();
+        if (uploading && !fromUpload) {
+          // The body broke mid-file: stop the write and answer once its clean-up is done.
+          fileStream?.destroy(error instanceof Error ? error : new Error(String(error)));
+          void uploading.then(
+            () => reject(error),
+            () => reject(error),
+          );
+          return;
+        }
         reject(error);
       };
       parser.on('field', (name, value) => {
@@ -75,7 +86,8 @@ export function uploadRoutes(deps: { files: FileService; guard: Guard }) {
           return;
         }
         fileSeen = true;
-        (async () => {
+        fileStream = stream;
+        uploading = (async () => {
           const parsed = parseFields(fields);
           const prepared = await files.prepareUpload(parsed, requestLength);
           return files.upload(
@@ -85,14 +97,16 @@ export function uploadRoutes(deps: { files: FileService; guard: Guard }) {
             { filename: info.filename ?? '', partMimetype: info.mimeType, requestLength, signal: c.req.raw.signal },
             prepared,
           );
-        })().then(
+        })();
+        uploading.then(
           (result) => {
+            if (settled) return;
             settled = true;
-            resolve(result);
+            resolve(result as FileView);
           },
           (error: unknown) => {
             stream.resume();
-            fail(error);
+            fail(error, true);
           },
         );
       });

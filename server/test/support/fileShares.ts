@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import type { ApiEnvelope, FileView, StorageConfigView } from '@clipnest/contract';
 import type { TestServer } from './harness.js';
+import { startS3rver as startS3Emulator } from './s3Emulator.js';
 
 export interface S3rverHandle {
   endpoint: string;
@@ -10,27 +10,10 @@ export interface S3rverHandle {
   close(): Promise<void>;
 }
 
-/** s3rver in this process on 127.0.0.1 with one bucket (no listing is needed by the file-share tests). */
+/** s3rver on 127.0.0.1 with one bucket (the driver helper's emulator launcher). */
 export async function startS3rver(bucket = 'clipnest-files'): Promise<S3rverHandle> {
-  const directory = mkdtempSync(path.join(tmpdir(), 'clipnest-s3rver-'));
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- s3rver ships no types
-  const { default: S3rver } = (await import('s3rver' as string)) as { default: any };
-  const instance = new S3rver({
-    port: 0,
-    address: '127.0.0.1',
-    silent: true,
-    directory,
-    configureBuckets: [{ name: bucket }],
-  });
-  const info = (await instance.run()) as { address: string; port: number };
-  return {
-    endpoint: `http://127.0.0.1:${info.port}`,
-    bucket,
-    async close() {
-      await instance.close();
-      rmSync(directory, { recursive: true, force: true });
-    },
-  };
+  const emulator = await startS3Emulator({ bucket });
+  return { endpoint: emulator.endpoint, bucket: emulator.bucket, close: () => emulator.stop() };
 }
 
 /** Creates an S3 config pointing at s3rver. */
@@ -104,4 +87,38 @@ export async function rawGet(server: TestServer, urlPath: string, headers: Recor
 export async function countFiles(server: TestServer): Promise<number> {
   const rows = await server.built.database.db.selectFrom('files').select('id').execute();
   return rows.length;
+}
+
+/** Every file below a directory (recursively), relative paths, for "no object left" assertions. */
+export function filesUnder(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, rel: string) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(path.join(dir, e.name), r);
+      else out.push(r);
+    }
+  };
+  walk(root, '');
+  return out.sort();
+}
+
+/** Root of the built-in local storage of a test server. */
+export function localRoot(server: TestServer): string {
+  return server.built.services.storageRegistry.localRoot;
+}
+
+/** Sets the max upload size (group 1 settings). */
+export async function setMaxUpload(server: TestServer, token: string, size: number, unit: 'KB' | 'MB' | 'GB') {
+  const res = await server.call('PUT', '/api/admin/settings/group/1', {
+    token,
+    body: { max_upload_size: size, max_upload_size_unit: unit },
+  });
+  if (res.status !== 200) throw new Error(`settings update failed: ${res.status} ${res.body.message}`);
 }
