@@ -189,6 +189,21 @@ describe.each(dbTargets)('public file shares on %s', (target) => {
     }
   });
 
+  it('answers HEAD with the headers only and counts no view', async () => {
+    const file = await share('0123456789', { fields: { max_views: '1' } });
+    const head = await fetch(`${server.url}/api/file-download/${file.slug}`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe('10');
+    expect(head.headers.get('accept-ranges')).toBe('bytes');
+    const ranged = await fetch(`${server.url}/api/file-download/${file.slug}`, {
+      method: 'HEAD',
+      headers: { range: 'bytes=2-4' },
+    });
+    expect([ranged.status, ranged.headers.get('content-range')]).toEqual([206, 'bytes 2-4/10']);
+    expect((await rawGet(server, `/api/file-download/${file.slug}`)).text).toBe('0123456789');
+    expect((await rawGet(server, `/api/file-download/${file.slug}`)).status).toBe(410);
+  });
+
   it('answers 404 for unknown or malformed slugs', async () => {
     for (const slug of ['nope-nope', '..%2f..%2fetc', '%00', 'x'.repeat(80)]) {
       expect((await info(slug)).status, slug).toBe(404);

@@ -273,6 +273,30 @@ describe.each(dbTargets)('POST /api/upload on %s', (target) => {
     await setMaxUpload(server, token, 100, 'MB');
   }, 30_000);
 
+  it('streams a 200 MB upload and download without holding the file in memory', async () => {
+    await setMaxUpload(server, token, 1, 'GB');
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const timer = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 20);
+    try {
+      const res = await chunkedUpload(server, token, 200 * 1024 * 1024);
+      expect(res.status).toBe(201);
+      const file = (JSON.parse(res.body) as { data: FileView }).data;
+      expect(file.size).toBe(200 * 1024 * 1024);
+      const down = await fetch(`${server.url}/api/file-download/${file.slug}`);
+      let received = 0;
+      for await (const chunk of down.body as unknown as AsyncIterable<Uint8Array>) received += chunk.byteLength;
+      expect(received).toBe(200 * 1024 * 1024);
+    } finally {
+      clearInterval(timer);
+      await setMaxUpload(server, token, 100, 'MB');
+    }
+    // Client and server share this process: a buffered copy would add ≥ 200 MB.
+    expect(peak - before).toBeLessThan(120 * 1024 * 1024);
+  }, 120_000);
+
   it('enforces the config quota with the sizes in the message', async () => {
     const config = await createS3Config(server, token, s3, { total_capacity: 1000 });
     const first = await upload(server, new Uint8Array(600), { token, fields: { s3_config_id: config.id } });

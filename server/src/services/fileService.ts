@@ -107,6 +107,8 @@ export interface ContentRequest {
   mode: ContentMode;
   token?: string;
   password?: string;
+  /** HEAD: answer the headers only; no view is counted and nothing is read. */
+  head?: boolean;
   /** Parsed before reading: the route resolves Range against the size this answers. */
   conditional: (file: { etag: string; lastModified: Date; size: number }) => {
     notModified: boolean;
@@ -122,6 +124,16 @@ export type ContentResult =
       lastModified: Date;
     }
   | { kind: 'unsatisfiable'; size: number }
+  | {
+      kind: 'head';
+      filename: string;
+      policy: ServingPolicy;
+      disposition: ContentMode;
+      etag: string;
+      lastModified: Date;
+      size: number;
+      range?: { start: number; end: number };
+    }
   | {
       kind: 'body';
       read: ReadResult;
@@ -505,8 +517,11 @@ export class FileService {
     if (!redirect && cond.notModified) return { kind: 'not_modified', etag, lastModified };
     if (!redirect && cond.range === 'unsatisfiable') return { kind: 'unsatisfiable', size: row.size };
 
-    if (mustCount) await this.consume(row);
     const range = cond.range === 'unsatisfiable' ? undefined : cond.range;
+    if (request.head && !redirect) {
+      return { kind: 'head', filename: row.filename, policy, disposition, etag, lastModified, size: row.size, range };
+    }
+    if (mustCount) await this.consume(row);
     const firstBytes = range === undefined || range.start === 0;
     if (firstBytes) this.deps.stats.record(disposition === 'attachment' ? 'file_downloads' : 'file_views');
 
