@@ -47,6 +47,7 @@ const BUCKET = 'clipnest-bench';
 const work = mkdtempSync(path.join(os.tmpdir(), 'clipnest-bench-files-'));
 chmodSync(work, 0o755); // nginx workers run as an unprivileged user
 const cleanups = [];
+const loadStart = os.loadavg()[0].toFixed(1);
 
 function log(...args) {
   console.log('[files]', ...args);
@@ -473,10 +474,15 @@ function report(rows, idleRssMb) {
         r.op === row.op &&
         r.target.startsWith(row.op === 'upload' ? 'baseline: bare' : 'baseline: nginx'),
     );
+  const direct = (row) =>
+    rows.find((r) => r.size === row.size && r.op === row.op && r.target.startsWith('context: s3rver direct'));
   const lines = [];
   lines.push('## files');
   lines.push('');
-  lines.push(`${machineLine()}. One run; client, server and baselines share the machine's cores.`);
+  lines.push(
+    `${machineLine()}. One run; client, server, emulator and baselines share the machine's cores ` +
+      `(load average ${loadStart} at the start, ${os.loadavg()[0].toFixed(1)} at the end: the machine was shared).`,
+  );
   lines.push('');
   lines.push(
     'Upload = `POST /api/upload` (multipart/form-data, streamed through busboy into the driver); download = ' +
@@ -486,12 +492,17 @@ function report(rows, idleRssMb) {
       `server RSS before the transfers: ${fmt(idleRssMb)} MB.`,
   );
   lines.push('');
-  lines.push('| size | op | target | MB/s | × baseline | peak RSS MB |');
-  lines.push('|---|---|---|---:|---:|---:|');
+  lines.push('| size | op | target | MB/s | × baseline | × s3rver direct | peak RSS MB | peak − idle MB |');
+  lines.push('|---|---|---|---:|---:|---:|---:|---:|');
   for (const row of rows) {
     const base = baseline(row);
     const ratio = row.target.startsWith('Clipnest') && base ? (row.mbps / base.mbps).toFixed(2) : '';
-    lines.push(`| ${row.size} | ${row.op} | ${row.target} | ${fmt(row.mbps)} | ${ratio} | ${fmt(row.peakRssMb)} |`);
+    const viaS3 = row.target === 'Clipnest → s3rver' ? direct(row) : undefined;
+    const s3ratio = viaS3 ? (row.mbps / viaS3.mbps).toFixed(2) : '';
+    const growth = row.target.startsWith('Clipnest') ? fmt(row.peakRssMb - idleRssMb) : '';
+    lines.push(
+      `| ${row.size} | ${row.op} | ${row.target} | ${fmt(row.mbps)} | ${ratio} | ${s3ratio} | ${fmt(row.peakRssMb)} | ${growth} |`,
+    );
   }
   lines.push('');
   const [small, large] = SIZES.map((s) => s.label);
