@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   LocalDriver,
@@ -611,7 +612,9 @@ for (const target of targets) {
 
       const lacking = (['listParts', 'abort', 'listUploads'] as const).filter((op) => lack(op));
       it.runIf(lacking.length > 0)(
-        `degrades cleanly: ${lacking.join(', ')} → StorageError('unsupported') on ${target.name}`,
+        lacking.length > 0
+          ? `degrades cleanly: ${lacking.join(', ')} → StorageError('unsupported') on ${target.name}`
+          : `degrades cleanly (nothing lacking on ${target.name})`,
         async () => {
           const d = dir();
           const { uploadId, parts } = await uploadTwoParts(`${d}/deg.bin`);
@@ -660,6 +663,23 @@ for (const target of targets) {
       expect(get.status).toBe(200);
       expect(await get.text()).toBe('presigned body');
     });
+
+    it.runIf(target.name !== 'local')(
+      'S3 prefix: keys outside the default folder and keys no clean path can address are never listed',
+      async () => {
+        const d = dir();
+        const s3 = driver as S3Driver;
+        expect(s3.prefix).toBe('contract-suite/');
+        const put = (Key: string) =>
+          s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key, Body: 'x', ContentLength: 1 }));
+        await put('outside-the-prefix.txt');
+        await put(`contract-suite/${d}/ok.txt`);
+        await put(`contract-suite/${d}/back\\slash.txt`);
+        expect(await names(driver, d)).toEqual(['ok.txt']);
+        expect(await names(driver, '')).not.toContain('outside-the-prefix.txt');
+        await expectCode(driver.stat('outside-the-prefix.txt'), 'not_found');
+      },
+    );
 
     it.runIf(target.name === 'local')('local: no presign; multipart goes through the server', () => {
       expect(driver.presign).toBeUndefined();
