@@ -239,6 +239,17 @@ describe.each(dbTargets)('POST /api/upload on %s', (target) => {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=xx' },
     });
     expect(truncated.status).toBe(400);
+    // The file part is complete but the form breaks afterwards: the stored file is discarded.
+    const before = await countFiles(server);
+    const objects = filesUnder(localRoot(server)).length;
+    const brokenAfter = await fetch(`${server.url}/api/upload`, {
+      method: 'POST',
+      body: '--xx\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nabc\r\n--xx\r\nContent-Disposition: form-data; name="remark"\r\n\r\nunfinished',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=xx' },
+    });
+    expect(brokenAfter.status).toBe(400);
+    expect(await countFiles(server)).toBe(before);
+    expect(filesUnder(localRoot(server)).length).toBe(objects);
   });
 
   it('enforces the max upload size before and during the stream: 413, no object, no row', async () => {
@@ -312,6 +323,18 @@ describe.each(dbTargets)('POST /api/upload on %s', (target) => {
     expect(fits.status).toBe(201);
     const view = await server.call<StorageConfigView>('GET', `/api/s3-configs/${config.id}`, { token });
     expect(view.body.data?.used_bytes).toBe(1000);
+
+    // Parallel uploads that each fit alone never push the config over its capacity.
+    const race = await createS3Config(server, token, s3, { total_capacity: 1000 });
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        upload(server, new Uint8Array(600), { token, fields: { s3_config_id: race.id } }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 201).length).toBeLessThanOrEqual(1);
+    for (const r of results.filter((x) => x.status !== 201)) expect(r.body.message).toMatch(/^insufficient storage/);
+    const raced = await server.call<StorageConfigView>('GET', `/api/s3-configs/${race.id}`, { token });
+    expect(raced.body.data?.used_bytes).toBeLessThanOrEqual(1000);
   });
 
   it('stores sizes above 2^31 as numbers (bigint columns)', async () => {

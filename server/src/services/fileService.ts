@@ -364,7 +364,23 @@ export class FileService {
       await driver.remove(storagePath).catch(() => undefined);
       throw error;
     }
+    if (config.total_capacity !== null) {
+      // Parallel uploads may each have fit alone: the one that tips the config over its capacity gives way.
+      const used = await this.deps.storageConfigs.usedBytes(config.id);
+      if (used > config.total_capacity) {
+        await this.discard(row);
+        throw this.insufficient(size, Math.max(0, config.total_capacity - (used - size)), config.total_capacity, false);
+      }
+    }
     return this.viewOf(row.id);
+  }
+
+  /** Removes a share just created (row and object), e.g. when the request failed after the file was stored. */
+  async discard(row: Pick<FileRow, 'id' | 'storage_config_id' | 'storage_path'>): Promise<void> {
+    await this.deps.files.delete(row.id);
+    await this.removeObject(row).catch((error: unknown) =>
+      this.deps.logger.error(`could not remove the object of discarded upload ${row.id}`, error),
+    );
   }
 
   private async insertWithSlug(row: FileRow, custom: boolean): Promise<void> {
@@ -655,7 +671,7 @@ export class FileService {
     return { deleted, failed };
   }
 
-  private async removeObject(row: FileRow): Promise<void> {
+  private async removeObject(row: Pick<FileRow, 'storage_config_id' | 'storage_path'>): Promise<void> {
     const config = await this.deps.storageConfigs.requireRow(row.storage_config_id).catch(() => undefined);
     if (!config) return; // the storage is gone: nothing left to remove
     const driver: StorageDriver = this.deps.storageConfigs.driverOf(config);
