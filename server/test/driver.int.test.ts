@@ -201,6 +201,10 @@ for (const target of targets) {
       expect(await driver.stat(d)).toMatchObject({ path: d, name: d, isDir: true });
       expect(await driver.stat('')).toMatchObject({ path: '', isDir: true });
       await expectCode(driver.stat(`${d}/missing`), 'not_found');
+      // Below a file is simply missing, on every backend.
+      await expectCode(driver.stat(`${d}/a.txt/below`), 'not_found');
+      await expectCode(driver.read(`${d}/a.txt/below`), 'not_found');
+      await expectCode(driver.remove(`${d}/a.txt/below`), 'not_found');
     });
 
     it('read: whole file with size, length and etag', async () => {

@@ -88,6 +88,12 @@ export function mapFsError(err: unknown, path?: string): StorageError {
   }
 }
 
+/** For lookups: a path below a file does not exist (as on S3), rather than 'not a directory'. */
+function mapLookupError(err: unknown, path: string): StorageError {
+  const mapped = mapFsError(err, path);
+  return mapped.code === 'not_a_directory' ? new StorageError('not_found', 'not found', { path, cause: err }) : mapped;
+}
+
 function etagOf(st: BigIntStats): string {
   return `"${st.ino.toString(16)}-${st.size.toString(16)}-${st.mtimeNs.toString(16)}"`;
 }
@@ -157,7 +163,7 @@ export class LocalDriver implements StorageDriver {
       if (path === '' && (err as NodeJS.ErrnoException).code === 'ENOENT') {
         return { path: '', name: '', isDir: true, size: 0 };
       }
-      throw mapFsError(err, path);
+      throw mapLookupError(err, path);
     }
   }
 
@@ -199,7 +205,7 @@ export class LocalDriver implements StorageDriver {
     try {
       fh = await fs.open(abs, 'r');
     } catch (err) {
-      throw mapFsError(err, path);
+      throw mapLookupError(err, path);
     }
     try {
       const st = await fh.stat({ bigint: true });
@@ -348,7 +354,7 @@ export class LocalDriver implements StorageDriver {
       else if (opts.recursive) await fs.rm(abs, { recursive: true, force: true });
       else await fs.rmdir(abs);
     } catch (err) {
-      throw mapFsError(err, path);
+      throw mapLookupError(err, path);
     }
   }
 
