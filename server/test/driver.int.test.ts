@@ -737,3 +737,38 @@ for (const target of targets) {
     });
   });
 }
+
+describe('s3Emulator support: s3rver with open CORS (for presigned browser uploads)', () => {
+  let emulator: S3Emulator;
+  beforeAll(async () => {
+    emulator = await startS3rver({ bucket: 'cors-bucket', cors: true });
+  }, 60_000);
+  afterAll(async () => {
+    await emulator?.stop();
+  });
+
+  it('answers a preflight for PUT and exposes ETag on a presigned part upload', async () => {
+    const driver = new S3Driver(emulator.driverOptions());
+    try {
+      const { uploadId } = await driver.multipart.start('browser.bin');
+      const url = await driver.multipart.signPart!('browser.bin', uploadId, 1, 60);
+      const preflight = await fetch(url, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'http://127.0.0.1:5173',
+          'access-control-request-method': 'PUT',
+          'access-control-request-headers': 'content-type',
+        },
+      });
+      expect(preflight.status).toBe(200);
+      expect(preflight.headers.get('access-control-allow-origin')).toBeTruthy();
+      const put = await fetch(url, { method: 'PUT', body: 'part', headers: { origin: 'http://127.0.0.1:5173' } });
+      expect(put.status).toBe(200);
+      expect(put.headers.get('access-control-expose-headers') ?? '').toMatch(/etag/i);
+      const etag = put.headers.get('etag') as string;
+      expect((await driver.multipart.complete('browser.bin', uploadId, [{ partNumber: 1, etag }])).size).toBe(4);
+    } finally {
+      await driver.close();
+    }
+  });
+});
