@@ -111,6 +111,24 @@ test.describe('file shares', () => {
     await expect(article.locator('script')).toHaveCount(0);
     await expect(article.locator('[onerror]')).toHaveCount(0);
     expect(await pwned(page)).toBeNull();
+
+    // Office documents go to the viewer named by the server (the third-party page is stubbed here).
+    const docx = await uploadViaApi(
+      token,
+      'plan.docx',
+      'not really a docx',
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    );
+    await page.route(/view\.officeapps\.live\.com|docs\.google\.com/, (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<p>viewer</p>' }),
+    );
+    await page.goto(`/file/${docx.slug}`);
+    await expect(page.locator('iframe[src*="view.officeapps.live.com"], iframe[src*="docs.google.com"]')).toBeVisible();
+
+    // A video the browser cannot decode says so (not "link expired") and offers the download.
+    const video = await uploadViaApi(token, 'clip.mp4', Buffer.alloc(2048, 3), 'video/mp4');
+    await page.goto(`/file/${video.slug}`);
+    await expect(page.getByText('This browser cannot show this file')).toBeVisible();
     expect(dialogs).toEqual([]);
   });
 

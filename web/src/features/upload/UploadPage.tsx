@@ -52,7 +52,10 @@ function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
         ? t('errors.upload.fileTooLarge', { limit: formatBytes(limit, i18n.language) })
         : undefined,
     onDone: () => void client.invalidateQueries({ queryKey: RECENT_UPLOADS_QUERY_KEY }),
-    onError: (item, message) => toast.error(`${item.name}: ${message}`),
+    // Slug conflicts are summed up once per batch (spec §8: all or some taken).
+    onError: (item, message, status) => {
+      if (status !== 409) toast.error(`${item.name}: ${message}`);
+    },
   });
 
   const errors = submitted ? validateOptions(effective, t) : {};
@@ -89,7 +92,17 @@ function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
       toast.error(t('errors.upload.selectStorageConfig'));
       return;
     }
-    void queue.start(pending, toShareOptions(effective));
+    void queue.start(pending, toShareOptions(effective)).then((outcomes) => {
+      const conflicts = outcomes.filter((o) => o.status === 409).length;
+      if (conflicts === 0) return;
+      toast.error(
+        outcomes.length === 1
+          ? t('errors.slugTaken')
+          : conflicts === outcomes.length
+            ? t('errors.upload.slugConflictAll')
+            : t('errors.upload.slugConflictSome'),
+      );
+    });
   };
 
   const retry = (item: QueueItem) => void queue.start([item], { ...toShareOptions(effective), slug: undefined });
