@@ -337,6 +337,63 @@ http.createServer(async (req, res) => {
   return { ...proc, port };
 }
 
+/**
+ * The drivers on their own (no HTTP, no busboy): a tsx child process streams the file into LocalDriver
+ * and S3Driver (→ s3rver) and reads it back, beside a plain fs copy / fs read in the same process.
+ */
+async function driverOnly(file, bytes, s3rver) {
+  const script = path.join(work, 'driver-only.mts');
+  const storage = path.join(repoRoot, 'server', 'src', 'storage');
+  writeFileSync(
+    script,
+    `import { LocalDriver, S3Driver } from ${JSON.stringify(path.join(storage, 'index.ts'))};
+import { webFromNode } from ${JSON.stringify(path.join(storage, 'streams.ts'))};
+import { createReadStream, createWriteStream, rmSync } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+const [file, bytes, root, endpoint, bucket] = process.argv.slice(2);
+const MB = 1024 * 1024;
+const out = [];
+const rss = () => process.memoryUsage().rss;
+async function timed(target, op, fn) {
+  const before = rss(); let peak = before;
+  const timer = setInterval(() => { peak = Math.max(peak, rss()); }, 25);
+  const t0 = process.hrtime.bigint();
+  await fn();
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  clearInterval(timer);
+  out.push({ target, op, seconds, mbps: Number(bytes) / MB / seconds, growthMb: (peak - before) / MB });
+}
+async function drain(stream) { let n = 0; for await (const c of stream) n += c.length; if (n !== Number(bytes)) throw new Error('short read ' + n); }
+await timed('baseline: fs pipeline', 'upload', () => pipeline(createReadStream(file, { highWaterMark: MB }), createWriteStream(root + '/plain.bin')));
+await timed('baseline: fs pipeline', 'download', () => drain(createReadStream(root + '/plain.bin', { highWaterMark: 256 * 1024 })));
+rmSync(root + '/plain.bin');
+const local = new LocalDriver({ root: root + '/local' });
+const s3 = new S3Driver({ endpoint, bucket, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true, prefix: 'driver-only' });
+for (const [target, d] of [['LocalDriver', local], ['S3Driver → s3rver', s3]]) {
+  await timed(target, 'upload', () => d.write('bench.bin', webFromNode(createReadStream(file, { highWaterMark: MB }))));
+  await timed(target, 'download', async () => drain((await d.read('bench.bin')).stream));
+  await d.remove('bench.bin');
+}
+await s3.close();
+console.log(JSON.stringify(out));
+`,
+  );
+  const root = path.join(work, 'driver-only');
+  mkdirSync(root, { recursive: true });
+  const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
+  const child = spawn(tsx, [script, file, String(bytes), root, s3rver.endpoint, BUCKET], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+  });
+  let stdout = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  const code = await new Promise((r) => child.once('exit', r));
+  rmSync(root, { recursive: true, force: true });
+  if (code !== 0) throw new Error(`driver-only run exited with ${code}`);
+  return JSON.parse(stdout.trim().split('\n').pop());
+}
+
 async function main() {
   if (!existsSync(path.join(repoRoot, 'server', 'src', 'routes', 'uploadRoutes.ts'))) {
     throw new Error('POST /api/upload is not there yet: nothing to benchmark through the server');
@@ -462,10 +519,15 @@ async function main() {
     }
   }
 
-  report(rows, idleRssMb);
+  // The drivers alone, largest size only.
+  const largest = SIZES[SIZES.length - 1];
+  const driverRows = await driverOnly(files[largest.label], largest.bytes, s3rver);
+  for (const r of driverRows) log(largest.label, 'driver only', r.target, r.op, r.mbps.toFixed(0), 'MB/s');
+
+  report(rows, idleRssMb, driverRows, largest.label);
 }
 
-function report(rows, idleRssMb) {
+function report(rows, idleRssMb, driverRows, driverSize) {
   const fmt = (n, digits = 0) => (n === undefined ? '—' : n.toFixed(digits));
   const baseline = (row) =>
     rows.find(
@@ -528,6 +590,24 @@ function report(rows, idleRssMb) {
   lines.push(`| target | op | RSS ${small} | RSS ${large} | Δ MB | RSS ok | × baseline (${large}) | throughput ok |`);
   lines.push('|---|---|---:|---:|---:|---|---:|---|');
   lines.push(...checks);
+  lines.push('');
+  lines.push(
+    `Drivers alone (${driverSize}, no HTTP: a tsx process streams the file into the driver with \`webFromNode(createReadStream)\` ` +
+      'and reads it back; baseline = a plain fs pipeline copy / fs read in the same process; LocalDriver fsyncs before its rename, the baseline does not):',
+  );
+  lines.push('');
+  lines.push('| driver | op | MB/s | × fs baseline | × s3rver direct | RSS growth MB |');
+  lines.push('|---|---|---:|---:|---:|---:|');
+  for (const r of driverRows) {
+    const base = driverRows.find((b) => b.op === r.op && b.target.startsWith('baseline'));
+    const isBase = r.target.startsWith('baseline');
+    const viaS3 = r.target.startsWith('S3Driver')
+      ? rows.find((x) => x.size === driverSize && x.op === r.op && x.target.startsWith('context: s3rver direct'))
+      : undefined;
+    lines.push(
+      `| ${r.target} | ${r.op === 'upload' ? 'write' : 'read'} | ${fmt(r.mbps)} | ${isBase || !base ? '' : (r.mbps / base.mbps).toFixed(2)} | ${viaS3 ? (r.mbps / viaS3.mbps).toFixed(2) : ''} | ${fmt(r.growthMb)} |`,
+    );
+  }
   const markdown = lines.join('\n');
   if (QUICK) console.log('[files] quick run: docs/benchmarks.md left alone');
   else writeSection('files', markdown);

@@ -4,7 +4,7 @@
 //   into place only when complete (link+unlink when overwrite is false, so an existing file is never
 //   clobbered). A failed or aborted write removes the temp file; a reader never sees half a file, and a
 //   reader that already opened the old file keeps reading the old bytes.
-// - Streams only: reads pull 256 KiB at a time from a file handle (1 MiB read-ahead); writes read the
+// - Streams only: reads pull 1 MiB at a time from a file handle (one chunk of read-ahead); writes read the
 //   body while the previous 1 MiB batch is written (writev), so at most ~2 MiB is in memory.
 // - Multipart is emulated: parts live in `<root>/.clipnest-multipart/<uploadId>/<n>.part`, complete
 //   concatenates them as a stream into an atomic write. ETags are derived from inode, size and mtime.
@@ -39,7 +39,7 @@ export interface LocalDriverOptions {
   fsync?: boolean;
 }
 
-const READ_CHUNK = 256 * 1024;
+const READ_CHUNK = 1024 * 1024;
 /** Bytes gathered before one writev. */
 const WRITE_BATCH = 1024 * 1024;
 /** Read-ahead of a download stream. */
