@@ -308,6 +308,40 @@ describe.each(dbTargets)('POST /api/upload on %s', (target) => {
     expect(peak - before).toBeLessThan(120 * 1024 * 1024);
   }, 120_000);
 
+  it('leaves nothing behind when the client disconnects mid-upload', async () => {
+    const before = await countFiles(server);
+    const objects = filesUnder(localRoot(server));
+    await new Promise<void>((resolve) => {
+      const url = new URL(`${server.url}/api/upload`);
+      const req = request({
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=zz' },
+      });
+      req.on('error', () => resolve());
+      req.write('--zz\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\n\r\n');
+      const chunk = Buffer.alloc(256 * 1024, 1);
+      let n = 0;
+      const timer = setInterval(() => {
+        req.write(chunk);
+        if (++n === 20) {
+          clearInterval(timer);
+          req.destroy();
+          resolve();
+        }
+      }, 5);
+    });
+    // The server notices the reset and cleans up asynchronously.
+    for (let i = 0; i < 50; i++) {
+      if (filesUnder(localRoot(server)).length === objects.length) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(filesUnder(localRoot(server))).toEqual(objects);
+    expect(await countFiles(server)).toBe(before);
+  });
+
   it('enforces the config quota with the sizes in the message', async () => {
     const config = await createS3Config(server, token, s3, { total_capacity: 1000 });
     const first = await upload(server, new Uint8Array(600), { token, fields: { s3_config_id: config.id } });
