@@ -30,6 +30,9 @@ describe.each(dbTargets)('storage configs on %s', (target) => {
       is_builtin: true,
       has_secret: false,
     });
+    // the start-up check is idempotent (a restart finds the config and creates no second one)
+    await server.built.services.storageConfigs.ensureBuiltin();
+    expect((await list()).total).toBe(1);
   });
 
   it('creates an S3 config, never returns the secret, stores it encrypted', async () => {
