@@ -605,7 +605,7 @@ function report(rows, idleRssMb, driverRows, driverSize) {
       ? rows.find((x) => x.size === driverSize && x.op === r.op && x.target.startsWith('context: s3rver direct'))
       : undefined;
     lines.push(
-      `| ${r.target} | ${r.op === 'upload' ? 'write' : 'read'} | ${fmt(r.mbps)} | ${isBase || !base ? '' : (r.mbps / base.mbps).toFixed(2)} | ${viaS3 ? (r.mbps / viaS3.mbps).toFixed(2) : ''} | ${fmt(r.growthMb)} |`,
+      `| ${r.target} | ${r.op === 'upload' ? 'write' : 'read'} | ${fmt(r.mbps)} | ${isBase || !base || viaS3 ? '' : (r.mbps / base.mbps).toFixed(2)} | ${viaS3 ? (r.mbps / viaS3.mbps).toFixed(2) : ''} | ${fmt(r.growthMb)} |`,
     );
   }
   const markdown = lines.join('\n');
