@@ -227,6 +227,20 @@ test.describe('file shares', () => {
     });
     await expect(page.getByTestId('upload-item')).toHaveCount(1);
     await expect(page.getByTestId('upload-item')).toContainText(/pasted-\d{8}-\d{6}\.png/);
+
+    // Dropping files on the zone queues them too.
+    const zone = page.getByRole('button', { name: /Drop files here/ });
+    const dataTransfer = await page.evaluateHandle(() => {
+      const data = new DataTransfer();
+      data.items.add(new File(['a'], 'dropped-a.txt', { type: 'text/plain' }));
+      data.items.add(new File(['b'], 'dropped-b.txt', { type: 'text/plain' }));
+      return data;
+    });
+    await zone.dispatchEvent('dragenter', { dataTransfer });
+    await expect(zone).toHaveAttribute('data-dragging', 'true');
+    await zone.dispatchEvent('drop', { dataTransfer });
+    await expect(page.getByTestId('upload-item')).toHaveCount(3);
+    await expect(zone).not.toHaveAttribute('data-dragging', 'true');
   });
 
   test('upload needs an admin or a key with the file share permission', async ({ page, token }) => {
@@ -325,7 +339,7 @@ test.describe('file shares', () => {
   test.describe('storage configs', () => {
     let s3: S3rver;
     test.beforeAll(async () => {
-      s3 = await startS3rver(Number(process.env.E2E_S3_PORT ?? 8813));
+      s3 = await startS3rver();
     });
     test.afterAll(async () => {
       await s3?.stop();
@@ -369,6 +383,23 @@ test.describe('file shares', () => {
       const local = page.getByTestId('storage-card').filter({ hasText: 'Local' });
       await local.getByRole('button', { name: 'Set as default' }).click();
       await expect(local.getByText('Default', { exact: true })).toBeVisible();
+
+      // Edit with the secret left empty: the stored secret is kept, so the test still passes.
+      await card.getByRole('button', { name: 'Edit Emulator' }).click();
+      await expect(dialog.getByLabel('Secret access key')).toHaveValue('');
+      await dialog.getByLabel('Name').fill('Emulator S3');
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await expect(dialog).toBeHidden();
+      const renamed = page.getByTestId('storage-card').filter({ hasText: 'Emulator S3' });
+      await renamed.getByRole('button', { name: 'Test' }).click();
+      await expect(renamed.getByTestId('storage-test-result')).toHaveAttribute('data-success', 'true');
+
+      // A config that still holds a share cannot be deleted: the toast says why.
+      await renamed.getByRole('button', { name: 'More actions: Emulator S3' }).click();
+      await page.getByRole('menuitem', { name: 'Delete' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+      await expect(page.getByText(/is in use by 1 files/)).toBeVisible();
+      await expect(renamed).toBeVisible();
     });
   });
 });
