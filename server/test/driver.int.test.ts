@@ -82,7 +82,9 @@ const targets: Target[] = [
   s3Target(
     'moto',
     () => startMoto(),
-    motoAvailable() ? undefined : 'moto is not installed here (python3 -m moto.server unavailable; CI has it)',
+    motoAvailable()
+      ? undefined
+      : 'moto unavailable: python3 -m moto.server cannot run here (CI has it) or CLIPNEST_NO_MOTO=1',
   ),
 ];
 
