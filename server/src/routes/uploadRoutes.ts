@@ -24,6 +24,17 @@ function parseFields(fields: Record<string, string>) {
 }
 
 /**
+ * The request body as a Node stream. On @hono/node-server the socket's own IncomingMessage is used
+ * (no Web-stream round trip per chunk); elsewhere the Web body is adapted.
+ */
+function requestBodyOf(env: unknown, raw: () => ReadableStream<Uint8Array> | null): Readable | null {
+  const incoming = (env as { incoming?: unknown } | undefined)?.incoming;
+  if (incoming instanceof Readable && !incoming.readableDidRead) return incoming;
+  const body = raw();
+  return body ? Readable.fromWeb(body as unknown as NodeWebReadableStream<Uint8Array>) : null;
+}
+
+/**
  * POST /api/upload: multipart/form-data parsed with busboy and streamed into the storage driver.
  * Text fields must come before the `file` part (fields after it are ignored).
  */
@@ -39,9 +50,8 @@ export function uploadRoutes(deps: { files: FileService; guard: Guard }) {
     const requestLength = lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
     // Before a byte of the body is read: the whole request cannot possibly fit.
     await files.checkDeclaredSize(requestLength);
-    const raw = c.req.raw.body;
-    if (!raw) throw AppError.validation('select a file to upload', [{ path: 'file', message: 'required' }]);
-    const source = Readable.fromWeb(raw as unknown as NodeWebReadableStream<Uint8Array>);
+    const source = requestBodyOf(c.env, () => c.req.raw.body);
+    if (!source) throw AppError.validation('select a file to upload', [{ path: 'file', message: 'required' }]);
 
     let parser: busboy.Busboy;
     try {
