@@ -248,6 +248,13 @@ describe.each(dbTargets)('POST /api/upload on %s', (target) => {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=xx' },
     });
     expect(brokenAfter.status).toBe(400);
+    // A skipped extra file part cut off mid-way is a clean 400 too.
+    const brokenExtra = await fetch(`${server.url}/api/upload`, {
+      method: 'POST',
+      body: '--xx\r\nContent-Disposition: form-data; name="other"; filename="b.txt"\r\n\r\nabc',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=xx' },
+    });
+    expect(brokenExtra.status).toBe(400);
     expect(await countFiles(server)).toBe(before);
     expect(filesUnder(localRoot(server)).length).toBe(objects);
   });

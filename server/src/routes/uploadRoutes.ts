@@ -95,6 +95,9 @@ export function uploadRoutes(deps: { files: FileService; guard: Guard }) {
         if (!fileSeen && FIELD_NAMES.has(name)) fields[name] = value;
       });
       parser.on('file', (name, stream, info) => {
+        // Errors reach the upload through the stream reader; this keeps a late one (or one on a skipped
+        // part) from going unhandled.
+        stream.on('error', () => undefined);
         if (name !== 'file' || fileSeen) {
           stream.resume();
           return;
