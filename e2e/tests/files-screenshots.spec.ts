@@ -59,8 +59,10 @@ test.describe('file share screenshots', () => {
           await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
           await seedStorage(page, { themeMode: theme, language: lang, admin_token: token });
           const suffix = `${lang}-${theme}-${width}`;
-          const shot = (name: string, fullPage = true) =>
-            page.screenshot({ path: path.join(out, `${name}-${suffix}.png`), fullPage });
+          const shot = async (name: string, fullPage = true) => {
+            if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
+            await page.screenshot({ path: path.join(out, `${name}-${suffix}.png`), fullPage });
+          };
 
           await page.goto('/upload');
           await expect(page.getByTestId('recent-uploads')).toBeVisible();

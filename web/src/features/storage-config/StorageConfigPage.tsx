@@ -220,7 +220,7 @@ function ConfigCard({
           </dd>
           <dt className="text-muted-foreground">{t('files.storage.fields.region')}</dt>
           <dd className="truncate font-mono text-xs leading-5">{config.region || '—'}</dd>
-          <dt className="text-muted-foreground">{t('files.storage.fields.secret')}</dt>
+          <dt className="text-muted-foreground">{t('files.storage.fields.credentials')}</dt>
           <dd className="truncate font-mono text-xs leading-5">
             {config.access_key_id} · {config.secret_access_key_masked || '—'}
           </dd>
