@@ -157,7 +157,7 @@ export function CodePreview({ src, filename, onError }: { src: string; filename:
 
 /** Document typography for rendered Markdown (DESIGN.md: GitHub-grade, ~72ch). */
 const PROSE = [
-  'max-w-[72ch] break-words text-[15px] leading-7',
+  'mx-auto max-w-[72ch] break-words text-[15px] leading-7',
   '[&_h1]:mb-4 [&_h1]:mt-6 [&_h1]:border-b [&_h1]:border-border [&_h1]:pb-2 [&_h1]:text-2xl [&_h1]:font-semibold first:[&_h1]:mt-0',
   '[&_h2]:mb-3 [&_h2]:mt-6 [&_h2]:border-b [&_h2]:border-border [&_h2]:pb-1.5 [&_h2]:text-xl [&_h2]:font-semibold',
   '[&_h3]:mb-2 [&_h3]:mt-5 [&_h3]:text-lg [&_h3]:font-semibold [&_h4]:mt-4 [&_h4]:font-semibold',
