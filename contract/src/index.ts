@@ -10,3 +10,5 @@ export * from './shares.js';
 export * from './backup.js';
 export * from './pastes.js';
 export * from './dashboard.js';
+export * from './storageConfigs.js';
+export * from './files.js';

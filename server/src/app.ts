@@ -19,6 +19,12 @@ import type { PasteService } from './services/pasteService.js';
 import { authRoutes } from './routes/authRoutes.js';
 import { publicSettingsRoutes, settingsRoutes } from './routes/settingsRoutes.js';
 import { systemRoutes } from './routes/systemRoutes.js';
+import { fileRoutes, maxUploadSizeRoutes } from './routes/fileRoutes.js';
+import { publicFileRoutes } from './routes/publicFileRoutes.js';
+import { storageConfigRoutes } from './routes/storageConfigRoutes.js';
+import { uploadRoutes } from './routes/uploadRoutes.js';
+import type { FileService } from './services/fileService.js';
+import type { StorageConfigService } from './services/storageConfigService.js';
 import type { ApiKeyService } from './services/apiKeyService.js';
 import type { AuthService } from './services/authService.js';
 import type { SettingsService } from './services/settingsService.js';
@@ -35,6 +41,8 @@ export interface AppServices {
   pastes: PasteService;
   backupScheduler: BackupScheduler;
   dashboard: DashboardService;
+  storageConfigs: StorageConfigService;
+  files: FileService;
 }
 
 export interface AppOptions {
@@ -71,6 +79,11 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/', pasteRoutes({ ...services, trustProxy: options.trustProxy }));
   api.route('/pastes', pasteAdminRoutes(services));
   api.route('/admin/dashboard', dashboardRoutes(services));
+  api.route('/s3-configs', storageConfigRoutes(services));
+  api.route('/upload', uploadRoutes(services));
+  api.route('/files', fileRoutes(services));
+  api.route('/', maxUploadSizeRoutes(services));
+  api.route('/', publicFileRoutes({ files: services.files, trustProxy: options.trustProxy }));
   api.all('*', (c) => {
     throw AppError.notFound(`no such endpoint: ${c.req.method} ${c.req.path}`);
   });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { migrateToLatest, openDatabase, pingDatabase, type DatabaseHandle, type OpenOptions } from './db/database.js';
@@ -12,7 +13,8 @@ import { ApiKeyRepository } from './repositories/apiKeyRepository.js';
 import { SettingsRepository } from './repositories/settingsRepository.js';
 import { BackupRepository } from './repositories/backupRepository.js';
 import { BackupService } from './services/backupService.js';
-import { BackupScheduler, noBackupTargets } from './services/backupScheduler.js';
+import { BackupScheduler } from './services/backupScheduler.js';
+import { storageBackupTargets } from './services/storageBackupTargets.js';
 import { CacheRegistry } from './services/cacheRegistry.js';
 import { StatsRepository } from './repositories/statsRepository.js';
 import { PasteRepository } from './repositories/pasteRepository.js';
@@ -28,6 +30,12 @@ import { AuthService } from './services/authService.js';
 import { LoginRateLimiter } from './services/loginRateLimiter.js';
 import { SettingsService } from './services/settingsService.js';
 import { SystemService } from './services/systemService.js';
+import { FileRepository } from './repositories/fileRepository.js';
+import { StorageConfigRepository } from './repositories/storageConfigRepository.js';
+import { FileService } from './services/fileService.js';
+import { StorageConfigService } from './services/storageConfigService.js';
+import { StorageRegistry } from './services/storageRegistry.js';
+import { createDriver } from './storage/index.js';
 
 const packageVersion = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -80,8 +88,37 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     clock,
   });
   const pastes = new PasteService({ pastes: new PasteRepository(db), clock, stats });
-  // Scheduled backups write to storage configs; until the storage feature provides targets there are none.
-  const backupScheduler = new BackupScheduler({ backups, settings, targets: noBackupTargets, clock, logger });
+  const storageRegistry = new StorageRegistry({
+    factories: {
+      local: (root) => createDriver({ kind: 'local', root }),
+      s3: (settings) => createDriver({ kind: 's3', ...settings }),
+    },
+    cipher,
+    localRoot: path.join(config.dataDir, 'storage', 'local'),
+  });
+  const storageConfigs = new StorageConfigService({
+    configs: new StorageConfigRepository(db),
+    registry: storageRegistry,
+    cipher,
+    clock,
+  });
+  const files = new FileService({
+    files: new FileRepository(db),
+    storageConfigs,
+    settings,
+    stats,
+    clock,
+    logger,
+    tokenSecret: encryptionKey,
+    publicUrl: config.publicUrl,
+  });
+  const backupScheduler = new BackupScheduler({
+    backups,
+    settings,
+    targets: storageBackupTargets(storageConfigs),
+    clock,
+    logger,
+  });
   return {
     auth,
     apiKeys,
@@ -93,6 +130,9 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     stats,
     pastes,
     dashboard,
+    storageRegistry,
+    storageConfigs,
+    files,
     guard: new Guard({ auth, apiKeys }),
   };
 }
@@ -115,6 +155,8 @@ export async function buildServer(
   }
   const services = buildServices(database, config, key, clock, logger);
   const createdAdmin = await services.auth.ensureAdmin(config.adminUsername, config.adminPassword);
+  // A fresh install shares files with no S3 at all: the built-in local storage is the default.
+  await services.storageConfigs.ensureBuiltin();
   const app = createApp(services, { logger, webDistDir: config.webDistDir, trustProxy: config.trustProxy });
 
   const sweep = setInterval(() => {
@@ -139,6 +181,7 @@ export async function buildServer(
       clearInterval(pasteSweep);
       await services.stats.flush();
       services.backupScheduler.stop();
+      await services.storageRegistry.closeAll();
       await database.close();
     },
   };

@@ -59,6 +59,50 @@ export interface PastesTable {
   updated_at: string;
 }
 
+export interface StorageConfigsTable {
+  id: string;
+  name: string;
+  /** 'local' | 's3' */
+  storage_type: string;
+  provider: string | null;
+  endpoint: string;
+  bucket: string;
+  region: string;
+  access_key_id: string;
+  /** SecretCipher output, '' when none. */
+  secret_encrypted: string;
+  path_style: number;
+  default_folder: string;
+  custom_host: string;
+  signature_expires_in: number;
+  /** Bytes (bigint); null = unlimited. */
+  total_capacity: number | null;
+  is_default: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FilesTable {
+  id: string;
+  slug: string;
+  filename: string;
+  mimetype: string;
+  /** Bytes (bigint). */
+  size: number;
+  storage_config_id: string;
+  storage_path: string;
+  etag: string | null;
+  remark: string;
+  password_hash: string | null;
+  expires_at: string | null;
+  max_views: number;
+  views: number;
+  use_proxy: number;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
@@ -66,4 +110,6 @@ export interface Database {
   settings: SettingsTable;
   daily_stats: DailyStatsTable;
   pastes: PastesTable;
+  storage_configs: StorageConfigsTable;
+  files: FilesTable;
 }

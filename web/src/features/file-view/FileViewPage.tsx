@@ -1,14 +1,325 @@
-import { File } from 'lucide-react';
+import type { FileKind, PublicFileDetails } from '@clipnest/contract';
+import {
+  CalendarClock,
+  Copy,
+  Download,
+  Eye,
+  File as FileIcon,
+  FileArchive,
+  FileAudio,
+  FileImage,
+  FileText,
+  FileVideo,
+  QrCode as QrIcon,
+  RefreshCw,
+  ShieldAlert,
+} from 'lucide-react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { ComingSoon } from '../../components/ComingSoon';
+import { toast } from 'sonner';
+import { QrCode } from '../../components/share/QrCode';
+import { Alert } from '../../components/ui/alert';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Dialog, DialogContent } from '../../components/ui/dialog';
+import { EmptyState } from '../../components/ui/empty-state';
+import { formatBytes } from '../../components/ui/progress';
+import { Skeleton } from '../../components/ui/skeleton';
+import { errorMessage, isApiError } from '../../lib/api';
+import { copyText } from '../../lib/clipboard';
+import { formatDateTime, formatRelative } from '../../lib/format';
+import { fileErrorKind, resolveFileUrl, usePublicFile, verifyFilePassword } from './api';
+import { FileErrorState } from './FileErrorState';
+import { PasswordPrompt } from './PasswordPrompt';
+import { ImagePreview } from './previews/ImagePreview';
 
-export default function FileViewPage() {
-  const { t } = useTranslation();
-  const { slug = '' } = useParams();
+// Text/Markdown/Office previews pull in highlight.js, marked and DOMPurify: load them on demand.
+const CodePreview = lazy(() => import('./previews/TextPreview').then((m) => ({ default: m.CodePreview })));
+const MarkdownPreview = lazy(() => import('./previews/TextPreview').then((m) => ({ default: m.MarkdownPreview })));
+const OfficePreview = lazy(() => import('./previews/OfficePreview').then((m) => ({ default: m.OfficePreview })));
+
+const KIND_ICONS: Record<FileKind, typeof FileIcon> = {
+  image: FileImage,
+  video: FileVideo,
+  audio: FileAudio,
+  pdf: FileText,
+  markdown: FileText,
+  text: FileText,
+  office: FileText,
+  other: FileArchive,
+};
+
+function PageSkeleton() {
   return (
-    <div className="mx-auto w-full max-w-4xl">
-      <ComingSoon icon={File} title={t('feature.fileView.title')} description={t('feature.fileView.body', { slug })} />
+    <div className="mx-auto flex w-full max-w-5xl flex-col gap-5" aria-busy="true">
+      <div className="flex items-center gap-4 rounded-xl border border-border bg-surface p-5">
+        <Skeleton className="size-12 rounded-xl" />
+        <div className="flex-1 space-y-2">
+          <Skeleton className="h-5 w-64 max-w-full" />
+          <Skeleton className="h-4 w-40" />
+        </div>
+      </div>
+      <Skeleton className="h-[50dvh] w-full rounded-xl" />
     </div>
   );
+}
+
+function LinkExpired({ onRefresh }: { onRefresh: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Alert tone="warning" title={t('errors.fileView.linkExpired')}>
+      <Button variant="secondary" size="sm" className="mt-2" onClick={onRefresh}>
+        <RefreshCw className="size-4" aria-hidden="true" />
+        {t('common.refresh')}
+      </Button>
+    </Alert>
+  );
+}
+
+function Preview({ file, onMediaError }: { file: PublicFileDetails; onMediaError: () => void }) {
+  const { t } = useTranslation();
+  const src = resolveFileUrl(file.preview_url);
+  const noPreview = (
+    <EmptyState
+      icon={file.inline_safe ? FileIcon : ShieldAlert}
+      title={t('files.view.noPreview')}
+      description={file.inline_safe ? t('files.view.noPreviewBody') : t('files.view.unsafeBody')}
+      action={
+        <Button asChild>
+          <a href={resolveFileUrl(file.download_url)} download={file.filename}>
+            <Download className="size-4" aria-hidden="true" />
+            {t('files.view.download')}
+          </a>
+        </Button>
+      }
+    />
+  );
+  const fallback = <Skeleton className="h-[50dvh] w-full rounded-lg" />;
+  // Markdown and text are read as text and rendered by us, so they are safe whatever inline_safe says.
+  switch (file.type) {
+    case 'markdown':
+      return (
+        <Suspense fallback={fallback}>
+          <MarkdownPreview src={src} onError={onMediaError} />
+        </Suspense>
+      );
+    case 'text':
+      return (
+        <Suspense fallback={fallback}>
+          <CodePreview src={src} filename={file.filename} onError={onMediaError} />
+        </Suspense>
+      );
+    case 'office':
+      return (
+        <Suspense fallback={fallback}>
+          <OfficePreview slug={file.slug} token={file.access_token} filename={file.filename} />
+        </Suspense>
+      );
+  }
+  if (!file.inline_safe) return noPreview;
+  switch (file.type) {
+    case 'image':
+      return <ImagePreview src={src} alt={file.filename} onError={onMediaError} />;
+    case 'video':
+      return (
+        <video
+          src={src}
+          controls
+          preload="metadata"
+          onError={onMediaError}
+          className="max-h-[75dvh] w-full rounded-lg border border-border bg-black"
+          data-testid="video-preview"
+        />
+      );
+    case 'audio':
+      return (
+        <div className="rounded-lg border border-border bg-surface p-6">
+          <audio
+            src={src}
+            controls
+            preload="metadata"
+            onError={onMediaError}
+            className="w-full"
+            data-testid="audio-preview"
+          />
+        </div>
+      );
+    case 'pdf':
+      return (
+        <iframe
+          src={src}
+          title={t('files.view.previewOf', { name: file.filename })}
+          className="h-[80dvh] w-full rounded-lg border border-border bg-surface"
+          data-testid="pdf-preview"
+        />
+      );
+    default:
+      return noPreview;
+  }
+}
+
+function Details({ file, onRefresh }: { file: PublicFileDetails; onRefresh: () => void }) {
+  const { t, i18n } = useTranslation();
+  const [qrOpen, setQrOpen] = useState(false);
+  // A preview that fails to load is either an expired short-lived link or a file the browser cannot
+  // show: ask the server which (a 1-byte ranged read) so the message is right.
+  const [mediaFailed, setMediaFailed] = useState<'expired' | 'unplayable' | null>(null);
+  const previewUrl = resolveFileUrl(file.preview_url);
+  const onMediaError = useCallback(() => {
+    void fetch(previewUrl, { headers: { Range: 'bytes=0-0' } })
+      .then((response) => setMediaFailed(response.ok ? 'unplayable' : 'expired'))
+      .catch(() => setMediaFailed('expired'));
+  }, [previewUrl]);
+  const link = window.location.href.split('#')[0]!.split('?')[0]!;
+  const Icon = KIND_ICONS[file.type] ?? FileIcon;
+  const viewsLeft = file.max_views > 0 ? Math.max(0, file.max_views - file.views) : null;
+
+  const copy = async () => {
+    if (await copyText(link)) toast.success(t('files.view.linkCopied'));
+    else toast.error(t('common.copyFailed'));
+  };
+
+  return (
+    <div className="mx-auto flex w-full max-w-5xl flex-col gap-5" data-testid="file-details">
+      <header className="flex flex-col gap-4 rounded-xl border border-border bg-surface p-4 shadow-sm sm:flex-row sm:items-center sm:p-5">
+        <div className="flex min-w-0 flex-1 items-start gap-4">
+          <div className="grid size-12 shrink-0 place-items-center rounded-xl bg-primary-soft text-primary-soft-foreground">
+            <Icon className="size-6" aria-hidden="true" />
+          </div>
+          <div className="min-w-0">
+            <h1 className="break-all text-lg font-semibold leading-snug sm:text-xl" data-testid="file-name">
+              {file.filename}
+            </h1>
+            <p className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-muted-foreground">
+              <span>{formatBytes(file.size, i18n.language)}</span>
+              <span aria-hidden="true">·</span>
+              <span className="font-mono text-xs">{file.mimetype}</span>
+              <span aria-hidden="true">·</span>
+              <span title={formatDateTime(file.created_at, i18n.language)}>
+                {t('files.view.uploaded', { when: formatRelative(file.created_at, i18n.language) })}
+              </span>
+            </p>
+            <div className="mt-2 flex flex-wrap gap-1.5">
+              {file.expires_at && (
+                <Badge tone="warning" title={formatDateTime(file.expires_at, i18n.language)}>
+                  <CalendarClock aria-hidden="true" />
+                  {t('files.view.expires', { when: formatRelative(file.expires_at, i18n.language) })}
+                </Badge>
+              )}
+              {viewsLeft !== null && (
+                <Badge tone="neutral">
+                  <Eye aria-hidden="true" />
+                  {t('files.view.viewsLeft', { count: viewsLeft })}
+                </Badge>
+              )}
+            </div>
+          </div>
+        </div>
+        <div className="grid grid-cols-[1fr_auto_auto] gap-2 sm:flex sm:shrink-0">
+          <Button asChild>
+            <a href={resolveFileUrl(file.download_url)} download={file.filename} data-testid="download-link">
+              <Download className="size-4" aria-hidden="true" />
+              {t('files.view.download')}
+            </a>
+          </Button>
+          <Button variant="secondary" onClick={() => void copy()} aria-label={t('files.view.copyLink')}>
+            <Copy className="size-4" aria-hidden="true" />
+            <span className="hidden sm:inline">{t('files.view.copyLink')}</span>
+          </Button>
+          <Button variant="secondary" onClick={() => setQrOpen(true)} aria-label={t('files.view.qr')}>
+            <QrIcon className="size-4" aria-hidden="true" />
+            <span className="hidden sm:inline">{t('files.view.qr')}</span>
+          </Button>
+        </div>
+      </header>
+
+      {file.remark && (
+        <p className="rounded-lg border border-border bg-surface-muted px-4 py-3 text-sm whitespace-pre-wrap">
+          {file.remark}
+        </p>
+      )}
+
+      {mediaFailed === 'expired' && <LinkExpired onRefresh={onRefresh} />}
+      {mediaFailed === 'unplayable' && (
+        <EmptyState
+          icon={FileIcon}
+          title={t('files.view.cannotPlay')}
+          description={t('files.view.noPreviewBody')}
+          action={
+            <Button asChild>
+              <a href={resolveFileUrl(file.download_url)} download={file.filename}>
+                <Download className="size-4" aria-hidden="true" />
+                {t('files.view.download')}
+              </a>
+            </Button>
+          }
+        />
+      )}
+      {!mediaFailed && <Preview file={file} onMediaError={onMediaError} />}
+
+      <Dialog open={qrOpen} onOpenChange={setQrOpen}>
+        <DialogContent title={t('files.view.qrTitle')} description={t('files.view.qrBody')}>
+          <div className="flex flex-col items-center gap-3">
+            <QrCode value={link} size={220} label={t('files.view.qrLabel', { name: file.filename })} />
+            <code className="break-all text-center font-mono text-xs text-muted-foreground">{link}</code>
+          </div>
+        </DialogContent>
+      </Dialog>
+    </div>
+  );
+}
+
+/** /file/{slug}: a shared file's preview, download, link and QR (spec §2, §8). */
+export default function FileViewPage() {
+  const { slug = '' } = useParams();
+  const info = usePublicFile(slug);
+  const { t } = useTranslation();
+  const [unlocked, setUnlocked] = useState<PublicFileDetails | null>(null);
+  const [verifying, setVerifying] = useState(false);
+  const [passwordError, setPasswordError] = useState<string | undefined>();
+  const [verifyFailure, setVerifyFailure] = useState<unknown>(null);
+  const [lastPassword, setLastPassword] = useState<string | null>(null);
+
+  const verify = async (password: string) => {
+    setVerifying(true);
+    setPasswordError(undefined);
+    try {
+      setUnlocked(await verifyFilePassword(slug, password));
+      setLastPassword(password);
+    } catch (error) {
+      if (isApiError(error) && error.status === 401)
+        setPasswordError(errorMessage(error) || t('errors.fileView.wrongPasswordRetry'));
+      else if (isApiError(error) && [403, 404, 410].includes(error.status)) setVerifyFailure(error);
+      else toast.error(errorMessage(error));
+    } finally {
+      setVerifying(false);
+    }
+  };
+
+  // Fresh short-lived URLs: verify again (password shares) or fetch the metadata again.
+  const refresh = () => {
+    if (lastPassword !== null) void verify(lastPassword);
+    else void info.refetch();
+  };
+
+  if (!slug) return <FileErrorState kind="missingId" />;
+  if (verifyFailure)
+    return <FileErrorState kind={fileErrorKind(verifyFailure)} message={errorMessage(verifyFailure)} />;
+  if (unlocked) return <Details key={unlocked.access_token} file={unlocked} onRefresh={refresh} />;
+  if (info.isPending) return <PageSkeleton />;
+  if (info.isError) {
+    const kind = fileErrorKind(info.error);
+    return (
+      <FileErrorState
+        kind={kind}
+        message={isApiError(info.error) ? info.error.serverMessage : undefined}
+        onRetry={() => void info.refetch()}
+      />
+    );
+  }
+  if (info.data.requires_password) {
+    return <PasswordPrompt onSubmit={(password) => void verify(password)} busy={verifying} error={passwordError} />;
+  }
+  return <Details key={info.data.access_token} file={info.data} onRefresh={refresh} />;
 }

@@ -1,15 +1,400 @@
-import { Database } from 'lucide-react';
+import type { StorageConfigTestResult, StorageConfigView } from '@clipnest/contract';
+import {
+  CircleCheck,
+  CircleX,
+  Cloud,
+  Database,
+  Ellipsis,
+  FlaskConical,
+  HardDrive,
+  Pencil,
+  Plus,
+  RefreshCw,
+  Star,
+  Trash2,
+} from 'lucide-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ComingSoon } from '../../components/ComingSoon';
+import { toast } from 'sonner';
+import { Alert } from '../../components/ui/alert';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '../../components/ui/dropdown-menu';
+import { EmptyState } from '../../components/ui/empty-state';
+import { IconButton } from '../../components/ui/icon-button';
+import { formatBytes, Progress } from '../../components/ui/progress';
+import { Skeleton } from '../../components/ui/skeleton';
+import { Tooltip } from '../../components/ui/tooltip';
+import { errorMessage, isApiError } from '../../lib/api';
+import { cn } from '../../lib/cn';
+import { testStorageConfig, useDeleteStorageConfig, useSetDefaultStorageConfig, useStorageConfigs } from './api';
+import { StorageConfigFormDialog } from './StorageConfigFormDialog';
 
+type TestState =
+  { status: 'running' } | { status: 'done'; result: StorageConfigTestResult } | { status: 'error'; message: string };
+
+function TestResult({ state }: { state: TestState }) {
+  const { t } = useTranslation();
+  if (state.status === 'running') {
+    return (
+      <div className="flex flex-col gap-2" aria-busy="true">
+        <p className="text-sm text-muted-foreground">{t('files.storage.test.running')}</p>
+        <Progress value={null} label={t('files.storage.test.running')} />
+      </div>
+    );
+  }
+  if (state.status === 'error')
+    return (
+      <Alert tone="danger" title={t('files.storage.test.failed')}>
+        {state.message}
+      </Alert>
+    );
+  const { result } = state;
+  return (
+    <div
+      className={cn(
+        'rounded-lg border px-3 py-2.5',
+        result.success
+          ? 'border-transparent bg-success-soft text-success-soft-foreground'
+          : 'border-transparent bg-destructive-soft text-destructive-soft-foreground',
+      )}
+      role="status"
+      data-testid="storage-test-result"
+      data-success={result.success}
+    >
+      <p className="text-sm font-medium">
+        {result.success
+          ? t('files.storage.test.passed', { ms: result.total_ms })
+          : t('files.storage.test.failedSteps', { ms: result.total_ms })}
+      </p>
+      <ol className="mt-2 flex flex-col gap-1">
+        {result.steps.map((step) => (
+          <li key={step.step} className="flex items-start gap-2 text-sm" data-testid="storage-test-step">
+            {step.success ? (
+              <CircleCheck className="mt-0.5 size-4 shrink-0" aria-label={t('files.storage.test.ok')} />
+            ) : (
+              <CircleX className="mt-0.5 size-4 shrink-0" aria-label={t('files.storage.test.error')} />
+            )}
+            <span className="min-w-0 flex-1">
+              <span className="font-medium">{t(`files.storage.test.steps.${step.step}`)}</span>
+              {step.message && <span className="block break-words text-xs opacity-90">{step.message}</span>}
+            </span>
+            <span className="shrink-0 font-mono text-xs tabular-nums">{step.latency_ms} ms</span>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+function Usage({ config }: { config: StorageConfigView }) {
+  const { t, i18n } = useTranslation();
+  const used = formatBytes(config.used_bytes, i18n.language);
+  if (config.total_capacity === null) {
+    return <p className="text-xs text-muted-foreground">{t('files.storage.usedUnlimited', { used })}</p>;
+  }
+  const pct = config.total_capacity > 0 ? (config.used_bytes / config.total_capacity) * 100 : 100;
+  return (
+    <div className="flex flex-col gap-1.5">
+      <Progress
+        value={pct}
+        tone={pct >= 90 ? 'danger' : 'primary'}
+        label={t('files.storage.usageLabel', { name: config.name })}
+      />
+      <p className="text-xs tabular-nums text-muted-foreground">
+        {t('files.storage.used', { used, total: formatBytes(config.total_capacity, i18n.language) })}
+      </p>
+    </div>
+  );
+}
+
+function ConfigCard({
+  config,
+  test,
+  onTest,
+  onEdit,
+  onDelete,
+  onSetDefault,
+  settingDefault,
+}: {
+  config: StorageConfigView;
+  test: TestState | undefined;
+  onTest: () => void;
+  onEdit: () => void;
+  onDelete: () => void;
+  onSetDefault: () => void;
+  settingDefault: boolean;
+}) {
+  const { t } = useTranslation();
+  const local = config.storage_type === 'local';
+  return (
+    <li
+      className="flex flex-col gap-4 rounded-xl border border-border bg-surface p-4 shadow-sm"
+      data-testid="storage-card"
+    >
+      <div className="flex items-start gap-3">
+        <div className="grid size-10 shrink-0 place-items-center rounded-lg bg-primary-soft text-primary-soft-foreground">
+          {local ? (
+            <HardDrive className="size-5" aria-hidden="true" />
+          ) : (
+            <Cloud className="size-5" aria-hidden="true" />
+          )}
+        </div>
+        <div className="min-w-0 flex-1">
+          <h2 className="truncate font-medium" title={config.name}>
+            {config.name}
+          </h2>
+          <div className="mt-1 flex flex-wrap gap-1">
+            {config.is_default && (
+              <Badge tone="primary">
+                <Star aria-hidden="true" />
+                {t('files.storage.default')}
+              </Badge>
+            )}
+            <Badge>
+              {local ? t('files.storage.local') : t(`files.storage.providers.${config.provider ?? 'other'}`)}
+            </Badge>
+            {config.is_builtin && <Badge>{t('files.storage.builtin')}</Badge>}
+          </div>
+        </div>
+        {!local && (
+          <IconButton label={t('files.storage.editNamed', { name: config.name })} size="icon-sm" onClick={onEdit}>
+            <Pencil className="size-4" />
+          </IconButton>
+        )}
+        <DropdownMenu>
+          <Tooltip content={t('common.moreActions')}>
+            <DropdownMenuTrigger asChild>
+              <Button variant="ghost" size="icon-sm" aria-label={`${t('common.moreActions')}: ${config.name}`}>
+                <Ellipsis className="size-4" />
+              </Button>
+            </DropdownMenuTrigger>
+          </Tooltip>
+          <DropdownMenuContent>
+            <DropdownMenuItem onSelect={onTest}>
+              <FlaskConical />
+              {t('files.storage.test.action')}
+            </DropdownMenuItem>
+            <DropdownMenuItem onSelect={onSetDefault} disabled={config.is_default}>
+              <Star />
+              {t('files.storage.setDefault')}
+            </DropdownMenuItem>
+            {!local && (
+              <DropdownMenuItem onSelect={onEdit}>
+                <Pencil />
+                {t('common.edit')}
+              </DropdownMenuItem>
+            )}
+            {!config.is_builtin && (
+              <>
+                <DropdownMenuSeparator />
+                <DropdownMenuItem destructive onSelect={onDelete}>
+                  <Trash2 />
+                  {t('common.delete')}
+                </DropdownMenuItem>
+              </>
+            )}
+          </DropdownMenuContent>
+        </DropdownMenu>
+      </div>
+
+      {local ? (
+        <p className="text-sm text-muted-foreground">{t('files.storage.localBody')}</p>
+      ) : (
+        <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1.5 text-sm">
+          <dt className="text-muted-foreground">{t('files.storage.fields.endpoint')}</dt>
+          <dd className="truncate font-mono text-xs leading-5" title={config.endpoint}>
+            {config.endpoint || '—'}
+          </dd>
+          <dt className="text-muted-foreground">{t('files.storage.fields.bucket')}</dt>
+          <dd className="truncate font-mono text-xs leading-5">
+            {config.bucket}
+            {config.default_folder ? `/${config.default_folder}` : ''}
+          </dd>
+          <dt className="text-muted-foreground">{t('files.storage.fields.region')}</dt>
+          <dd className="truncate font-mono text-xs leading-5">{config.region || '—'}</dd>
+          <dt className="text-muted-foreground">{t('files.storage.fields.credentials')}</dt>
+          <dd className="truncate font-mono text-xs leading-5">
+            {config.access_key_id} · {config.secret_access_key_masked || '—'}
+          </dd>
+        </dl>
+      )}
+
+      <Usage config={config} />
+
+      {test && <TestResult state={test} />}
+
+      <div className="mt-auto flex flex-wrap gap-2 border-t border-border pt-3">
+        <Button variant="secondary" size="sm" onClick={onTest} loading={test?.status === 'running'}>
+          <FlaskConical className="size-4" aria-hidden="true" />
+          {t('files.storage.test.action')}
+        </Button>
+        {!config.is_default && (
+          <Button variant="ghost" size="sm" onClick={onSetDefault} loading={settingDefault}>
+            <Star className="size-4" aria-hidden="true" />
+            {t('files.storage.setDefault')}
+          </Button>
+        )}
+      </div>
+    </li>
+  );
+}
+
+function CardsSkeleton() {
+  return (
+    <ul className="grid gap-4 md:grid-cols-2">
+      {Array.from({ length: 2 }, (_, i) => (
+        <li key={i} className="space-y-4 rounded-xl border border-border bg-surface p-4">
+          <div className="flex gap-3">
+            <Skeleton className="size-10 rounded-lg" />
+            <div className="flex-1 space-y-2">
+              <Skeleton className="h-4 w-40" />
+              <Skeleton className="h-5 w-24" />
+            </div>
+          </div>
+          <Skeleton className="h-16 w-full" />
+          <Skeleton className="h-2 w-full" />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Storage configs (spec §7 /api/s3-configs): list, create, edit, delete, test, set default. */
 export default function StorageConfigPage() {
   const { t } = useTranslation();
+  const configs = useStorageConfigs();
+  const remove = useDeleteStorageConfig();
+  const setDefault = useSetDefaultStorageConfig();
+  const [formOpen, setFormOpen] = useState(false);
+  const [editing, setEditing] = useState<StorageConfigView | undefined>();
+  const [deleting, setDeleting] = useState<StorageConfigView | null>(null);
+  const [tests, setTests] = useState<Record<string, TestState>>({});
+
+  const openCreate = () => {
+    setEditing(undefined);
+    setFormOpen(true);
+  };
+
+  async function runTest(config: StorageConfigView) {
+    setTests((s) => ({ ...s, [config.id]: { status: 'running' } }));
+    try {
+      const result = await testStorageConfig(config.id);
+      setTests((s) => ({ ...s, [config.id]: { status: 'done', result } }));
+    } catch (error) {
+      setTests((s) => ({ ...s, [config.id]: { status: 'error', message: errorMessage(error) } }));
+    }
+  }
+
+  async function makeDefault(config: StorageConfigView) {
+    try {
+      await setDefault.mutateAsync(config.id);
+      toast.success(t('files.storage.defaultSet', { name: config.name }));
+    } catch (error) {
+      if (!(isApiError(error) && error.loggedOut)) toast.error(errorMessage(error));
+    }
+  }
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    try {
+      await remove.mutateAsync(deleting.id);
+      toast.success(t('files.storage.deleted', { name: deleting.name }));
+    } catch (error) {
+      if (isApiError(error) && error.status === 409) {
+        const data = (error.data ?? {}) as { files?: number; mounts?: number };
+        toast.error(
+          t('files.storage.inUse', { name: deleting.name, files: data.files ?? 0, mounts: data.mounts ?? 0 }),
+          { description: error.serverMessage },
+        );
+      } else if (!(isApiError(error) && error.loggedOut)) toast.error(errorMessage(error));
+    }
+    setDeleting(null);
+  }
+
+  const list = configs.data ?? [];
   return (
-    <ComingSoon
-      icon={Database}
-      title={t('admin.pages.storageConfig')}
-      description={t('admin.pageBody.storageConfig')}
-      showHomeLink={false}
-    />
+    <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div className="min-w-0">
+          <h1 className="text-2xl font-semibold tracking-tight">{t('admin.pages.storageConfig')}</h1>
+          <p className="mt-1 max-w-2xl text-sm text-muted-foreground">{t('files.storage.description')}</p>
+        </div>
+        <div className="flex shrink-0 items-center gap-2">
+          <IconButton
+            label={t('common.refresh')}
+            variant="secondary"
+            onClick={() => void configs.refetch()}
+            disabled={configs.isFetching}
+          >
+            <RefreshCw className={configs.isFetching ? 'size-4 animate-spin' : 'size-4'} />
+          </IconButton>
+          <Button onClick={openCreate} className="flex-1 sm:flex-none">
+            <Plus className="size-4" aria-hidden="true" />
+            {t('files.storage.create')}
+          </Button>
+        </div>
+      </div>
+
+      {configs.isPending ? (
+        <CardsSkeleton />
+      ) : configs.isError ? (
+        <Alert tone="danger" title={t('files.storage.loadFailed')}>
+          <p>{errorMessage(configs.error)}</p>
+          <Button variant="secondary" size="sm" className="mt-2" onClick={() => void configs.refetch()}>
+            {t('common.retry')}
+          </Button>
+        </Alert>
+      ) : list.length === 0 ? (
+        <EmptyState
+          icon={Database}
+          title={t('files.storage.emptyTitle')}
+          description={t('files.storage.emptyBody')}
+          action={
+            <Button onClick={openCreate}>
+              <Plus className="size-4" aria-hidden="true" />
+              {t('files.storage.create')}
+            </Button>
+          }
+        />
+      ) : (
+        <ul className="grid gap-4 md:grid-cols-2">
+          {list.map((config) => (
+            <ConfigCard
+              key={config.id}
+              config={config}
+              test={tests[config.id]}
+              onTest={() => void runTest(config)}
+              onEdit={() => {
+                setEditing(config);
+                setFormOpen(true);
+              }}
+              onDelete={() => setDeleting(config)}
+              onSetDefault={() => void makeDefault(config)}
+              settingDefault={setDefault.isPending && setDefault.variables === config.id}
+            />
+          ))}
+        </ul>
+      )}
+
+      <StorageConfigFormDialog open={formOpen} onOpenChange={setFormOpen} original={editing} />
+
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title={t('files.storage.deleteTitle', { name: deleting?.name ?? '' })}
+        description={t('files.storage.deleteBody')}
+        confirmLabel={t('common.delete')}
+        busy={remove.isPending}
+        onConfirm={() => void confirmDelete()}
+      />
+    </div>
   );
 }

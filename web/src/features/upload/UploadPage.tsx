@@ -1,12 +1,246 @@
-import { Upload } from 'lucide-react';
+import { hasPermission, Permission } from '@clipnest/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { ClipboardPaste, CloudUpload, FileUp, Link2, LogIn } from 'lucide-react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { toast } from 'sonner';
 import { ComingSoon } from '../../components/ComingSoon';
+import { Button, buttonClasses } from '../../components/ui/button';
+import { Dropzone } from '../../components/ui/dropzone';
+import { EmptyState } from '../../components/ui/empty-state';
+import { formatBytes } from '../../components/ui/progress';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
+import { useSession } from '../../lib/useSession';
+import { RECENT_UPLOADS_QUERY_KEY, useMaxUploadSize, useRecentUploads, useStorageTargets } from './api';
+import { RecentUploads } from './RecentUploads';
+import {
+  EMPTY_OPTIONS,
+  ShareOptionsForm,
+  toShareOptions,
+  validateOptions,
+  type ShareOptionsState,
+} from './ShareOptionsForm';
+import { isActive, UploadQueueList } from './UploadQueueList';
+import { useUploadQueue, type QueueItem } from './useUploadQueue';
 
+/** A pasted screenshot arrives as "image.png": give it a readable, unique name. */
+function namePasted(file: File, index: number): File {
+  if (file.name && !/^image\.\w+$/i.test(file.name)) return file;
+  const ext = file.type.split('/')[1]?.replace(/[^a-z0-9]/gi, '') || 'bin';
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return new File([file], `pasted-${stamp}${index ? `-${index + 1}` : ''}.${ext}`, { type: file.type });
+}
+
+function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
+  const { t, i18n } = useTranslation();
+  const client = useQueryClient();
+  const maxSize = useMaxUploadSize();
+  const targets = useStorageTargets(isAdmin);
+  const recent = useRecentUploads(true);
+  const [options, setOptions] = useState<ShareOptionsState>(EMPTY_OPTIONS);
+  const [submitted, setSubmitted] = useState(false);
+  const limit = maxSize.data;
+
+  // The default storage config is preselected until the user picks another.
+  const defaultTarget = (targets.data?.find((c) => c.is_default) ?? targets.data?.[0])?.id ?? '';
+  const effective: ShareOptionsState = { ...options, s3_config_id: options.s3_config_id || defaultTarget };
+
+  const queue = useUploadQueue({
+    validate: (file) =>
+      limit !== undefined && file.size > limit
+        ? t('errors.upload.fileTooLarge', { limit: formatBytes(limit, i18n.language) })
+        : undefined,
+    onDone: () => void client.invalidateQueries({ queryKey: RECENT_UPLOADS_QUERY_KEY }),
+    // Slug conflicts are summed up once per batch (spec §8: all or some taken).
+    onError: (item, message, status) => {
+      if (status !== 409) toast.error(`${item.name}: ${message}`);
+    },
+  });
+
+  const errors = submitted ? validateOptions(effective, t) : {};
+  const pending = queue.items.filter((item) => item.stage === 'pending' && !item.problem);
+  const busy = queue.items.some(isActive);
+  const finished = queue.items.some((item) => item.stage === 'completed' || item.stage === 'cancelled');
+
+  const addFiles = (files: File[]) => {
+    const added = queue.add(files);
+    if (added > 0) toast.success(t('files.upload.added', { count: added }));
+  };
+
+  // Paste files from the clipboard anywhere on the page (spec: paste from clipboard).
+  useEffect(() => {
+    const onPaste = (event: ClipboardEvent) => {
+      const files = Array.from(event.clipboardData?.files ?? []);
+      if (files.length === 0) return;
+      event.preventDefault();
+      const added = queue.add(files.map(namePasted));
+      toast.success(t('files.upload.pasted', { count: added }));
+    };
+    window.addEventListener('paste', onPaste);
+    return () => window.removeEventListener('paste', onPaste);
+  }, [queue, t]);
+
+  const startUpload = () => {
+    setSubmitted(true);
+    if (Object.keys(validateOptions(effective, t)).length > 0) return;
+    if (pending.length === 0) {
+      toast.error(t('errors.upload.selectFiles'));
+      return;
+    }
+    if (isAdmin && targets.data && targets.data.length > 0 && !effective.s3_config_id) {
+      toast.error(t('errors.upload.selectStorageConfig'));
+      return;
+    }
+    void queue.start(pending, toShareOptions(effective)).then((outcomes) => {
+      const conflicts = outcomes.filter((o) => o.status === 409).length;
+      if (conflicts === 0) return;
+      toast.error(
+        outcomes.length === 1
+          ? t('errors.slugTaken')
+          : conflicts === outcomes.length
+            ? t('errors.upload.slugConflictAll')
+            : t('errors.upload.slugConflictSome'),
+      );
+    });
+  };
+
+  const retry = (item: QueueItem) => void queue.start([item], { ...toShareOptions(effective), slug: undefined });
+
+  return (
+    // Phones read top to bottom: files, options, the upload button, recent uploads. On wide screens
+    // the options and recent uploads sit in a side column and the button stays under the files.
+    <div className="grid gap-x-6 gap-y-4 lg:grid-cols-[minmax(0,1fr)_22rem] lg:grid-rows-[auto_1fr_auto]">
+      <div className="flex min-w-0 flex-col gap-4 lg:col-start-1 lg:row-start-1">
+        <Dropzone onFiles={addFiles} label={t('files.upload.dropLabel')} inputTestId="upload-input">
+          <div className="grid size-12 place-items-center rounded-full bg-primary-soft text-primary-soft-foreground">
+            <CloudUpload className="size-6" aria-hidden="true" />
+          </div>
+          <div>
+            <p className="font-medium">{t('files.upload.dropTitle')}</p>
+            <p className="mt-1 text-sm text-muted-foreground">
+              {limit !== undefined
+                ? t('files.upload.dropHint', { limit: formatBytes(limit, i18n.language) })
+                : t('files.upload.dropHintNoLimit')}
+            </p>
+          </div>
+          <p className="hidden items-center gap-1.5 text-xs text-muted-foreground sm:flex">
+            <ClipboardPaste className="size-3.5" aria-hidden="true" />
+            {t('files.upload.pasteHint')}
+          </p>
+        </Dropzone>
+
+        {queue.items.length > 0 ? (
+          <UploadQueueList items={queue.items} onRemove={queue.remove} onCancel={queue.cancel} onRetry={retry} />
+        ) : (
+          <p className="text-center text-sm text-muted-foreground">{t('files.upload.queueEmpty')}</p>
+        )}
+      </div>
+
+      <section
+        aria-labelledby="upload-options"
+        className="min-w-0 self-start rounded-xl border border-border bg-surface p-4 shadow-sm lg:col-start-2 lg:row-span-2 lg:row-start-1"
+      >
+        <h2 id="upload-options" className="mb-4 text-sm font-semibold">
+          {t('files.upload.options.title')}
+        </h2>
+        <ShareOptionsForm
+          value={effective}
+          onChange={setOptions}
+          errors={errors}
+          disabled={busy}
+          targets={targets.data ?? []}
+          targetsLoading={isAdmin && targets.isPending}
+          showTargets={isAdmin}
+        />
+      </section>
+
+      {(pending.length > 0 || busy || finished) && (
+        <div className="flex flex-col-reverse gap-2 self-start sm:flex-row sm:items-center sm:justify-end lg:col-start-1 lg:row-start-2">
+          {finished && !busy && (
+            <Button variant="ghost" onClick={queue.clearFinished}>
+              {t('files.upload.clearFinished')}
+            </Button>
+          )}
+          {(pending.length > 0 || busy) && (
+            <Button onClick={startUpload} loading={busy} disabled={busy} size="lg">
+              <FileUp className="size-4" aria-hidden="true" />
+              {busy ? t('files.upload.uploading') : t('files.upload.start', { count: pending.length })}
+            </Button>
+          )}
+        </div>
+      )}
+
+      <div className="min-w-0 lg:col-start-2 lg:row-start-3">
+        <RecentUploads files={recent.data ?? []} loading={recent.isPending} />
+      </div>
+    </div>
+  );
+}
+
+/** /upload (spec §2 Upload): file upload tab; the URL tab arrives with the next issue. */
 export default function UploadPage() {
   const { t } = useTranslation();
+  const session = useSession();
+  const allowed =
+    session.type === 'admin' ||
+    (session.type === 'apikey' && hasPermission(session.permissions, Permission.FILE_SHARE));
+  const [tab, setTab] = useState('file');
+  const title = useMemo(
+    () => (
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{t('files.upload.title')}</h1>
+        <p className="mt-1 text-sm text-muted-foreground">{t('files.upload.description')}</p>
+      </div>
+    ),
+    [t],
+  );
+
+  if (!allowed) {
+    return (
+      <div className="mx-auto flex w-full max-w-3xl flex-col gap-6">
+        {title}
+        <EmptyState
+          icon={LogIn}
+          title={t('files.upload.noAccessTitle')}
+          description={session.type === 'apikey' ? t('files.upload.noAccessKey') : t('files.upload.noAccessBody')}
+          action={
+            <Link to="/admin" className={buttonClasses('primary')}>
+              <LogIn className="size-4" aria-hidden="true" />
+              {t('files.upload.login')}
+            </Link>
+          }
+        />
+      </div>
+    );
+  }
+
   return (
-    <div className="mx-auto w-full max-w-4xl">
-      <ComingSoon icon={Upload} title={t('feature.upload.title')} description={t('feature.upload.body')} />
+    <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
+      {title}
+      <Tabs value={tab} onValueChange={setTab} className="flex flex-col gap-5">
+        <TabsList className="w-full sm:w-80">
+          <TabsTrigger value="file">
+            <FileUp aria-hidden="true" />
+            {t('files.upload.tabFile')}
+          </TabsTrigger>
+          <TabsTrigger value="url">
+            <Link2 aria-hidden="true" />
+            {t('files.upload.tabUrl')}
+          </TabsTrigger>
+        </TabsList>
+        <TabsContent value="file" forceMount hidden={tab !== 'file'}>
+          <FileUploadTab isAdmin={session.type === 'admin'} />
+        </TabsContent>
+        <TabsContent value="url">
+          <ComingSoon
+            icon={Link2}
+            title={t('files.upload.urlTitle')}
+            description={t('files.upload.urlBody')}
+            showHomeLink={false}
+          />
+        </TabsContent>
+      </Tabs>
     </div>
   );
 }

@@ -1,0 +1,238 @@
+/**
+ * Storage configs (spec §7 "Storage configs": /api/s3-configs).
+ *
+ * Note for the web helper:
+ * - List: GET /api/s3-configs?page=&limit= → ListPage<StorageConfigView> (with `page`). Admin, or a key with
+ *   FILE_SHARE (upload target select): keys get endpoint/bucket/keys/folder/host blanked. Everything else: admin.
+ * - Create: POST with `createStorageConfigSchema`; update: PUT /{id} with `updateStorageConfigSchema`
+ *   (every field optional; omit `secret_access_key` or send '' to keep the stored secret).
+ * - The secret is write-only: replies carry `secret_access_key_masked` ("••••abcd") and `has_secret`.
+ * - The built-in local config has storage_type 'local' and `is_builtin: true`; it cannot be deleted,
+ *   and its S3 fields are ignored.
+ * - DELETE of a config used by files/mounts → 409, data `{ files, mounts }` (counts).
+ * - POST /{id}/test → StorageConfigTestResult (always 200; `success` says whether every step passed).
+ * - PROVIDER_PRESETS gives endpoint patterns to prefill the form ({region}, {account_id} placeholders).
+ */
+import { z } from 'zod';
+
+export const STORAGE_TYPES = ['local', 's3'] as const;
+export type StorageType = (typeof STORAGE_TYPES)[number];
+
+export const STORAGE_PROVIDERS = ['aws', 'cloudflare_r2', 'backblaze_b2', 'minio', 'aliyun_oss', 'other'] as const;
+export type StorageProvider = (typeof STORAGE_PROVIDERS)[number];
+
+export interface ProviderPreset {
+  provider: StorageProvider;
+  label: string;
+  endpoint: string;
+  region: string;
+  path_style: boolean;
+}
+
+export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
+  {
+    provider: 'aws',
+    label: 'Amazon S3',
+    endpoint: 'https://s3.{region}.amazonaws.com',
+    region: 'us-east-1',
+    path_style: false,
+  },
+  {
+    provider: 'cloudflare_r2',
+    label: 'Cloudflare R2',
+    endpoint: 'https://{account_id}.r2.cloudflarestorage.com',
+    region: 'auto',
+    path_style: true,
+  },
+  {
+    provider: 'backblaze_b2',
+    label: 'Backblaze B2',
+    endpoint: 'https://s3.{region}.backblazeb2.com',
+    region: 'us-west-004',
+    path_style: true,
+  },
+  { provider: 'minio', label: 'MinIO', endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', path_style: true },
+  {
+    provider: 'aliyun_oss',
+    label: 'Aliyun OSS',
+    endpoint: 'https://oss-{region}.aliyuncs.com',
+    region: 'cn-hangzhou',
+    path_style: false,
+  },
+  { provider: 'other', label: 'Other S3-compatible', endpoint: '', region: 'us-east-1', path_style: true },
+];
+
+export const STORAGE_CONFIG_NAME_MAX = 100;
+/** Presigned URL lifetime bounds in seconds. */
+export const SIGNATURE_EXPIRES_MIN = 60;
+export const SIGNATURE_EXPIRES_MAX = 7 * 24 * 3600;
+export const SIGNATURE_EXPIRES_DEFAULT = 3600;
+
+const nameSchema = z
+  .string({ error: 'name is required' })
+  .trim()
+  .min(1, 'name is required')
+  .max(STORAGE_CONFIG_NAME_MAX, `name must be at most ${STORAGE_CONFIG_NAME_MAX} characters`);
+
+const endpointSchema = z
+  .string()
+  .trim()
+  .max(500, 'endpoint is too long')
+  .refine((s) => s === '' || /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/i.test(s), {
+    message: 'endpoint must be an http(s) URL, e.g. https://s3.us-east-1.amazonaws.com',
+  })
+  .transform((s) => s.replace(/\/+$/, ''));
+
+const bucketSchema = z
+  .string({ error: 'bucket is required' })
+  .trim()
+  .min(1, 'bucket is required')
+  .max(255, 'bucket is too long')
+  .regex(/^[A-Za-z0-9._-]+$/, 'bucket may only contain letters, digits, ".", "_" and "-"');
+
+const regionSchema = z
+  .string()
+  .trim()
+  .max(64, 'region is too long')
+  .regex(/^[A-Za-z0-9_-]*$/, 'region may only contain letters, digits, "_" and "-"');
+
+const folderSchema = z
+  .string()
+  .max(500, 'default_folder is too long')
+  .transform((value, ctx) => {
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(value)) {
+      ctx.addIssue({ code: 'custom', message: 'default_folder contains control characters' });
+      return z.NEVER;
+    }
+    const segments = value
+      .replace(/\\/g, '/')
+      .split('/')
+      .filter((s) => s !== '' && s !== '.');
+    if (segments.some((s) => s === '..' || /%2e%2e/i.test(s) || /%2f|%5c|%00/i.test(s))) {
+      ctx.addIssue({ code: 'custom', message: 'default_folder may not contain ".." or encoded separators' });
+      return z.NEVER;
+    }
+    return segments.join('/');
+  });
+
+const customHostSchema = z
+  .string()
+  .trim()
+  .max(500, 'custom_host is too long')
+  .refine((s) => s === '' || /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/i.test(s), {
+    message: 'custom_host must be an http(s) URL',
+  })
+  .transform((s) => s.replace(/\/+$/, ''));
+
+const signatureSchema = z
+  .number({ error: 'signature_expires_in must be a number of seconds' })
+  .int('signature_expires_in must be whole seconds')
+  .min(SIGNATURE_EXPIRES_MIN, `signature_expires_in must be at least ${SIGNATURE_EXPIRES_MIN} seconds`)
+  .max(SIGNATURE_EXPIRES_MAX, `signature_expires_in must be at most ${SIGNATURE_EXPIRES_MAX} seconds (7 days)`);
+
+const capacitySchema = z
+  .number({ error: 'total_capacity must be a number of bytes or null' })
+  .int('total_capacity must be whole bytes')
+  .min(0, 'total_capacity cannot be negative')
+  .max(Number.MAX_SAFE_INTEGER, 'total_capacity is too large')
+  .nullable();
+
+const keyIdSchema = z.string().trim().max(256, 'access_key_id is too long');
+const secretSchema = z.string().max(1024, 'secret_access_key is too long');
+
+export const createStorageConfigSchema = z
+  .strictObject({
+    name: nameSchema,
+    storage_type: z.literal('s3', { error: 'only s3 configs can be created (local is built in)' }).default('s3'),
+    provider: z
+      .enum(STORAGE_PROVIDERS, { error: `provider must be one of ${STORAGE_PROVIDERS.join(', ')}` })
+      .default('other'),
+    endpoint: endpointSchema.default(''),
+    bucket: bucketSchema,
+    region: regionSchema.default(''),
+    access_key_id: keyIdSchema.min(1, 'access_key_id is required'),
+    secret_access_key: secretSchema.min(1, 'secret_access_key is required'),
+    path_style: z.boolean({ error: 'path_style must be true or false' }).default(false),
+    default_folder: folderSchema.default(''),
+    custom_host: customHostSchema.default(''),
+    signature_expires_in: signatureSchema.default(SIGNATURE_EXPIRES_DEFAULT),
+    total_capacity: capacitySchema.default(null),
+    is_default: z.boolean({ error: 'is_default must be true or false' }).default(false),
+  })
+  .refine((v) => v.provider === 'aws' || v.endpoint !== '', {
+    message: 'endpoint is required for this provider',
+    path: ['endpoint'],
+  });
+export type CreateStorageConfigInput = z.input<typeof createStorageConfigSchema>;
+export type CreateStorageConfig = z.output<typeof createStorageConfigSchema>;
+
+export const updateStorageConfigSchema = z.strictObject({
+  name: nameSchema.optional(),
+  provider: z.enum(STORAGE_PROVIDERS, { error: `provider must be one of ${STORAGE_PROVIDERS.join(', ')}` }).optional(),
+  endpoint: endpointSchema.optional(),
+  bucket: bucketSchema.optional(),
+  region: regionSchema.optional(),
+  access_key_id: keyIdSchema.optional(),
+  /** Omit or send '' to keep the stored secret. */
+  secret_access_key: secretSchema.optional(),
+  path_style: z.boolean({ error: 'path_style must be true or false' }).optional(),
+  default_folder: folderSchema.optional(),
+  custom_host: customHostSchema.optional(),
+  signature_expires_in: signatureSchema.optional(),
+  total_capacity: capacitySchema.optional(),
+  is_default: z.boolean({ error: 'is_default must be true or false' }).optional(),
+});
+export type UpdateStorageConfigInput = z.input<typeof updateStorageConfigSchema>;
+export type UpdateStorageConfig = z.output<typeof updateStorageConfigSchema>;
+
+export const storageConfigListQuerySchema = z.object({
+  page: z.coerce.number().int().min(1, 'page must be at least 1').default(1),
+  limit: z.coerce.number().int().min(1, 'limit must be at least 1').max(200, 'limit must be at most 200').default(50),
+});
+
+export interface StorageConfigView {
+  id: string;
+  name: string;
+  storage_type: StorageType;
+  provider: StorageProvider | null;
+  endpoint: string;
+  bucket: string;
+  region: string;
+  access_key_id: string;
+  /** Masked secret ("••••abcd"), '' when none is stored. The secret itself never comes back. */
+  secret_access_key_masked: string;
+  has_secret: boolean;
+  path_style: boolean;
+  default_folder: string;
+  custom_host: string;
+  signature_expires_in: number;
+  /** Bytes; null = unlimited. */
+  total_capacity: number | null;
+  /** Bytes currently used by file shares stored in this config. */
+  used_bytes: number;
+  is_default: boolean;
+  is_builtin: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export type StorageTestStepName = 'write' | 'read' | 'delete';
+export interface StorageTestStep {
+  step: StorageTestStepName;
+  success: boolean;
+  latency_ms: number;
+  message: string;
+}
+/** POST /api/s3-configs/{id}/test */
+export interface StorageConfigTestResult {
+  success: boolean;
+  steps: StorageTestStep[];
+  total_ms: number;
+}
+
+/** data of the 409 answered by DELETE /api/s3-configs/{id} when the config is in use. */
+export interface StorageConfigInUse {
+  files: number;
+  mounts: number;
+}

@@ -1,0 +1,105 @@
+import type { FileListQuery } from '@clipnest/contract';
+import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import type { Database, FilesTable } from '../db/schema.js';
+
+export type FileRow = Selectable<FilesTable>;
+export type FileWithConfig = FileRow & { storage_config_name: string | null; storage_type: string | null };
+
+function normalise<T extends FileRow>(row: T): T {
+  return {
+    ...row,
+    size: Number(row.size),
+    max_views: Number(row.max_views),
+    views: Number(row.views),
+    use_proxy: Number(row.use_proxy),
+  };
+}
+
+/** Escapes LIKE wildcards so a search for "50%" means the text, not a pattern. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
+
+export class FileRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  private withConfig() {
+    return this.db
+      .selectFrom('files')
+      .leftJoin('storage_configs', 'storage_configs.id', 'files.storage_config_id')
+      .selectAll('files')
+      .select(['storage_configs.name as storage_config_name', 'storage_configs.storage_type as storage_type']);
+  }
+
+  async findById(id: string): Promise<FileWithConfig | undefined> {
+    const row = await this.withConfig().where('files.id', '=', id).executeTakeFirst();
+    return row && normalise(row);
+  }
+
+  async findBySlug(slug: string): Promise<FileWithConfig | undefined> {
+    const row = await this.withConfig().where('files.slug', '=', slug).executeTakeFirst();
+    return row && normalise(row);
+  }
+
+  async slugTaken(slug: string, exceptId?: string): Promise<boolean> {
+    let query = this.db.selectFrom('files').select('id').where('slug', '=', slug);
+    if (exceptId) query = query.where('id', '!=', exceptId);
+    return (await query.executeTakeFirst()) !== undefined;
+  }
+
+  async insert(row: FileRow): Promise<void> {
+    await this.db.insertInto('files').values(row).execute();
+  }
+
+  async update(id: string, changes: Updateable<FilesTable>): Promise<boolean> {
+    const result = await this.db.updateTable('files').set(changes).where('id', '=', id).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('files').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /**
+   * Counts one view in one statement, only while the share is open: not expired and views left.
+   * N parallel callers of a share with one view left: exactly one gets true.
+   */
+  async consumeView(id: string, nowIso: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('files')
+      .set((eb) => ({ views: eb('views', '+', 1) }))
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', nowIso)]))
+      .where((eb) => eb.or([eb('max_views', '=', 0), eb('views', '<', eb.ref('max_views'))]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async list(query: FileListQuery, createdBy: string | undefined): Promise<{ rows: FileWithConfig[]; total: number }> {
+    let base = this.db.selectFrom('files');
+    if (createdBy !== undefined) base = base.where('files.created_by', '=', createdBy);
+    if (query.s3_config_id) base = base.where('files.storage_config_id', '=', query.s3_config_id);
+    if (query.search) {
+      const pattern = likePattern(query.search.toLowerCase());
+      base = base.where((eb) =>
+        eb.or([
+          eb(sql`lower(files.filename)`, 'like', sql`${pattern} escape '\\'`),
+          eb(sql`lower(files.slug)`, 'like', sql`${pattern} escape '\\'`),
+          eb(sql`lower(files.remark)`, 'like', sql`${pattern} escape '\\'`),
+        ]),
+      );
+    }
+    const totalRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    const rows = await base
+      .leftJoin('storage_configs', 'storage_configs.id', 'files.storage_config_id')
+      .selectAll('files')
+      .select(['storage_configs.name as storage_config_name', 'storage_configs.storage_type as storage_type'])
+      .orderBy(`files.${query.sort}`, query.order)
+      .orderBy('files.id', query.order)
+      .limit(query.limit)
+      .offset(query.offset)
+      .execute();
+    return { rows: rows.map(normalise), total: Number(totalRow?.n ?? 0) };
+  }
+}

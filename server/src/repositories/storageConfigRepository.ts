@@ -1,0 +1,138 @@
+import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import type { Database, StorageConfigsTable } from '../db/schema.js';
+
+export type StorageConfigRow = Selectable<StorageConfigsTable>;
+
+/** int8 columns come back as strings from some drivers; the app works in numbers. */
+function normalise(row: StorageConfigRow): StorageConfigRow {
+  return {
+    ...row,
+    total_capacity: row.total_capacity === null ? null : Number(row.total_capacity),
+    signature_expires_in: Number(row.signature_expires_in),
+    path_style: Number(row.path_style),
+    is_default: Number(row.is_default),
+  };
+}
+
+export class StorageConfigRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async list(limit: number, offset: number): Promise<StorageConfigRow[]> {
+    const rows = await this.db
+      .selectFrom('storage_configs')
+      .selectAll()
+      .orderBy('is_default', 'desc')
+      .orderBy('created_at', 'asc')
+      .orderBy('id')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return rows.map(normalise);
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db
+      .selectFrom('storage_configs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  async findById(id: string): Promise<StorageConfigRow | undefined> {
+    const row = await this.db.selectFrom('storage_configs').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && normalise(row);
+  }
+
+  async findDefault(): Promise<StorageConfigRow | undefined> {
+    const row = await this.db
+      .selectFrom('storage_configs')
+      .selectAll()
+      .where('is_default', '=', 1)
+      .orderBy('updated_at', 'desc')
+      .executeTakeFirst();
+    return row && normalise(row);
+  }
+
+  async findLocal(): Promise<StorageConfigRow | undefined> {
+    const row = await this.db
+      .selectFrom('storage_configs')
+      .selectAll()
+      .where('storage_type', '=', 'local')
+      .orderBy('created_at', 'asc')
+      .executeTakeFirst();
+    return row && normalise(row);
+  }
+
+  async nameTaken(name: string, exceptId?: string): Promise<boolean> {
+    let query = this.db.selectFrom('storage_configs').select('id').where('name', '=', name);
+    if (exceptId) query = query.where('id', '!=', exceptId);
+    return (await query.executeTakeFirst()) !== undefined;
+  }
+
+  async insert(row: StorageConfigRow): Promise<void> {
+    await this.db.insertInto('storage_configs').values(row).execute();
+  }
+
+  async update(id: string, changes: Updateable<StorageConfigsTable>): Promise<boolean> {
+    const result = await this.db.updateTable('storage_configs').set(changes).where('id', '=', id).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Makes `id` the only default, in one transaction. */
+  async setDefault(id: string, nowIso: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const exists = await trx.selectFrom('storage_configs').select('id').where('id', '=', id).executeTakeFirst();
+      if (!exists) return false;
+      await trx.updateTable('storage_configs').set({ is_default: 0 }).where('is_default', '=', 1).execute();
+      await trx
+        .updateTable('storage_configs')
+        .set({ is_default: 1, updated_at: nowIso })
+        .where('id', '=', id)
+        .execute();
+      return true;
+    });
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('storage_configs').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Bytes used by file shares per config. */
+  async usedBytes(ids: string[]): Promise<Map<string, number>> {
+    const result = new Map<string, number>();
+    if (ids.length === 0) return result;
+    const rows = await this.db
+      .selectFrom('files')
+      .select(['storage_config_id', sql<number>`coalesce(sum(size), 0)`.as('used')])
+      .where('storage_config_id', 'in', ids)
+      .groupBy('storage_config_id')
+      .execute();
+    for (const row of rows) result.set(row.storage_config_id, Number(row.used));
+    return result;
+  }
+
+  async countFiles(id: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('files')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('storage_config_id', '=', id)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /**
+   * Mounts using this config. The mounts table belongs to another feature and may not exist yet
+   * (or name its column differently): then nothing can use the config and the count is 0.
+   */
+  async countMounts(id: string): Promise<number> {
+    try {
+      const { rows } = await sql<{
+        n: number | string;
+      }>`select count(*) as n from mounts where storage_config_id = ${id}`.execute(this.db);
+      return Number(rows[0]?.n ?? 0);
+    } catch {
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,685 @@
+import { createHmac } from 'node:crypto';
+import { Readable } from 'node:stream';
+import {
+  fileKindOf,
+  isMarkdownFilename,
+  maxUploadBytes,
+  slugSchema,
+  type BatchDeleteFilesResult,
+  type DeleteMode,
+  type FileListQuery,
+  type FileView,
+  type ListPage,
+  type OfficePreviewResult,
+  type PublicFileDetails,
+  type PublicFileInfo,
+  type UpdateFile,
+  type UploadFields,
+} from '@clipnest/contract';
+import type { Updateable } from 'kysely';
+import type { FilesTable } from '../db/schema.js';
+import { isUniqueViolation } from '../db/errors.js';
+import { contentDisposition } from '../http/contentDisposition.js';
+import { AppError } from '../errors.js';
+import { isoNow, type Clock } from '../lib/clock.js';
+import { isWellFormedId, newId } from '../lib/ids.js';
+import type { Logger } from '../lib/logger.js';
+import type { FileRepository, FileRow, FileWithConfig } from '../repositories/fileRepository.js';
+import type { StorageConfigRow } from '../repositories/storageConfigRepository.js';
+import { hashPassword, safeEqual, sha256Hex, verifyPassword } from '../security/secrets.js';
+import { normalizePath } from '../storage/paths.js';
+import { webFromNode } from '../storage/streams.js';
+import { isStorageError, type ReadResult, type StorageDriver } from '../storage/types.js';
+import { cleanMimetype, servingPolicy, type ServingPolicy } from './fileServing.js';
+import { creatorId, type Principal } from './principal.js';
+import type { SettingsService } from './settingsService.js';
+import type { StatsService } from './statsService.js';
+import type { StorageConfigService } from './storageConfigService.js';
+import { storageToAppError } from './storageErrors.js';
+
+/** Multipart framing and text fields around the file part, allowed on top of the max size in Content-Length. */
+export const MULTIPART_OVERHEAD_ALLOWANCE = 64 * 1024;
+/** Lifetime of the access tokens in preview/download URLs handed out with a counted view. */
+export const ACCESS_TOKEN_TTL_S = 3 * 3600;
+/** Lifetime of presigned redirect URLs (capped by the config's signature_expires_in). */
+export const REDIRECT_TTL_MAX_S = 3600;
+const SLUG_ALPHABET = 'abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${unit === 0 ? value : value.toFixed(2)} ${units[unit]}`;
+}
+
+function randomSlug(length = 6): string {
+  const bytes = new Uint8Array(length);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => SLUG_ALPHABET[b % SLUG_ALPHABET.length]).join('');
+}
+
+/**
+ * The display name of an uploaded file: the last segment of what the client sent (some send full paths).
+ * Rejects empty names, `.`/`..` (also percent-encoded) and control characters such as NUL.
+ */
+export function cleanFilename(raw: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(raw)) throw AppError.validation('the file name contains control characters');
+  const base = (raw.split(/[\\/]/).pop() ?? '').trim();
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(base);
+  } catch {
+    decoded = base;
+  }
+  if (base === '' || decoded === '.' || decoded === '..' || /^(\.|%2e)+$/i.test(base)) {
+    throw AppError.validation('the file name is missing or invalid');
+  }
+  if (Buffer.byteLength(base) > 255) throw AppError.validation('the file name is too long (255 bytes at most)');
+  return base;
+}
+
+/** The object name in storage: a random prefix keeps names unique; anything a driver rejects is replaced. */
+function storageName(filename: string): string {
+  let safe = filename.replace(/[%\\/:*?"<>|#]/g, '_').replace(/^\.+/, '_');
+  while (Buffer.byteLength(safe) > 200) safe = safe.slice(0, -1);
+  return `${randomSlug(8)}_${safe || 'file'}`;
+}
+
+export interface UploadMeta {
+  /** Filename the multipart part carried. */
+  filename: string;
+  /** Content type of the part. */
+  partMimetype?: string;
+  /** Content-Length of the whole request, when the client sent one. */
+  requestLength?: number;
+  signal?: AbortSignal;
+}
+
+export type ContentMode = 'inline' | 'attachment';
+
+export interface ContentRequest {
+  slug: string;
+  mode: ContentMode;
+  token?: string;
+  password?: string;
+  /** HEAD: answer the headers only; no view is counted and nothing is read. */
+  head?: boolean;
+  /** Parsed before reading: the route resolves Range against the size this answers. */
+  conditional: (file: { etag: string; lastModified: Date; size: number }) => {
+    notModified: boolean;
+    range?: { start: number; end: number } | 'unsatisfiable';
+  };
+}
+
+export type ContentResult =
+  | { kind: 'redirect'; url: string }
+  | {
+      kind: 'not_modified';
+      etag: string;
+      lastModified: Date;
+    }
+  | { kind: 'unsatisfiable'; size: number }
+  | {
+      kind: 'head';
+      filename: string;
+      policy: ServingPolicy;
+      disposition: ContentMode;
+      etag: string;
+      lastModified: Date;
+      size: number;
+      range?: { start: number; end: number };
+    }
+  | {
+      kind: 'body';
+      read: ReadResult;
+      filename: string;
+      policy: ServingPolicy;
+      disposition: ContentMode;
+      etag: string;
+      lastModified: Date;
+      size: number;
+    };
+
+export class FileService {
+  private readonly tokenKey: Buffer;
+
+  constructor(
+    private readonly deps: {
+      files: FileRepository;
+      storageConfigs: StorageConfigService;
+      settings: SettingsService;
+      stats: StatsService;
+      clock: Clock;
+      logger: Logger;
+      /** Secret the access tokens are signed with (derived from ENCRYPTION_KEY). */
+      tokenSecret: string;
+      /** Absolute base URL for links given to third parties (office viewers); else the request origin. */
+      publicUrl?: string;
+    },
+  ) {
+    this.tokenKey = createHmac('sha256', 'clipnest-file-access').update(deps.tokenSecret).digest();
+  }
+
+  // ---------- views ----------
+
+  private etagOf(row: FileRow): string {
+    if (row.etag) return row.etag.startsWith('"') || row.etag.startsWith('W/') ? row.etag : `"${row.etag}"`;
+    return `"${row.id}-${row.size}"`;
+  }
+
+  toView(row: FileWithConfig, config?: Pick<StorageConfigRow, 'custom_host'>): FileView {
+    const folder = row.storage_path.includes('/') ? row.storage_path.slice(0, row.storage_path.lastIndexOf('/')) : '';
+    const encodedPath = row.storage_path.split('/').map(encodeURIComponent).join('/');
+    return {
+      id: row.id,
+      file_id: row.id,
+      slug: row.slug,
+      filename: row.filename,
+      mimetype: row.mimetype,
+      size: row.size,
+      type: fileKindOf(row.filename, row.mimetype),
+      path: `/${folder}`,
+      remark: row.remark,
+      has_password: row.password_hash !== null,
+      expires_at: row.expires_at,
+      max_views: row.max_views,
+      views: row.views,
+      use_proxy: row.use_proxy === 1,
+      s3_config_id: row.storage_config_id,
+      storage_config_name: row.storage_config_name,
+      provider_type: row.storage_type ?? 'unknown',
+      storage_path: row.storage_path,
+      s3_url: config?.custom_host ? `${config.custom_host}/${encodedPath}` : null,
+      etag: row.etag,
+      link: `/file/${row.slug}`,
+      preview_url: `/api/file-view/${encodeURIComponent(row.slug)}`,
+      download_url: `/api/file-download/${encodeURIComponent(row.slug)}`,
+      created_by: row.created_by,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  }
+
+  private async viewOf(id: string): Promise<FileView> {
+    const row = await this.deps.files.findById(id);
+    if (!row) throw AppError.notFound('file not found');
+    const config = await this.deps.storageConfigs.requireRow(row.storage_config_id).catch(() => undefined);
+    return this.toView(row, config);
+  }
+
+  // ---------- upload ----------
+
+  async maxUploadSize(): Promise<number> {
+    const values = await this.deps.settings.values();
+    return maxUploadBytes(values);
+  }
+
+  /** Checks that need no bytes: run before the body is read (Content-Length, slug, config, quota). */
+  /** 413 when the request's Content-Length alone shows the file cannot fit under the max upload size. */
+  async checkDeclaredSize(requestLength: number | undefined): Promise<number> {
+    const maxBytes = await this.maxUploadSize();
+    if (requestLength !== undefined && requestLength > maxBytes + MULTIPART_OVERHEAD_ALLOWANCE) {
+      throw new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `file exceeds the maximum upload size of ${formatBytes(maxBytes)} (request is ${formatBytes(requestLength)})`,
+        { data: { max_upload_size: maxBytes } },
+      );
+    }
+    return maxBytes;
+  }
+
+  async prepareUpload(fields: UploadFields, requestLength?: number) {
+    const maxBytes = await this.checkDeclaredSize(requestLength);
+    const config = await this.deps.storageConfigs.resolveForUpload(fields.s3_config_id);
+    let folder: string;
+    try {
+      folder = normalizePath([config.default_folder, fields.path ?? ''].filter(Boolean).join('/'));
+    } catch (error) {
+      throw AppError.validation(`invalid path: ${(error as Error).message}`, [
+        { path: 'path', message: 'may not contain "..", encoded dots or slashes, backslashes or control characters' },
+      ]);
+    }
+    if (fields.slug && (await this.deps.files.slugTaken(fields.slug))) {
+      throw AppError.conflict('the link suffix is taken, try another suffix');
+    }
+    let remaining = Number.POSITIVE_INFINITY;
+    const capacity = config.total_capacity;
+    if (capacity !== null) {
+      const used = await this.deps.storageConfigs.usedBytes(config.id);
+      remaining = Math.max(0, capacity - used);
+      if (requestLength !== undefined && requestLength - MULTIPART_OVERHEAD_ALLOWANCE > remaining) {
+        throw this.insufficient(requestLength - MULTIPART_OVERHEAD_ALLOWANCE, remaining, capacity, true);
+      }
+    }
+    return { config, folder, maxBytes, remaining };
+  }
+
+  private insufficient(size: number, remaining: number, capacity: number, atLeast: boolean): AppError {
+    return new AppError(
+      'PAYLOAD_TOO_LARGE',
+      `insufficient storage: file size ${atLeast ? 'at least ' : ''}${formatBytes(size)}, remaining space ${formatBytes(
+        remaining,
+      )}, total capacity ${formatBytes(capacity)}`,
+      { data: { file_size: size, remaining, total_capacity: capacity } },
+    );
+  }
+
+  /**
+   * Streams the file into its storage, then records the share. On any failure nothing stays behind:
+   * no object, no row.
+   */
+  async upload(
+    principal: Principal,
+    fields: UploadFields,
+    source: ReadableStream<Uint8Array> | Readable,
+    meta: UploadMeta,
+    prepared: Awaited<ReturnType<FileService['prepareUpload']>>,
+  ): Promise<FileView> {
+    const body = source instanceof Readable ? webFromNode(source) : source;
+    const filename = cleanFilename(meta.filename);
+    const { config, folder, maxBytes, remaining } = prepared;
+    const limit = Math.min(maxBytes, remaining);
+    const driver = this.deps.storageConfigs.driverOf(config);
+    const storagePath = folder ? `${folder}/${storageName(filename)}` : storageName(filename);
+    const mimetype = isMarkdownFilename(filename)
+      ? 'text/markdown'
+      : cleanMimetype(fields.mimetype && fields.mimetype !== '' ? fields.mimetype : meta.partMimetype);
+
+    let counted = 0;
+    let overLimit = false;
+    const meter = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        counted += chunk.byteLength;
+        if (counted > limit) {
+          overLimit = true;
+          controller.error(new Error('upload exceeds the limit'));
+          return;
+        }
+        controller.enqueue(chunk);
+      },
+    });
+    const tooLarge = () =>
+      limit === maxBytes
+        ? new AppError('PAYLOAD_TOO_LARGE', `file exceeds the maximum upload size of ${formatBytes(maxBytes)}`, {
+            data: { max_upload_size: maxBytes },
+          })
+        : this.insufficient(counted, remaining, config.total_capacity ?? 0, true);
+
+    let written: { size: number; etag?: string };
+    try {
+      const entry = await driver.write(storagePath, body.pipeThrough(meter), {
+        overwrite: false,
+        contentType: mimetype,
+        maxBytes: Number.isFinite(limit) ? limit : undefined,
+        signal: meta.signal,
+      });
+      written = { size: entry.size, etag: entry.etag };
+    } catch (error) {
+      await driver.remove(storagePath).catch(() => undefined);
+      if (overLimit || isStorageError(error, 'too_large')) throw tooLarge();
+      if (error instanceof AppError) throw error;
+      if (isStorageError(error, 'quota')) {
+        throw new AppError(
+          'PAYLOAD_TOO_LARGE',
+          `insufficient storage: the storage is full (file size at least ${formatBytes(counted)})`,
+        );
+      }
+      throw storageToAppError(error);
+    }
+    const size = counted;
+    if (size === 0) {
+      await driver.remove(storagePath).catch(() => undefined);
+      throw AppError.validation('the file is empty', [{ path: 'file', message: 'the file is empty' }]);
+    }
+
+    const now = this.deps.clock.now();
+    const settings = await this.deps.settings.values();
+    const row: FileRow = {
+      id: newId(),
+      slug: fields.slug ?? '',
+      filename,
+      mimetype,
+      size,
+      storage_config_id: config.id,
+      storage_path: storagePath,
+      etag: written.etag ?? null,
+      remark: fields.remark ?? '',
+      password_hash: fields.password ? await hashPassword(fields.password) : null,
+      expires_at: fields.expires_in ? new Date(now.getTime() + fields.expires_in * 3600_000).toISOString() : null,
+      max_views: fields.max_views ?? 0,
+      views: 0,
+      use_proxy: (fields.use_proxy ?? settings.default_use_proxy) ? 1 : 0,
+      created_by: creatorId(principal),
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    };
+    try {
+      await this.insertWithSlug(row, fields.slug !== undefined);
+    } catch (error) {
+      await driver.remove(storagePath).catch(() => undefined);
+      throw error;
+    }
+    if (config.total_capacity !== null) {
+      // Parallel uploads may each have fit alone: the one that tips the config over its capacity gives way.
+      const used = await this.deps.storageConfigs.usedBytes(config.id);
+      if (used > config.total_capacity) {
+        await this.discard(row);
+        throw this.insufficient(size, Math.max(0, config.total_capacity - (used - size)), config.total_capacity, false);
+      }
+    }
+    return this.viewOf(row.id);
+  }
+
+  /** Removes a share just created (row and object), e.g. when the request failed after the file was stored. */
+  async discard(row: Pick<FileRow, 'id' | 'storage_config_id' | 'storage_path'>): Promise<void> {
+    await this.deps.files.delete(row.id);
+    await this.removeObject(row).catch((error: unknown) =>
+      this.deps.logger.error(`could not remove the object of discarded upload ${row.id}`, error),
+    );
+  }
+
+  private async insertWithSlug(row: FileRow, custom: boolean): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      if (!custom) row.slug = randomSlug(attempt < 3 ? 6 : 10);
+      try {
+        await this.deps.files.insert(row);
+        return;
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        if (custom || attempt >= 5) throw AppError.conflict('the link suffix is taken, try another suffix');
+      }
+    }
+  }
+
+  // ---------- public access ----------
+
+  private async requireBySlug(slug: string): Promise<FileWithConfig> {
+    const valid = slugSchema.safeParse(slug).success || /^[A-Za-z0-9_-]{1,64}$/.test(slug);
+    const row = valid ? await this.deps.files.findBySlug(slug) : undefined;
+    if (!row) throw AppError.notFound('file not found');
+    return row;
+  }
+
+  private assertOpen(row: FileRow): void {
+    const now = isoNow(this.deps.clock);
+    if (row.expires_at !== null && row.expires_at <= now) throw new AppError('GONE', 'this file share has expired');
+    if (row.max_views > 0 && row.views >= row.max_views) {
+      throw new AppError('GONE', 'this file share has reached its maximum number of views');
+    }
+  }
+
+  private async assertPassword(row: FileRow, password: string | undefined): Promise<void> {
+    if (row.password_hash === null) return;
+    if (password === undefined || password === '') throw AppError.unauthorized('password required');
+    if (!(await verifyPassword(password, row.password_hash))) throw AppError.unauthorized('wrong password');
+  }
+
+  private async consume(row: FileRow): Promise<void> {
+    if (!(await this.deps.files.consumeView(row.id, isoNow(this.deps.clock)))) {
+      throw new AppError('GONE', 'this file share has reached its maximum number of views or has expired');
+    }
+  }
+
+  private passwordFingerprint(row: FileRow): string {
+    return row.password_hash ? sha256Hex(row.password_hash).slice(0, 16) : '-';
+  }
+
+  /** `exp.signature`: lets <img>/<video> fetch content without the password or another counted view. */
+  issueToken(row: FileRow, ttlSeconds = ACCESS_TOKEN_TTL_S): string {
+    const exp = Math.floor(this.deps.clock.now().getTime() / 1000) + ttlSeconds;
+    return `${exp.toString(36)}.${this.sign(row, exp)}`;
+  }
+
+  private sign(row: FileRow, exp: number): string {
+    return createHmac('sha256', this.tokenKey)
+      .update(`${row.id}.${exp}.${this.passwordFingerprint(row)}`)
+      .digest('base64url')
+      .slice(0, 32);
+  }
+
+  private tokenValid(row: FileRow, token: string | undefined): boolean {
+    if (!token) return false;
+    const [expText, signature] = token.split('.');
+    if (!expText || !signature) return false;
+    const exp = parseInt(expText, 36);
+    if (!Number.isSafeInteger(exp) || exp * 1000 < this.deps.clock.now().getTime()) return false;
+    return safeEqual(signature, this.sign(row, exp));
+  }
+
+  private details(row: FileWithConfig): PublicFileDetails {
+    const token = this.issueToken(row);
+    const slug = encodeURIComponent(row.slug);
+    const q = `?token=${encodeURIComponent(token)}`;
+    return {
+      slug: row.slug,
+      requires_password: false,
+      has_password: row.password_hash !== null,
+      filename: row.filename,
+      mimetype: row.mimetype,
+      size: row.size,
+      type: fileKindOf(row.filename, row.mimetype),
+      remark: row.remark,
+      expires_at: row.expires_at,
+      max_views: row.max_views,
+      views: row.views + 1,
+      created_at: row.created_at,
+      preview_url: `/api/file-view/${slug}${q}`,
+      download_url: `/api/file-download/${slug}${q}`,
+      access_token: token,
+      inline_safe: servingPolicy(row.mimetype).inline,
+    };
+  }
+
+  /** GET /api/public/files/{slug}: "password required" until verified; each full answer counts a view. */
+  async publicInfo(slug: string): Promise<PublicFileInfo> {
+    const row = await this.requireBySlug(slug);
+    this.assertOpen(row);
+    if (row.password_hash !== null) return { slug: row.slug, requires_password: true, has_password: true };
+    await this.consume(row);
+    this.deps.stats.record('file_views');
+    return this.details(row);
+  }
+
+  async verify(slug: string, password: string): Promise<PublicFileDetails> {
+    const row = await this.requireBySlug(slug);
+    this.assertOpen(row);
+    if (row.password_hash !== null && !(await verifyPassword(password, row.password_hash))) {
+      throw AppError.unauthorized('wrong password');
+    }
+    await this.consume(row);
+    this.deps.stats.record('file_views');
+    return this.details(row);
+  }
+
+  /** Token, or password + a counted view. Answers whether a view still has to be counted. */
+  private async authorise(row: FileRow, token: string | undefined, password: string | undefined): Promise<boolean> {
+    if (this.tokenValid(row, token)) {
+      if (row.expires_at !== null && row.expires_at <= isoNow(this.deps.clock)) {
+        throw new AppError('GONE', 'this file share has expired');
+      }
+      return false;
+    }
+    if (token) {
+      // A stale token: fall back to the password when one came along, else say why.
+      if (row.password_hash !== null && !password) {
+        throw AppError.unauthorized('the download link has expired, refresh the page');
+      }
+    }
+    this.assertOpen(row);
+    await this.assertPassword(row, password);
+    return true;
+  }
+
+  /** /api/file-view and /api/file-download. */
+  async content(request: ContentRequest): Promise<ContentResult> {
+    const row = await this.requireBySlug(request.slug);
+    const mustCount = await this.authorise(row, request.token, request.password);
+    const config = await this.deps.storageConfigs.requireRow(row.storage_config_id).catch(() => {
+      throw AppError.notFound('the storage of this file no longer exists');
+    });
+    const driver = this.deps.storageConfigs.driverOf(config);
+    const etag = this.etagOf(row);
+    const lastModified = new Date(row.created_at);
+    const policy = servingPolicy(row.mimetype);
+    const disposition: ContentMode = request.mode === 'inline' && policy.inline ? 'inline' : 'attachment';
+
+    const redirect = config.storage_type !== 'local' && row.use_proxy === 0 && typeof driver.presign === 'function';
+    const cond = request.conditional({ etag, lastModified, size: row.size });
+    if (!redirect && cond.notModified) return { kind: 'not_modified', etag, lastModified };
+    if (!redirect && cond.range === 'unsatisfiable') return { kind: 'unsatisfiable', size: row.size };
+
+    const range = cond.range === 'unsatisfiable' ? undefined : cond.range;
+    if (request.head && !redirect) {
+      return { kind: 'head', filename: row.filename, policy, disposition, etag, lastModified, size: row.size, range };
+    }
+    if (mustCount) await this.consume(row);
+    const firstBytes = range === undefined || range.start === 0;
+    if (firstBytes) this.deps.stats.record(disposition === 'attachment' ? 'file_downloads' : 'file_views');
+
+    if (redirect && driver.presign) {
+      const ttl = Math.max(60, Math.min(config.signature_expires_in, REDIRECT_TTL_MAX_S));
+      try {
+        const url = await driver.presign(row.storage_path, 'get', ttl, {
+          contentDisposition: contentDisposition(disposition, row.filename),
+          contentType: policy.inline && disposition === 'inline' ? policy.contentType : row.mimetype,
+        });
+        return { kind: 'redirect', url };
+      } catch (error) {
+        throw storageToAppError(error);
+      }
+    }
+    let read: ReadResult;
+    try {
+      read = await driver.read(row.storage_path, range ? { range } : undefined);
+    } catch (error) {
+      if (isStorageError(error, 'range')) return { kind: 'unsatisfiable', size: row.size };
+      throw storageToAppError(error);
+    }
+    return { kind: 'body', read, filename: row.filename, policy, disposition, etag, lastModified, size: row.size };
+  }
+
+  /** GET /api/office-preview/{slug}: a viewer URL around a short-lived public link to the file. */
+  async officePreview(
+    slug: string,
+    access: { token?: string; password?: string },
+    requestOrigin: string,
+  ): Promise<OfficePreviewResult> {
+    const row = await this.requireBySlug(slug);
+    const mustCount = await this.authorise(row, access.token, access.password);
+    const provider = await this.deps.settings.get('preview_office_provider');
+    if (provider !== 'microsoft' && provider !== 'google') throw AppError.validation('unsupported preview provider');
+    if (mustCount) {
+      await this.consume(row);
+      this.deps.stats.record('file_views');
+    }
+    const ttl = 3600;
+    const token = this.issueToken(row, ttl);
+    const base = this.deps.publicUrl ?? requestOrigin;
+    const fileUrl = `${base}/api/file-download/${encodeURIComponent(row.slug)}?token=${encodeURIComponent(token)}`;
+    const url =
+      provider === 'microsoft'
+        ? `https://view.officeapps.live.com/op/view.aspx?src=${encodeURIComponent(fileUrl)}`
+        : `https://docs.google.com/viewer?url=${encodeURIComponent(fileUrl)}&embedded=true`;
+    return { url, provider, expires_at: new Date(this.deps.clock.now().getTime() + ttl * 1000).toISOString() };
+  }
+
+  // ---------- management ----------
+
+  private assertCreator(principal: Principal, row: FileRow): void {
+    if (principal.type === 'admin') return;
+    if (row.created_by !== creatorId(principal)) throw AppError.forbidden('you can only manage files you uploaded');
+  }
+
+  private async requireOwned(principal: Principal, id: string): Promise<FileWithConfig> {
+    const row = isWellFormedId(id) ? await this.deps.files.findById(id) : undefined;
+    if (!row) throw AppError.notFound(`file ${JSON.stringify(id)} not found`);
+    this.assertCreator(principal, row);
+    return row;
+  }
+
+  async list(principal: Principal, query: FileListQuery): Promise<ListPage<FileView>> {
+    const createdBy = principal.type === 'admin' ? undefined : creatorId(principal);
+    const { rows, total } = await this.deps.files.list(query, createdBy);
+    const hosts = new Map<string, string>();
+    for (const id of new Set(rows.map((r) => r.storage_config_id))) {
+      const config = await this.deps.storageConfigs.requireRow(id).catch(() => undefined);
+      hosts.set(id, config?.custom_host ?? '');
+    }
+    return {
+      items: rows.map((r) => this.toView(r, { custom_host: hosts.get(r.storage_config_id) ?? '' })),
+      total,
+      limit: query.limit,
+      offset: query.offset,
+    };
+  }
+
+  async get(principal: Principal, id: string): Promise<FileView> {
+    const row = await this.requireOwned(principal, id);
+    return this.viewOf(row.id);
+  }
+
+  async update(principal: Principal, id: string, input: UpdateFile): Promise<FileView> {
+    const row = await this.requireOwned(principal, id);
+    const now = this.deps.clock.now();
+    const changes: Updateable<FilesTable> = { updated_at: now.toISOString() };
+    if (input.slug !== undefined && input.slug !== row.slug) {
+      if (await this.deps.files.slugTaken(input.slug, row.id)) {
+        throw AppError.conflict('the link suffix is taken, try another suffix');
+      }
+      changes.slug = input.slug;
+    }
+    if (input.remark !== undefined) changes.remark = input.remark;
+    if (input.filename !== undefined) changes.filename = cleanFilename(input.filename);
+    if (input.password !== undefined) {
+      changes.password_hash =
+        input.password === null || input.password === '' ? null : await hashPassword(input.password);
+    }
+    if (input.expires_in !== undefined) {
+      changes.expires_at =
+        input.expires_in === 0 ? null : new Date(now.getTime() + input.expires_in * 3600_000).toISOString();
+    }
+    if (input.max_views !== undefined) changes.max_views = input.max_views;
+    if (input.use_proxy !== undefined) changes.use_proxy = input.use_proxy ? 1 : 0;
+    try {
+      await this.deps.files.update(row.id, changes);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw AppError.conflict('the link suffix is taken, try another suffix');
+      throw error;
+    }
+    return this.viewOf(row.id);
+  }
+
+  async batchDelete(principal: Principal, ids: string[], mode: DeleteMode): Promise<BatchDeleteFilesResult> {
+    const failed: BatchDeleteFilesResult['failed'] = [];
+    let deleted = 0;
+    for (const id of new Set(ids)) {
+      try {
+        const row = await this.requireOwned(principal, id);
+        if (mode === 'both') await this.removeObject(row);
+        if (await this.deps.files.delete(row.id)) deleted++;
+      } catch (error) {
+        const message = error instanceof AppError ? error.message : 'could not delete the stored object';
+        if (!(error instanceof AppError)) this.deps.logger.error(`delete of file ${id} failed`, error);
+        failed.push({ id, message });
+      }
+    }
+    return { deleted, failed };
+  }
+
+  private async removeObject(row: Pick<FileRow, 'storage_config_id' | 'storage_path'>): Promise<void> {
+    const config = await this.deps.storageConfigs.requireRow(row.storage_config_id).catch(() => undefined);
+    if (!config) return; // the storage is gone: nothing left to remove
+    const driver: StorageDriver = this.deps.storageConfigs.driverOf(config);
+    try {
+      await driver.remove(row.storage_path);
+    } catch (error) {
+      if (isStorageError(error, 'not_found')) return;
+      throw storageToAppError(error);
+    }
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * What may be rendered inline from our own origin. Anything that can run script (HTML, SVG, XML,
+ * unknown types) is only ever sent as an attachment under `Content-Security-Policy: sandbox`.
+ */
+const INLINE_IMAGE = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/pjpeg',
+  'image/gif',
+  'image/webp',
+  'image/bmp',
+  'image/avif',
+  'image/apng',
+  'image/x-icon',
+  'image/vnd.microsoft.icon',
+  'image/tiff',
+]);
+
+/** Text types shown as text/plain (never rendered): source code, Markdown, JSON, CSV, logs. */
+const TEXT_AS_PLAIN =
+  /^(text\/(plain|markdown|x-markdown|csv|tab-separated-values|x-[a-z0-9.+-]+|css|javascript)|application\/(json|x-ndjson|javascript|x-sh|x-yaml|yaml|toml|sql|x-sql))$/;
+
+export interface ServingPolicy {
+  /** May be shown inline from our origin. */
+  inline: boolean;
+  /** Content-Type to answer with. */
+  contentType: string;
+  /** Add `Content-Security-Policy: sandbox`. */
+  sandbox: boolean;
+}
+
+export function baseMimetype(mimetype: string): string {
+  return (mimetype.split(';')[0] ?? '').trim().toLowerCase();
+}
+
+export function servingPolicy(mimetype: string): ServingPolicy {
+  const mt = baseMimetype(mimetype);
+  if (INLINE_IMAGE.has(mt)) return { inline: true, contentType: mt, sandbox: false };
+  if (/^(audio|video)\/[a-z0-9.+-]+$/.test(mt)) return { inline: true, contentType: mt, sandbox: false };
+  if (mt === 'application/pdf') return { inline: true, contentType: mt, sandbox: false };
+  if (TEXT_AS_PLAIN.test(mt)) return { inline: true, contentType: 'text/plain; charset=utf-8', sandbox: true };
+  // text/html, image/svg+xml, */xml, application/octet-stream, anything unknown.
+  return {
+    inline: false,
+    contentType: /^[a-z0-9.+-]+\/[a-z0-9.+-]+$/.test(mt) ? mt : 'application/octet-stream',
+    sandbox: true,
+  };
+}
+
+/** A mimetype as a client sent it, reduced to `type/subtype` (parameters dropped), or octet-stream. */
+export function cleanMimetype(value: string | undefined): string {
+  const mt = baseMimetype(value ?? '');
+  return /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(mt) && mt.length <= 255
+    ? mt
+    : 'application/octet-stream';
+}

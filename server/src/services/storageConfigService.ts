@@ -1,0 +1,329 @@
+import type {
+  CreateStorageConfig,
+  ListPage,
+  StorageConfigTestResult,
+  StorageConfigView,
+  StorageProvider,
+  StorageTestStep,
+  UpdateStorageConfig,
+} from '@clipnest/contract';
+import { STORAGE_PROVIDERS } from '@clipnest/contract';
+import type { Updateable } from 'kysely';
+import type { StorageConfigsTable } from '../db/schema.js';
+import { AppError } from '../errors.js';
+import { isoNow, type Clock } from '../lib/clock.js';
+import { isWellFormedId, newId } from '../lib/ids.js';
+import type { StorageConfigRepository, StorageConfigRow } from '../repositories/storageConfigRepository.js';
+import type { SecretCipher } from '../security/cipher.js';
+import type { StorageDriver } from '../storage/types.js';
+import type { StorageRegistry } from './storageRegistry.js';
+
+export const LOCAL_CONFIG_NAME = 'Local storage';
+
+function maskSecret(secret: string): string {
+  if (!secret) return '';
+  return `••••${secret.length > 8 ? secret.slice(-4) : ''}`;
+}
+
+function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}
+
+export class StorageConfigService {
+  constructor(
+    private readonly deps: {
+      configs: StorageConfigRepository;
+      registry: StorageRegistry;
+      cipher: SecretCipher;
+      clock: Clock;
+    },
+  ) {}
+
+  /** Creates the built-in local config at start when missing, and makes sure some config is the default. */
+  async ensureBuiltin(): Promise<StorageConfigRow> {
+    let local = await this.deps.configs.findLocal();
+    const now = isoNow(this.deps.clock);
+    if (!local) {
+      const hasDefault = (await this.deps.configs.findDefault()) !== undefined;
+      local = {
+        id: newId(),
+        name: LOCAL_CONFIG_NAME,
+        storage_type: 'local',
+        provider: null,
+        endpoint: '',
+        bucket: '',
+        region: '',
+        access_key_id: '',
+        secret_encrypted: '',
+        path_style: 0,
+        default_folder: '',
+        custom_host: '',
+        signature_expires_in: 3600,
+        total_capacity: null,
+        is_default: hasDefault ? 0 : 1,
+        created_at: now,
+        updated_at: now,
+      };
+      await this.deps.configs.insert(local);
+    } else if (!(await this.deps.configs.findDefault())) {
+      await this.deps.configs.setDefault(local.id, now);
+    }
+    return local;
+  }
+
+  toView(row: StorageConfigRow, usedBytes = 0): StorageConfigView {
+    let secret: string;
+    try {
+      secret = row.secret_encrypted ? this.deps.cipher.decrypt(row.secret_encrypted) : '';
+    } catch {
+      secret = '';
+    }
+    const provider = (STORAGE_PROVIDERS as readonly string[]).includes(row.provider ?? '')
+      ? (row.provider as StorageProvider)
+      : null;
+    return {
+      id: row.id,
+      name: row.name,
+      storage_type: row.storage_type === 'local' ? 'local' : 's3',
+      provider,
+      endpoint: row.endpoint,
+      bucket: row.bucket,
+      region: row.region,
+      access_key_id: row.access_key_id,
+      secret_access_key_masked: row.secret_encrypted ? maskSecret(secret) || '••••' : '',
+      has_secret: row.secret_encrypted !== '',
+      path_style: row.path_style === 1,
+      default_folder: row.default_folder,
+      custom_host: row.custom_host,
+      signature_expires_in: row.signature_expires_in,
+      total_capacity: row.total_capacity,
+      used_bytes: usedBytes,
+      is_default: row.is_default === 1,
+      is_builtin: row.storage_type === 'local',
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  }
+
+  /** `full` false (key holders picking an upload target): names and capacity only, no connection details. */
+  async list(page: number, limit: number, full = true): Promise<ListPage<StorageConfigView>> {
+    const offset = (page - 1) * limit;
+    const [rows, total] = await Promise.all([this.deps.configs.list(limit, offset), this.deps.configs.count()]);
+    const used = await this.deps.configs.usedBytes(rows.map((r) => r.id));
+    const items = rows.map((r) => {
+      const view = this.toView(r, used.get(r.id) ?? 0);
+      if (full) return view;
+      return {
+        ...view,
+        endpoint: '',
+        bucket: '',
+        region: '',
+        access_key_id: '',
+        secret_access_key_masked: '',
+        has_secret: false,
+        default_folder: '',
+        custom_host: '',
+      };
+    });
+    return { items, total, limit, offset, page };
+  }
+
+  async requireRow(id: string): Promise<StorageConfigRow> {
+    const row = isWellFormedId(id) ? await this.deps.configs.findById(id) : undefined;
+    if (!row) throw AppError.notFound(`storage config ${JSON.stringify(id)} not found`);
+    return row;
+  }
+
+  async get(id: string): Promise<StorageConfigView> {
+    const row = await this.requireRow(id);
+    const used = await this.deps.configs.usedBytes([row.id]);
+    return this.toView(row, used.get(row.id) ?? 0);
+  }
+
+  /** The config an upload goes to: the one named, else the default (else the built-in local one). */
+  async resolveForUpload(id: string | undefined): Promise<StorageConfigRow> {
+    if (id) return this.requireRow(id);
+    const row = (await this.deps.configs.findDefault()) ?? (await this.ensureBuiltin());
+    return row;
+  }
+
+  async usedBytes(id: string): Promise<number> {
+    return (await this.deps.configs.usedBytes([id])).get(id) ?? 0;
+  }
+
+  driverOf(row: StorageConfigRow): StorageDriver {
+    return this.deps.registry.driverFor(row);
+  }
+
+  private async assertNameFree(name: string, exceptId?: string): Promise<void> {
+    if (await this.deps.configs.nameTaken(name, exceptId)) {
+      throw AppError.conflict(`a storage config named "${name}" already exists`);
+    }
+  }
+
+  async create(input: CreateStorageConfig): Promise<StorageConfigView> {
+    await this.assertNameFree(input.name);
+    const now = isoNow(this.deps.clock);
+    const row: StorageConfigRow = {
+      id: newId(),
+      name: input.name,
+      storage_type: 's3',
+      provider: input.provider,
+      endpoint: input.endpoint,
+      bucket: input.bucket,
+      region: input.region,
+      access_key_id: input.access_key_id,
+      secret_encrypted: this.deps.cipher.encrypt(input.secret_access_key),
+      path_style: input.path_style ? 1 : 0,
+      default_folder: input.default_folder,
+      custom_host: input.custom_host,
+      signature_expires_in: input.signature_expires_in,
+      total_capacity: input.total_capacity,
+      is_default: 0,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.deps.configs.insert(row);
+    if (input.is_default) await this.deps.configs.setDefault(row.id, now);
+    return this.get(row.id);
+  }
+
+  async update(id: string, input: UpdateStorageConfig): Promise<StorageConfigView> {
+    const row = await this.requireRow(id);
+    if (input.is_default === false && row.is_default === 1) {
+      throw AppError.validation('make another config the default instead of unsetting this one', [
+        { path: 'is_default', message: 'a default config is always needed' },
+      ]);
+    }
+    if (input.name !== undefined) await this.assertNameFree(input.name, row.id);
+    const now = isoNow(this.deps.clock);
+    const changes: Updateable<StorageConfigsTable> = { updated_at: now };
+    if (input.name !== undefined) changes.name = input.name;
+    if (input.total_capacity !== undefined) changes.total_capacity = input.total_capacity;
+    if (row.storage_type === 'local') {
+      const s3Only = (
+        ['provider', 'endpoint', 'bucket', 'region', 'access_key_id', 'secret_access_key', 'path_style'] as const
+      ).filter((k) => input[k] !== undefined && input[k] !== '');
+      if (s3Only.length > 0) {
+        throw AppError.validation(
+          `the built-in local storage has no ${s3Only.join(', ')}`,
+          s3Only.map((path) => ({ path, message: 'not used by local storage' })),
+        );
+      }
+    } else {
+      if (input.provider !== undefined) changes.provider = input.provider;
+      if (input.endpoint !== undefined) changes.endpoint = input.endpoint;
+      if (input.bucket !== undefined) changes.bucket = input.bucket;
+      if (input.region !== undefined) changes.region = input.region;
+      if (input.access_key_id !== undefined) {
+        if (input.access_key_id === '') {
+          throw AppError.validation('access_key_id cannot be empty', [{ path: 'access_key_id', message: 'required' }]);
+        }
+        changes.access_key_id = input.access_key_id;
+      }
+      if (input.secret_access_key) changes.secret_encrypted = this.deps.cipher.encrypt(input.secret_access_key);
+      if (input.path_style !== undefined) changes.path_style = input.path_style ? 1 : 0;
+      if (input.custom_host !== undefined) changes.custom_host = input.custom_host;
+      if (input.signature_expires_in !== undefined) changes.signature_expires_in = input.signature_expires_in;
+      const provider = input.provider ?? row.provider;
+      const endpoint = input.endpoint ?? row.endpoint;
+      if (provider !== 'aws' && endpoint === '') {
+        throw AppError.validation('endpoint is required for this provider', [
+          { path: 'endpoint', message: 'required' },
+        ]);
+      }
+    }
+    if (input.default_folder !== undefined) changes.default_folder = input.default_folder;
+    await this.deps.configs.update(row.id, changes);
+    this.deps.registry.invalidate(row.id);
+    if (input.is_default === true) await this.deps.configs.setDefault(row.id, now);
+    return this.get(row.id);
+  }
+
+  async setDefault(id: string): Promise<StorageConfigView> {
+    const row = await this.requireRow(id);
+    await this.deps.configs.setDefault(row.id, isoNow(this.deps.clock));
+    return this.get(row.id);
+  }
+
+  async remove(id: string): Promise<void> {
+    const row = await this.requireRow(id);
+    if (row.storage_type === 'local') throw AppError.conflict('the built-in local storage cannot be deleted');
+    const [files, mounts] = await Promise.all([
+      this.deps.configs.countFiles(row.id),
+      this.deps.configs.countMounts(row.id),
+    ]);
+    if (files > 0 || mounts > 0) {
+      const parts = [files > 0 ? `${files} file share(s)` : '', mounts > 0 ? `${mounts} mount(s)` : ''].filter(Boolean);
+      throw new AppError('CONFLICT', `this storage config is used by ${parts.join(' and ')}; remove them first`, {
+        data: { files, mounts },
+      });
+    }
+    await this.deps.configs.delete(row.id);
+    this.deps.registry.invalidate(row.id);
+    if (row.is_default === 1) {
+      const local = await this.ensureBuiltin();
+      await this.deps.configs.setDefault(local.id, isoNow(this.deps.clock));
+    }
+  }
+
+  /** Writes, reads back and deletes a probe object, timing each step. Never throws for a storage failure. */
+  async test(id: string): Promise<StorageConfigTestResult> {
+    const row = await this.requireRow(id);
+    const driver = this.deps.registry.build(row);
+    const started = performance.now();
+    const folder = row.default_folder ? `${row.default_folder}/` : '';
+    const probePath = `${folder}clipnest-probe-${newId()}.txt`;
+    const payload = `clipnest storage probe ${isoNow(this.deps.clock)}`;
+    const steps: StorageTestStep[] = [];
+    const run = async (step: StorageTestStep['step'], fn: () => Promise<string>): Promise<boolean> => {
+      const t0 = performance.now();
+      try {
+        const message = await fn();
+        steps.push({ step, success: true, latency_ms: Math.round(performance.now() - t0), message });
+        return true;
+      } catch (error) {
+        steps.push({
+          step,
+          success: false,
+          latency_ms: Math.round(performance.now() - t0),
+          message: errorMessage(error),
+        });
+        return false;
+      }
+    };
+    try {
+      const wrote = await run('write', async () => {
+        const bytes = new TextEncoder().encode(payload);
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(bytes);
+            controller.close();
+          },
+        });
+        await driver.write(probePath, body, { contentType: 'text/plain', size: bytes.byteLength });
+        return `wrote ${bytes.byteLength} bytes to ${probePath}`;
+      });
+      if (wrote) {
+        await run('read', async () => {
+          const result = await driver.read(probePath);
+          const text = await new Response(result.stream).text();
+          if (text !== payload) throw new Error('the object read back differs from what was written');
+          return `read ${text.length} bytes back`;
+        });
+        await run('delete', async () => {
+          await driver.remove(probePath);
+          return 'probe object deleted';
+        });
+      }
+    } finally {
+      await driver.close?.().catch(() => undefined);
+    }
+    return {
+      success: steps.length === 3 && steps.every((s) => s.success),
+      steps,
+      total_ms: Math.round(performance.now() - started),
+    };
+  }
+}

@@ -1,0 +1,22 @@
+// Storage drivers behind one interface (ARCHITECTURE.md). Callers build drivers with `createDriver`.
+import { LocalDriver, type LocalDriverOptions } from './local/localDriver.js';
+import { S3Driver, type S3DriverOptions } from './s3/s3Driver.js';
+import type { StorageDriver } from './types.js';
+
+export * from './types.js';
+export * from './paths.js';
+export { resolveRange } from './streams.js';
+export { LocalDriver, type LocalDriverOptions } from './local/localDriver.js';
+export { S3Driver, type S3DriverOptions } from './s3/s3Driver.js';
+
+export type DriverConfig = ({ kind: 'local' } & LocalDriverOptions) | ({ kind: 's3' } & S3DriverOptions);
+
+/** Builds a driver from plain options (no database rows; the caller decrypts secrets). */
+export function createDriver(config: DriverConfig): StorageDriver {
+  switch (config.kind) {
+    case 'local':
+      return new LocalDriver(config);
+    case 's3':
+      return new S3Driver(config);
+  }
+}

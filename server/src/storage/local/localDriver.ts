@@ -1,0 +1,650 @@
+// Local disk driver: a directory on this machine (the caller picks it, e.g. DATA_DIR/storage/<config id>).
+//
+// - Atomic writes: bytes go to `.clipnest-<random>.tmp` in the target's own directory and are renamed
+//   into place only when complete (link+unlink when overwrite is false, so an existing file is never
+//   clobbered). A failed or aborted write removes the temp file; a reader never sees half a file, and a
+//   reader that already opened the old file keeps reading the old bytes.
+// - Streams only: reads pull 1 MiB at a time from a file handle (one chunk of read-ahead); writes read the
+//   body while the previous 1 MiB batch is written (writev), so at most ~2 MiB is in memory.
+// - Multipart is emulated: parts live in `<root>/.clipnest-multipart/<uploadId>/<n>.part`, complete
+//   concatenates them as a stream into an atomic write. ETags are derived from inode, size and mtime.
+// - No presign: the server proxies every byte.
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, type BigIntStats } from 'node:fs';
+import fs from 'node:fs/promises';
+import nodePath from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { assertNormalized, baseName, isWithin, parentPath, RESERVED_PREFIX } from '../paths.js';
+import { ByteMeter, isAbortError, nodeFromWeb, resolveRange, webFromNode } from '../streams.js';
+import {
+  StorageError,
+  type Entry,
+  type ListPage,
+  type ListResult,
+  type MultipartCapability,
+  type MultipartStartOptions,
+  type MultipartUploadInfo,
+  type ReadOptions,
+  type ReadResult,
+  type StorageDriver,
+  type UploadedPart,
+  type WriteOptions,
+} from '../types.js';
+
+export interface LocalDriverOptions {
+  /** Absolute (or cwd-relative) directory; created on first write. */
+  root: string;
+  /** fsync each written file before it is renamed into place (default true). */
+  fsync?: boolean;
+}
+
+const READ_CHUNK = 1024 * 1024;
+/** Bytes gathered before one writev. */
+const WRITE_BATCH = 1024 * 1024;
+/** Read-ahead of a download stream. */
+const READ_AHEAD = 1024 * 1024;
+const MAX_LIST = 1000;
+const STAGING = `${RESERVED_PREFIX}multipart`;
+const UPLOAD_ID = /^[0-9a-f]{32}$/;
+const MAX_PARTS = 10_000;
+const MAX_PART_SIZE = 5 * 1024 ** 3;
+
+interface UploadMeta {
+  path: string;
+  contentType?: string;
+  overwrite: boolean;
+  initiated: string;
+}
+
+/** Maps fs / stream errors to StorageError. */
+export function mapFsError(err: unknown, path?: string): StorageError {
+  if (err instanceof StorageError) return err;
+  if (isAbortError(err)) return new StorageError('aborted', 'aborted', { path, cause: err });
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const make = (c: StorageError['code'], message: string) => new StorageError(c, message, { path, cause: err });
+  switch (code) {
+    case 'ENOENT':
+      return make('not_found', 'not found');
+    case 'EEXIST':
+      return make('exists', 'already exists');
+    case 'ENOTDIR':
+      return make('not_a_directory', 'not a directory');
+    case 'EISDIR':
+      return make('is_a_directory', 'is a directory');
+    case 'ENOTEMPTY':
+      return make('not_empty', 'directory not empty');
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return make('quota', 'insufficient storage');
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+      return make('denied', 'permission denied by the file system');
+    case 'ENAMETOOLONG':
+      return make('invalid_path', 'name too long');
+    default:
+      return make('io', err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** For lookups: a path below a file does not exist (as on S3), rather than 'not a directory'. */
+function mapLookupError(err: unknown, path: string): StorageError {
+  const mapped = mapFsError(err, path);
+  return mapped.code === 'not_a_directory' ? new StorageError('not_found', 'not found', { path, cause: err }) : mapped;
+}
+
+function etagOf(st: BigIntStats): string {
+  return `"${st.ino.toString(16)}-${st.size.toString(16)}-${st.mtimeNs.toString(16)}"`;
+}
+
+function unquote(etag: string): string {
+  return etag.replace(/^W\//, '').replace(/^"|"$/g, '');
+}
+
+function tempName(): string {
+  return `${RESERVED_PREFIX}${randomBytes(12).toString('hex')}.tmp`;
+}
+
+function encodeCursor(name: string): string {
+  return Buffer.from(name, 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): string {
+  return Buffer.from(cursor, 'base64url').toString('utf8');
+}
+
+export class LocalDriver implements StorageDriver {
+  readonly kind = 'local';
+  readonly root: string;
+  readonly multipart: MultipartCapability;
+  private readonly fsync: boolean;
+
+  constructor(options: LocalDriverOptions) {
+    if (!options.root) throw new StorageError('invalid_path', 'local driver needs a root directory');
+    this.root = nodePath.resolve(options.root);
+    this.fsync = options.fsync ?? true;
+    this.multipart = new LocalMultipart(this);
+  }
+
+  /** Absolute path of a driver path (checked to be normalised). */
+  abs(path: string): string {
+    assertNormalized(path);
+    return path === '' ? this.root : nodePath.join(this.root, path);
+  }
+
+  private entry(path: string, st: BigIntStats): Entry {
+    const isDir = st.isDirectory();
+    return {
+      path,
+      name: baseName(path),
+      isDir,
+      size: isDir ? 0 : Number(st.size),
+      lastModified: new Date(Number(st.mtimeMs)),
+      ...(isDir ? {} : { etag: etagOf(st) }),
+    };
+  }
+
+  private async statOrNull(abs: string): Promise<BigIntStats | null> {
+    try {
+      return await fs.stat(abs, { bigint: true });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return null;
+      throw mapFsError(err);
+    }
+  }
+
+  async stat(path: string): Promise<Entry> {
+    const abs = this.abs(path);
+    try {
+      return this.entry(path, await fs.stat(abs, { bigint: true }));
+    } catch (err) {
+      if (path === '' && (err as NodeJS.ErrnoException).code === 'ENOENT') {
+        return { path: '', name: '', isDir: true, size: 0 };
+      }
+      throw mapLookupError(err, path);
+    }
+  }
+
+  async list(dir: string, page: ListPage = {}): Promise<ListResult> {
+    const abs = this.abs(dir);
+    const limit = Math.max(1, Math.min(page.limit ?? MAX_LIST, MAX_LIST));
+    let names: string[];
+    try {
+      const dirents = await fs.readdir(abs, { withFileTypes: true });
+      names = dirents.map((d) => d.name).filter((n) => !n.startsWith(RESERVED_PREFIX));
+    } catch (err) {
+      if (dir === '' && (err as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [] };
+      throw mapFsError(err, dir);
+    }
+    names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const after = page.cursor ? decodeCursor(page.cursor) : undefined;
+    const from = after === undefined ? 0 : names.findIndex((n) => n > after);
+    const slice = from < 0 ? [] : names.slice(from, from + limit);
+    const stats = await Promise.all(
+      slice.map(async (name) => {
+        const child = dir === '' ? name : `${dir}/${name}`;
+        try {
+          return this.entry(child, await fs.stat(nodePath.join(abs, name), { bigint: true }));
+        } catch {
+          return null; // vanished meanwhile, or a dangling symlink
+        }
+      }),
+    );
+    const entries = stats.filter((e): e is Entry => e !== null);
+    const last = slice[slice.length - 1];
+    const more = from >= 0 && from + limit < names.length;
+    return more && last !== undefined ? { entries, cursor: encodeCursor(last) } : { entries };
+  }
+
+  async read(path: string, opts: ReadOptions = {}): Promise<ReadResult> {
+    const abs = this.abs(path);
+    if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path });
+    let fh: fs.FileHandle;
+    try {
+      fh = await fs.open(abs, 'r');
+    } catch (err) {
+      throw mapLookupError(err, path);
+    }
+    try {
+      const st = await fh.stat({ bigint: true });
+      if (st.isDirectory()) throw new StorageError('is_a_directory', 'is a directory', { path });
+      const size = Number(st.size);
+      const range = opts.range ? resolveRange(opts.range, size, path) : undefined;
+      const start = range?.start ?? 0;
+      const contentLength = range ? range.end - range.start + 1 : size;
+      return {
+        stream: fileStream(fh, start, contentLength, path, opts.signal),
+        size,
+        contentLength,
+        ...(range ? { range } : {}),
+        etag: etagOf(st),
+        lastModified: new Date(Number(st.mtimeMs)),
+      };
+    } catch (err) {
+      await fh.close().catch(() => undefined);
+      throw mapFsError(err, path);
+    }
+  }
+
+  /**
+   * Streams `body` into a temp file beside the target (reading ahead while the previous batch is
+   * written: at most two 1 MiB batches in memory), checks the byte count, fsyncs, then renames (or,
+   * with overwrite false, hard-links) it into place. On any failure the temp file is removed and the
+   * body cancelled.
+   */
+  async write(path: string, body: ReadableStream<Uint8Array>, opts: WriteOptions = {}): Promise<Entry> {
+    const reader = body.getReader();
+    const cancel = (reason?: unknown) => reader.cancel(reason).catch(() => undefined);
+    let tmp: string | undefined;
+    let fh: fs.FileHandle | undefined;
+    let pending: Promise<void> | undefined;
+    let writeError: unknown;
+    const onAbort = () => void cancel(new StorageError('aborted', 'aborted', { path }));
+    try {
+      const abs = this.abs(path);
+      if (path === '') throw new StorageError('invalid_path', 'cannot write to the root', { path });
+      const overwrite = opts.overwrite ?? true;
+      await this.ensureParent(path);
+      const existing = await this.statOrNull(abs);
+      if (existing?.isDirectory()) throw new StorageError('is_a_directory', 'a directory has this name', { path });
+      if (existing && !overwrite) throw new StorageError('exists', 'already exists', { path });
+      if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path });
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      tmp = nodePath.join(nodePath.dirname(abs), tempName());
+      fh = await fs.open(tmp, 'wx');
+      const file = fh;
+      let bytes = 0;
+      let batch: Uint8Array[] = [];
+      let batchBytes = 0;
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path });
+        if (writeError) throw writeError;
+        if (value && value.byteLength > 0) {
+          bytes += value.byteLength;
+          if (opts.maxBytes !== undefined && bytes > opts.maxBytes) {
+            throw new StorageError('too_large', `more than ${opts.maxBytes} bytes`, { path });
+          }
+          if (opts.size !== undefined && bytes > opts.size) {
+            throw new StorageError('size_mismatch', `more than the announced ${opts.size} bytes`, { path });
+          }
+          batch.push(value);
+          batchBytes += value.byteLength;
+        }
+        if (batchBytes >= WRITE_BATCH || (done && batchBytes > 0)) {
+          if (pending) await pending;
+          if (writeError) throw writeError;
+          const chunks = batch;
+          pending = writeAll(file, chunks).catch((err: unknown) => {
+            writeError = err;
+          });
+          batch = [];
+          batchBytes = 0;
+        }
+        if (done) break;
+      }
+      if (pending) await pending;
+      if (writeError) throw writeError;
+      if (opts.size !== undefined && bytes !== opts.size) {
+        throw new StorageError('size_mismatch', `got ${bytes} bytes, announced ${opts.size}`, { path });
+      }
+      if (this.fsync) await fh.sync();
+      await fh.close();
+      fh = undefined;
+      if (overwrite) {
+        await fs.rename(tmp, abs);
+      } else {
+        await fs.link(tmp, abs); // EEXIST if someone else won the race: never clobbers
+        await fs.unlink(tmp);
+      }
+      tmp = undefined;
+    } catch (err) {
+      await cancel(err);
+      if (pending) await pending;
+      await fh?.close().catch(() => undefined);
+      if (tmp) await fs.rm(tmp, { force: true }).catch(() => undefined);
+      if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path, cause: err });
+      throw mapFsError(err, path);
+    } finally {
+      opts.signal?.removeEventListener('abort', onAbort);
+    }
+    return this.stat(path);
+  }
+
+  /** mkdir -p of the parent; a file in the way → not_a_directory. */
+  private async ensureParent(path: string): Promise<void> {
+    const parent = parentPath(path);
+    try {
+      await fs.mkdir(this.abs(parent), { recursive: true });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST' || code === 'ENOTDIR') {
+        throw new StorageError('not_a_directory', 'a parent is a file', { path, cause: err });
+      }
+      throw mapFsError(err, path);
+    }
+  }
+
+  async mkdir(path: string): Promise<void> {
+    const abs = this.abs(path);
+    try {
+      await fs.mkdir(abs, { recursive: true });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') {
+        const st = await this.statOrNull(abs);
+        if (st?.isDirectory()) return;
+        throw new StorageError(st ? 'exists' : 'not_a_directory', st ? 'a file has this name' : 'a parent is a file', {
+          path,
+          cause: err,
+        });
+      }
+      throw mapFsError(err, path);
+    }
+  }
+
+  async remove(path: string, opts: { recursive?: boolean } = {}): Promise<void> {
+    const abs = this.abs(path);
+    if (path === '') throw new StorageError('invalid_path', 'cannot remove the root', { path });
+    try {
+      const st = await fs.lstat(abs);
+      if (!st.isDirectory()) await fs.unlink(abs);
+      else if (opts.recursive) await fs.rm(abs, { recursive: true, force: true });
+      else await fs.rmdir(abs);
+    } catch (err) {
+      throw mapLookupError(err, path);
+    }
+  }
+
+  private async prepareTarget(from: string, to: string, overwrite: boolean): Promise<BigIntStats> {
+    if (from === '' || to === '') throw new StorageError('invalid_path', 'cannot move or copy the root');
+    const src = await this.statOrNull(this.abs(from));
+    if (!src) throw new StorageError('not_found', 'not found', { path: from });
+    if (from !== to && isWithin(to, from)) {
+      throw new StorageError('invalid_path', 'cannot move or copy a directory into itself', { path: to });
+    }
+    await this.ensureParent(to);
+    if (from === to) return src;
+    const dest = await this.statOrNull(this.abs(to));
+    if (dest) {
+      if (!overwrite) throw new StorageError('exists', 'already exists', { path: to });
+      if (dest.isDirectory() || src.isDirectory()) await fs.rm(this.abs(to), { recursive: true, force: true });
+    }
+    return src;
+  }
+
+  async move(from: string, to: string, opts: { overwrite?: boolean } = {}): Promise<void> {
+    await this.prepareTarget(from, to, opts.overwrite ?? false);
+    if (from === to) return;
+    try {
+      await fs.rename(this.abs(from), this.abs(to));
+    } catch (err) {
+      throw mapFsError(err, to);
+    }
+  }
+
+  async copy(from: string, to: string, opts: { overwrite?: boolean } = {}): Promise<void> {
+    const src = await this.prepareTarget(from, to, opts.overwrite ?? false);
+    if (from === to) return;
+    const abs = this.abs(to);
+    const tmp = nodePath.join(nodePath.dirname(abs), tempName());
+    try {
+      if (src.isDirectory()) {
+        await fs.cp(this.abs(from), tmp, {
+          recursive: true,
+          errorOnExist: true,
+          force: false,
+          filter: (source) => !nodePath.basename(source).startsWith(RESERVED_PREFIX),
+        });
+      } else {
+        await fs.copyFile(this.abs(from), tmp, fs.constants.COPYFILE_EXCL);
+      }
+      await fs.rename(tmp, abs);
+    } catch (err) {
+      await fs.rm(tmp, { recursive: true, force: true }).catch(() => undefined);
+      throw mapFsError(err, to);
+    }
+  }
+}
+
+/** writev of all chunks, finishing short writes. */
+async function writeAll(fh: fs.FileHandle, chunks: Uint8Array[]): Promise<void> {
+  const total = chunks.reduce((n, c) => n + c.byteLength, 0);
+  const { bytesWritten } = await fh.writev(chunks);
+  if (bytesWritten < total) {
+    let rest = Buffer.concat(chunks).subarray(bytesWritten);
+    while (rest.length > 0) {
+      const r = await fh.write(rest);
+      rest = rest.subarray(r.bytesWritten);
+    }
+  }
+}
+
+/** A pull-based Web stream over [start, start+length) of an open file; closes the handle at the end. */
+function fileStream(
+  fh: fs.FileHandle,
+  start: number,
+  length: number,
+  path: string,
+  signal?: AbortSignal,
+): ReadableStream<Uint8Array> {
+  let position = start;
+  let remaining = length;
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await fh.close().catch(() => undefined);
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          if (signal?.aborted) throw new StorageError('aborted', 'aborted', { path });
+          if (remaining <= 0) {
+            await close();
+            controller.close();
+            return;
+          }
+          const want = Math.min(READ_CHUNK, remaining);
+          const buffer = Buffer.allocUnsafe(want);
+          const { bytesRead } = await fh.read(buffer, 0, want, position);
+          if (bytesRead === 0) throw new StorageError('io', 'file shrank while being read', { path });
+          position += bytesRead;
+          remaining -= bytesRead;
+          controller.enqueue(bytesRead === want ? buffer : buffer.subarray(0, bytesRead));
+          if (remaining <= 0) {
+            await close();
+            controller.close();
+          }
+        } catch (err) {
+          await close();
+          controller.error(mapFsError(err, path));
+        }
+      },
+      async cancel() {
+        await close();
+      },
+    },
+    { highWaterMark: READ_AHEAD, size: (chunk) => chunk.byteLength },
+  );
+}
+
+/** Multipart emulated on disk under `<root>/.clipnest-multipart/<uploadId>/`. */
+class LocalMultipart implements MultipartCapability {
+  readonly minPartSize = 1;
+  readonly maxParts = MAX_PARTS;
+  readonly presignedParts = false;
+
+  constructor(private readonly driver: LocalDriver) {}
+
+  private stagingRoot(): string {
+    return nodePath.join(this.driver.root, STAGING);
+  }
+
+  private dirOf(uploadId: string): string {
+    if (!UPLOAD_ID.test(uploadId)) throw new StorageError('not_found', 'no such upload');
+    return nodePath.join(this.stagingRoot(), uploadId);
+  }
+
+  private partFile(dir: string, partNumber: number): string {
+    return nodePath.join(dir, `${String(partNumber).padStart(5, '0')}.part`);
+  }
+
+  private async meta(path: string, uploadId: string): Promise<{ dir: string; meta: UploadMeta }> {
+    assertNormalized(path);
+    const dir = this.dirOf(uploadId);
+    let meta: UploadMeta;
+    try {
+      meta = JSON.parse(await fs.readFile(nodePath.join(dir, 'meta.json'), 'utf8')) as UploadMeta;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new StorageError('not_found', 'no such upload', { path });
+      }
+      throw mapFsError(err, path);
+    }
+    if (meta.path !== path) throw new StorageError('not_found', 'no such upload for this path', { path });
+    return { dir, meta };
+  }
+
+  async start(path: string, opts: MultipartStartOptions = {}): Promise<{ uploadId: string }> {
+    assertNormalized(path);
+    if (path === '') throw new StorageError('invalid_path', 'cannot write to the root', { path });
+    const overwrite = opts.overwrite ?? true;
+    const existing = await this.driver.stat(path).catch(() => null);
+    if (existing?.isDir) throw new StorageError('is_a_directory', 'a directory has this name', { path });
+    if (existing && !overwrite) throw new StorageError('exists', 'already exists', { path });
+    const uploadId = randomBytes(16).toString('hex');
+    const dir = this.dirOf(uploadId);
+    const meta: UploadMeta = {
+      path,
+      overwrite,
+      initiated: new Date().toISOString(),
+      ...(opts.contentType ? { contentType: opts.contentType } : {}),
+    };
+    try {
+      await fs.mkdir(dir, { recursive: true });
+      await fs.writeFile(nodePath.join(dir, 'meta.json'), JSON.stringify(meta));
+    } catch (err) {
+      throw mapFsError(err, path);
+    }
+    return { uploadId };
+  }
+
+  async uploadPart(
+    path: string,
+    uploadId: string,
+    partNumber: number,
+    body: ReadableStream<Uint8Array>,
+    opts: { size?: number; signal?: AbortSignal } = {},
+  ): Promise<UploadedPart> {
+    const source = nodeFromWeb(body);
+    try {
+      if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > MAX_PARTS) {
+        throw new StorageError('invalid_part', `part number must be 1..${MAX_PARTS}`, { path });
+      }
+      const { dir } = await this.meta(path, uploadId);
+      const tmp = nodePath.join(dir, tempName());
+      const target = this.partFile(dir, partNumber);
+      try {
+        const meter = new ByteMeter({ size: opts.size, maxBytes: MAX_PART_SIZE, path });
+        await pipeline(
+          source,
+          meter,
+          createWriteStream(tmp, { flags: 'wx' }),
+          ...(opts.signal ? [{ signal: opts.signal }] : []),
+        );
+        await fs.rename(tmp, target);
+      } catch (err) {
+        await fs.rm(tmp, { force: true }).catch(() => undefined);
+        throw err;
+      }
+      const st = await fs.stat(target, { bigint: true });
+      return { partNumber, etag: etagOf(st), size: Number(st.size), lastModified: new Date(Number(st.mtimeMs)) };
+    } catch (err) {
+      source.destroy();
+      if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path, cause: err });
+      throw mapFsError(err, path);
+    }
+  }
+
+  async listParts(path: string, uploadId: string): Promise<UploadedPart[]> {
+    const { dir } = await this.meta(path, uploadId);
+    const names = (await fs.readdir(dir)).filter((n) => /^\d{5}\.part$/.test(n)).sort();
+    const parts = await Promise.all(
+      names.map(async (name): Promise<UploadedPart | null> => {
+        try {
+          const st = await fs.stat(nodePath.join(dir, name), { bigint: true });
+          return {
+            partNumber: Number(name.slice(0, 5)),
+            etag: etagOf(st),
+            size: Number(st.size),
+            lastModified: new Date(Number(st.mtimeMs)),
+          };
+        } catch {
+          return null;
+        }
+      }),
+    );
+    return parts.filter((p): p is UploadedPart => p !== null);
+  }
+
+  async complete(path: string, uploadId: string, parts: Array<{ partNumber: number; etag: string }>): Promise<Entry> {
+    const { dir, meta } = await this.meta(path, uploadId);
+    if (parts.length === 0) throw new StorageError('invalid_part', 'no parts given', { path });
+    const files: string[] = [];
+    let previous = 0;
+    for (const part of parts) {
+      if (!Number.isInteger(part.partNumber) || part.partNumber <= previous) {
+        throw new StorageError('invalid_part', 'part numbers must ascend', { path });
+      }
+      previous = part.partNumber;
+      const file = this.partFile(dir, part.partNumber);
+      const st = await fs.stat(file, { bigint: true }).catch(() => null);
+      if (!st) throw new StorageError('invalid_part', `part ${part.partNumber} was not uploaded`, { path });
+      if (unquote(etagOf(st)) !== unquote(part.etag ?? '')) {
+        throw new StorageError('invalid_part', `part ${part.partNumber} has a different ETag`, { path });
+      }
+      files.push(file);
+    }
+    async function* concatenated(): AsyncGenerator<Buffer> {
+      for (const file of files) {
+        for await (const chunk of createReadStream(file, { highWaterMark: READ_CHUNK })) yield chunk as Buffer;
+      }
+    }
+    const entry = await this.driver.write(path, webFromNode(Readable.from(concatenated(), { objectMode: false })), {
+      overwrite: meta.overwrite,
+    });
+    await fs.rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    return entry;
+  }
+
+  async abort(path: string, uploadId: string): Promise<void> {
+    const { dir } = await this.meta(path, uploadId);
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+
+  async listUploads(): Promise<MultipartUploadInfo[]> {
+    let ids: string[];
+    try {
+      ids = (await fs.readdir(this.stagingRoot())).filter((n) => UPLOAD_ID.test(n));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw mapFsError(err);
+    }
+    const uploads = await Promise.all(
+      ids.map(async (uploadId): Promise<MultipartUploadInfo | null> => {
+        try {
+          const raw = await fs.readFile(nodePath.join(this.stagingRoot(), uploadId, 'meta.json'), 'utf8');
+          const meta = JSON.parse(raw) as UploadMeta;
+          return { uploadId, path: meta.path, initiated: new Date(meta.initiated) };
+        } catch {
+          return null;
+        }
+      }),
+    );
+    return uploads.filter((u): u is MultipartUploadInfo => u !== null);
+  }
+}

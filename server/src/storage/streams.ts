@@ -1,0 +1,131 @@
+// Stream plumbing shared by the drivers: Node ↔ Web streams with backpressure, byte metering, ranges.
+import { Readable, Transform, type TransformCallback } from 'node:stream';
+import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
+import { StorageError, type ByteRange } from './types.js';
+
+/**
+ * A Web ReadableStream over a Node readable with bounded read-ahead (1 MiB by default): the source is
+ * read only while the queue is below that, so a slow consumer holds the source back. Cancelling
+ * destroys the source.
+ */
+export function webFromNode(
+  readable: Readable,
+  mapError: (err: unknown) => unknown = (e) => e,
+  readAhead = 1024 * 1024,
+): ReadableStream<Uint8Array> {
+  const iterator = readable[Symbol.asyncIterator]() as AsyncIterator<unknown>;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const { value, done } = await iterator.next();
+          if (done) {
+            controller.close();
+            return;
+          }
+          controller.enqueue(
+            value instanceof Uint8Array ? value : typeof value === 'string' ? Buffer.from(value) : Buffer.from([]),
+          );
+        } catch (err) {
+          controller.error(mapError(err));
+        }
+      },
+      cancel(reason) {
+        readable.destroy(reason instanceof Error ? reason : undefined);
+      },
+    },
+    { highWaterMark: readAhead, size: (chunk) => chunk.byteLength },
+  );
+}
+
+/** A Node readable over a Web stream (cancels the Web stream when destroyed). */
+export function nodeFromWeb(stream: ReadableStream<Uint8Array>): Readable {
+  const readable = Readable.fromWeb(stream as unknown as NodeWebReadableStream<Uint8Array>);
+  // A source that errors before a pipeline is attached must not become an uncaught exception; the
+  // pipeline still sees the error (it checks `errored` when it attaches).
+  readable.on('error', () => undefined);
+  return readable;
+}
+
+/**
+ * Keeps bytes [skip, skip + length) of a Node readable: for backends that answer a range request with
+ * more than was asked (s3rver answers `bytes=0-0` with the whole object; some ignore Range entirely).
+ */
+export function sliceNode(source: Readable, skip: number, length: number): Readable {
+  let position = 0;
+  async function* sliced(): AsyncGenerator<Buffer> {
+    const end = skip + length;
+    for await (const raw of source) {
+      const chunk = raw as Buffer;
+      const from = Math.max(0, skip - position);
+      const to = Math.min(chunk.length, end - position);
+      position += chunk.length;
+      if (to > from) yield chunk.subarray(from, to);
+      if (position >= end) break;
+    }
+    source.destroy();
+  }
+  return Readable.from(sliced(), { objectMode: false });
+}
+
+/**
+ * Counts bytes flowing through and fails as soon as `maxBytes` is passed ('too_large') or the count
+ * disagrees with `size` ('size_mismatch': more bytes at once, fewer at the end of the stream).
+ */
+export class ByteMeter extends Transform {
+  bytes = 0;
+  private readonly size?: number;
+  private readonly maxBytes?: number;
+  private readonly path?: string;
+
+  constructor(opts: { size?: number; maxBytes?: number; path?: string }) {
+    super();
+    this.size = opts.size;
+    this.maxBytes = opts.maxBytes;
+    this.path = opts.path;
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, callback: TransformCallback): void {
+    this.bytes += chunk.length;
+    if (this.maxBytes !== undefined && this.bytes > this.maxBytes) {
+      callback(new StorageError('too_large', `more than ${this.maxBytes} bytes`, { path: this.path }));
+      return;
+    }
+    if (this.size !== undefined && this.bytes > this.size) {
+      callback(new StorageError('size_mismatch', `more than the announced ${this.size} bytes`, { path: this.path }));
+      return;
+    }
+    callback(null, chunk);
+  }
+
+  override _flush(callback: TransformCallback): void {
+    if (this.size !== undefined && this.bytes !== this.size) {
+      callback(
+        new StorageError('size_mismatch', `got ${this.bytes} bytes, announced ${this.size}`, { path: this.path }),
+      );
+      return;
+    }
+    callback();
+  }
+}
+
+/** Resolves an HTTP-style range against an object size; both ends inclusive. */
+export function resolveRange(range: ByteRange, size: number, path?: string): { start: number; end: number } {
+  const bad = (why: string) => new StorageError('range', `range not satisfiable: ${why}`, { path });
+  if (size === 0) throw bad('empty file');
+  if ('suffix' in range) {
+    if (!Number.isSafeInteger(range.suffix) || range.suffix <= 0) throw bad('suffix must be a positive integer');
+    return { start: Math.max(0, size - range.suffix), end: size - 1 };
+  }
+  const { start, end } = range;
+  if (!Number.isSafeInteger(start) || start < 0) throw bad('start must be a non-negative integer');
+  if (end !== undefined && (!Number.isSafeInteger(end) || end < start)) throw bad('end before start');
+  if (start >= size) throw bad(`start ${start} at or past the end (${size} bytes)`);
+  return { start, end: Math.min(end ?? size - 1, size - 1) };
+}
+
+/** true for the errors an AbortSignal produces in Node streams and fetch-like APIs. */
+export function isAbortError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  return err.name === 'AbortError' || (err as NodeJS.ErrnoException).code === 'ABORT_ERR';
+}

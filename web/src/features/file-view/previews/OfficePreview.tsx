@@ -1,0 +1,42 @@
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Alert } from '../../../components/ui/alert';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { errorMessage } from '../../../lib/api';
+import { officePreview } from '../api';
+
+/** Office documents through the Microsoft or Google viewer (a third-party page in a frame). */
+export function OfficePreview({ slug, token, filename }: { slug: string; token: string; filename: string }) {
+  const { t } = useTranslation();
+  const preview = useQuery({
+    queryKey: ['office-preview', slug, token],
+    queryFn: ({ signal }) => officePreview(slug, token, signal),
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+  });
+  if (preview.isPending) return <Skeleton className="h-[70dvh] w-full rounded-lg" />;
+  if (preview.isError || !preview.data?.url) {
+    return (
+      <Alert tone="warning" title={t('files.view.officeFailed')}>
+        {preview.error ? errorMessage(preview.error) : t('errors.preview.unsupportedProvider')}
+      </Alert>
+    );
+  }
+  return (
+    <div className="flex flex-col gap-2">
+      <iframe
+        src={preview.data.url}
+        title={t('files.view.previewOf', { name: filename })}
+        className="h-[75dvh] w-full rounded-lg border border-border bg-white"
+        referrerPolicy="no-referrer"
+        sandbox="allow-scripts allow-same-origin allow-popups allow-forms"
+      />
+      <p className="text-xs text-muted-foreground">
+        {t('files.view.officeNote', {
+          provider: preview.data.provider === 'google' ? 'Google Docs' : 'Microsoft Office Online',
+        })}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,343 @@
+import { PROVIDER_PRESETS, type StorageConfigView, type StorageProvider } from '@clipnest/contract';
+import { useIsMutating } from '@tanstack/react-query';
+import { Eye, EyeOff } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { Button } from '../../components/ui/button';
+import { Checkbox } from '../../components/ui/checkbox';
+import { Dialog, DialogContent } from '../../components/ui/dialog';
+import { Field, fieldAria } from '../../components/ui/field';
+import { IconButton } from '../../components/ui/icon-button';
+import { Input } from '../../components/ui/input';
+import { Select } from '../../components/ui/select';
+import { Switch } from '../../components/ui/switch';
+import { errorMessage, isApiError } from '../../lib/api';
+import { SAVE_MUTATION_KEY, useCreateStorageConfig, useUpdateStorageConfig } from './api';
+import {
+  applyProvider,
+  applyRegion,
+  buildCreatePayload,
+  buildUpdatePayload,
+  CAPACITY_UNITS,
+  initialConfigForm,
+  presetFor,
+  serverConfigErrors,
+  validateConfigForm,
+  type CapacityUnit,
+  type ConfigErrors,
+  type ConfigField,
+  type ConfigFormState,
+  type Translate,
+} from './configForm';
+
+const FIELD_ORDER: ConfigField[] = [
+  'name',
+  'endpoint',
+  'region',
+  'bucket',
+  'access_key_id',
+  'secret_access_key',
+  'default_folder',
+  'custom_host',
+  'signature_expires_in',
+  'capacity',
+];
+
+function ConfigForm({
+  original,
+  onDone,
+}: {
+  original: StorageConfigView | undefined;
+  onDone: (saved: StorageConfigView) => void;
+}) {
+  const { t } = useTranslation();
+  const tr = t as unknown as Translate;
+  const editing = original !== undefined;
+  const [state, setState] = useState<ConfigFormState>(() => initialConfigForm(original));
+  const [submitted, setSubmitted] = useState(false);
+  const [serverErrors, setServerErrors] = useState<ConfigErrors>({});
+  const [showSecret, setShowSecret] = useState(false);
+  const create = useCreateStorageConfig();
+  const update = useUpdateStorageConfig();
+  const busy = create.isPending || update.isPending;
+  const errors: ConfigErrors = { ...(submitted ? validateConfigForm(state, editing, tr) : {}), ...serverErrors };
+
+  const set = <K extends keyof ConfigFormState>(key: K, value: ConfigFormState[K]) => {
+    setState((s) => ({ ...s, [key]: value, ...(key === 'endpoint' ? { endpointAuto: false } : {}) }));
+    setServerErrors((e) => ({ ...e, [key === 'capacity_unit' ? 'capacity' : key]: undefined }));
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setSubmitted(true);
+    setServerErrors({});
+    const local = validateConfigForm(state, editing, tr);
+    const first = FIELD_ORDER.find((f) => local[f]);
+    if (first) {
+      document.getElementById(`sc-${first}`)?.focus();
+      return;
+    }
+    try {
+      const saved = editing
+        ? await update.mutateAsync({ id: original.id, input: buildUpdatePayload(state) })
+        : await create.mutateAsync(buildCreatePayload(state));
+      toast.success(
+        editing ? t('files.storage.updated', { name: saved.name }) : t('files.storage.created', { name: saved.name }),
+      );
+      onDone(saved);
+    } catch (error) {
+      const fields = isApiError(error) ? serverConfigErrors(error.data) : {};
+      if (Object.keys(fields).length > 0) setServerErrors(fields);
+      if (!(isApiError(error) && error.loggedOut)) toast.error(errorMessage(error));
+    }
+  }
+
+  const input = (field: ConfigField, props: Record<string, unknown> = {}) => ({
+    ...fieldAria(`sc-${field}`, errors[field], false),
+    ...props,
+  });
+  const preset = presetFor(state.provider);
+
+  return (
+    <form id="storage-config-form" onSubmit={(e) => void submit(e)} noValidate className="flex flex-col gap-4">
+      <Field id="sc-name" label={t('files.storage.fields.name')} error={errors.name}>
+        <Input
+          {...input('name')}
+          value={state.name}
+          maxLength={100}
+          onChange={(e) => set('name', e.target.value)}
+          placeholder={t('files.storage.fields.namePlaceholder')}
+        />
+      </Field>
+      <Field id="sc-provider" label={t('files.storage.fields.provider')} help={t('files.storage.fields.providerHelp')}>
+        <Select
+          id="sc-provider"
+          aria-describedby="sc-provider-help"
+          value={state.provider}
+          onChange={(e) => setState((s) => applyProvider(s, e.target.value as StorageProvider))}
+        >
+          {PROVIDER_PRESETS.map((p) => (
+            <option key={p.provider} value={p.provider}>
+              {t(`files.storage.providers.${p.provider}`)}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
+        <Field
+          id="sc-endpoint"
+          label={t('files.storage.fields.endpoint')}
+          error={errors.endpoint}
+          help={
+            preset.endpoint.includes('{account_id}')
+              ? t('files.storage.fields.endpointAccountHelp')
+              : preset.endpoint
+                ? t('files.storage.fields.endpointHelp', { pattern: preset.endpoint })
+                : undefined
+          }
+        >
+          <Input
+            {...input('endpoint')}
+            value={state.endpoint}
+            inputMode="url"
+            spellCheck={false}
+            autoComplete="off"
+            onChange={(e) => set('endpoint', e.target.value)}
+            placeholder="https://s3.example.com"
+          />
+        </Field>
+        <Field id="sc-region" label={t('files.storage.fields.region')} error={errors.region}>
+          <Input
+            {...input('region')}
+            value={state.region}
+            spellCheck={false}
+            autoComplete="off"
+            onChange={(e) => {
+              setState((s) => applyRegion(s, e.target.value));
+              setServerErrors((x) => ({ ...x, region: undefined }));
+            }}
+          />
+        </Field>
+      </div>
+      <Field id="sc-bucket" label={t('files.storage.fields.bucket')} error={errors.bucket}>
+        <Input
+          {...input('bucket')}
+          value={state.bucket}
+          spellCheck={false}
+          autoComplete="off"
+          onChange={(e) => set('bucket', e.target.value)}
+        />
+      </Field>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field id="sc-access_key_id" label={t('files.storage.fields.accessKeyId')} error={errors.access_key_id}>
+          <Input
+            {...input('access_key_id')}
+            value={state.access_key_id}
+            spellCheck={false}
+            autoComplete="off"
+            onChange={(e) => set('access_key_id', e.target.value)}
+          />
+        </Field>
+        <Field
+          id="sc-secret_access_key"
+          label={t('files.storage.fields.secret')}
+          error={errors.secret_access_key}
+          help={
+            editing
+              ? t('files.storage.fields.secretKeep', { masked: original.secret_access_key_masked || '—' })
+              : undefined
+          }
+        >
+          <div className="relative">
+            <Input
+              {...fieldAria('sc-secret_access_key', errors.secret_access_key, editing)}
+              type={showSecret ? 'text' : 'password'}
+              autoComplete="new-password"
+              spellCheck={false}
+              value={state.secret_access_key}
+              placeholder={editing ? t('files.storage.fields.secretPlaceholder') : undefined}
+              onChange={(e) => set('secret_access_key', e.target.value)}
+              className="pe-11"
+            />
+            <IconButton
+              label={showSecret ? t('files.storage.hideSecret') : t('files.storage.showSecret')}
+              size="icon-sm"
+              className="absolute end-0.5 top-1/2 -translate-y-1/2"
+              onClick={() => setShowSecret((v) => !v)}
+            >
+              {showSecret ? <EyeOff className="size-4" /> : <Eye className="size-4" />}
+            </IconButton>
+          </div>
+        </Field>
+      </div>
+      <label className="flex min-h-10 cursor-pointer items-center justify-between gap-4 rounded-lg border border-border px-3 py-2">
+        <span>
+          <span className="block text-sm font-medium">{t('files.storage.fields.pathStyle')}</span>
+          <span className="block text-xs text-muted-foreground">{t('files.storage.fields.pathStyleHelp')}</span>
+        </span>
+        <Switch
+          checked={state.path_style}
+          onCheckedChange={(v) => set('path_style', v)}
+          aria-label={t('files.storage.fields.pathStyle')}
+        />
+      </label>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field
+          id="sc-default_folder"
+          label={t('files.storage.fields.defaultFolder')}
+          optional={t('common.optional')}
+          error={errors.default_folder}
+        >
+          <Input
+            {...input('default_folder')}
+            value={state.default_folder}
+            placeholder="uploads/"
+            spellCheck={false}
+            onChange={(e) => set('default_folder', e.target.value)}
+          />
+        </Field>
+        <Field
+          id="sc-custom_host"
+          label={t('files.storage.fields.customHost')}
+          optional={t('common.optional')}
+          error={errors.custom_host}
+        >
+          <Input
+            {...input('custom_host')}
+            value={state.custom_host}
+            inputMode="url"
+            placeholder="https://cdn.example.com"
+            spellCheck={false}
+            onChange={(e) => set('custom_host', e.target.value)}
+          />
+        </Field>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field
+          id="sc-signature_expires_in"
+          label={t('files.storage.fields.signature')}
+          error={errors.signature_expires_in}
+        >
+          <Input
+            {...input('signature_expires_in')}
+            inputMode="numeric"
+            value={state.signature_expires_in}
+            onChange={(e) => set('signature_expires_in', e.target.value)}
+          />
+        </Field>
+        <Field
+          id="sc-capacity"
+          label={t('files.storage.fields.capacity')}
+          optional={t('files.storage.fields.capacityOptional')}
+          error={errors.capacity}
+        >
+          <div className="flex gap-2">
+            <Input
+              {...input('capacity')}
+              inputMode="decimal"
+              value={state.capacity}
+              placeholder="∞"
+              onChange={(e) => set('capacity', e.target.value)}
+            />
+            <Select
+              aria-label={t('files.storage.fields.capacityUnit')}
+              className="w-24 shrink-0"
+              value={state.capacity_unit}
+              onChange={(e) => set('capacity_unit', e.target.value as CapacityUnit)}
+            >
+              {Object.keys(CAPACITY_UNITS).map((u) => (
+                <option key={u} value={u}>
+                  {u}
+                </option>
+              ))}
+            </Select>
+          </div>
+        </Field>
+      </div>
+      {!editing && (
+        <label className="flex min-h-10 cursor-pointer items-center gap-3 text-sm">
+          <Checkbox checked={state.is_default} onCheckedChange={(v) => set('is_default', v === true)} />
+          {t('files.storage.fields.makeDefault')}
+        </label>
+      )}
+      <div className="sr-only" aria-live="polite">
+        {busy ? t('common.saving') : ''}
+      </div>
+    </form>
+  );
+}
+
+export function StorageConfigFormDialog({
+  open,
+  onOpenChange,
+  original,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  original?: StorageConfigView;
+}) {
+  const { t } = useTranslation();
+  const busy = useIsMutating({ mutationKey: SAVE_MUTATION_KEY }) > 0;
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent
+        className="sm:max-w-2xl"
+        title={original ? t('files.storage.editTitle', { name: original.name }) : t('files.storage.createTitle')}
+        description={t('files.storage.formDescription')}
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => onOpenChange(false)}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" form="storage-config-form" loading={busy}>
+              {original ? t('common.save') : t('common.create')}
+            </Button>
+          </>
+        }
+      >
+        {open && <ConfigForm key={original?.id ?? 'new'} original={original} onDone={() => onOpenChange(false)} />}
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,195 @@
+import {
+  PROVIDER_PRESETS,
+  SIGNATURE_EXPIRES_DEFAULT,
+  SIGNATURE_EXPIRES_MAX,
+  SIGNATURE_EXPIRES_MIN,
+  type CreateStorageConfigInput,
+  type StorageConfigView,
+  type StorageProvider,
+  type UpdateStorageConfigInput,
+} from '@clipnest/contract';
+
+export const CAPACITY_UNITS = { MB: 1024 ** 2, GB: 1024 ** 3, TB: 1024 ** 4 } as const;
+export type CapacityUnit = keyof typeof CAPACITY_UNITS;
+
+export interface ConfigFormState {
+  name: string;
+  provider: StorageProvider;
+  endpoint: string;
+  /** True while the endpoint is the preset's pattern (then region edits rewrite it). */
+  endpointAuto: boolean;
+  region: string;
+  bucket: string;
+  access_key_id: string;
+  secret_access_key: string;
+  path_style: boolean;
+  default_folder: string;
+  custom_host: string;
+  signature_expires_in: string;
+  capacity: string;
+  capacity_unit: CapacityUnit;
+  is_default: boolean;
+}
+
+export type ConfigField =
+  | 'name'
+  | 'endpoint'
+  | 'region'
+  | 'bucket'
+  | 'access_key_id'
+  | 'secret_access_key'
+  | 'default_folder'
+  | 'custom_host'
+  | 'signature_expires_in'
+  | 'capacity';
+export type ConfigErrors = Partial<Record<ConfigField, string>>;
+
+export function presetFor(provider: StorageProvider) {
+  return PROVIDER_PRESETS.find((p) => p.provider === provider) ?? PROVIDER_PRESETS[PROVIDER_PRESETS.length - 1]!;
+}
+
+/** The preset's endpoint with the region filled in; `{account_id}` becomes a visible placeholder. */
+export function presetEndpoint(provider: StorageProvider, region: string): string {
+  return presetFor(provider)
+    .endpoint.replace('{region}', region.trim() || presetFor(provider).region)
+    .replace('{account_id}', '<account_id>');
+}
+
+export function initialConfigForm(original?: StorageConfigView): ConfigFormState {
+  if (!original) {
+    const preset = presetFor('aws');
+    return {
+      name: '',
+      provider: 'aws',
+      endpoint: presetEndpoint('aws', preset.region),
+      endpointAuto: true,
+      region: preset.region,
+      bucket: '',
+      access_key_id: '',
+      secret_access_key: '',
+      path_style: preset.path_style,
+      default_folder: '',
+      custom_host: '',
+      signature_expires_in: String(SIGNATURE_EXPIRES_DEFAULT),
+      capacity: '',
+      capacity_unit: 'GB',
+      is_default: false,
+    };
+  }
+  const cap = original.total_capacity;
+  const unit: CapacityUnit =
+    cap && cap % CAPACITY_UNITS.TB === 0 ? 'TB' : cap && cap % CAPACITY_UNITS.GB === 0 ? 'GB' : cap ? 'MB' : 'GB';
+  return {
+    name: original.name,
+    provider: original.provider ?? 'other',
+    endpoint: original.endpoint,
+    endpointAuto: false,
+    region: original.region,
+    bucket: original.bucket,
+    access_key_id: original.access_key_id,
+    secret_access_key: '',
+    path_style: original.path_style,
+    default_folder: original.default_folder,
+    custom_host: original.custom_host,
+    signature_expires_in: String(original.signature_expires_in),
+    capacity: cap === null ? '' : String(Math.round((cap / CAPACITY_UNITS[unit]) * 100) / 100),
+    capacity_unit: unit,
+    is_default: original.is_default,
+  };
+}
+
+/** Switching provider prefills endpoint pattern, region and path style from its preset. */
+export function applyProvider(state: ConfigFormState, provider: StorageProvider): ConfigFormState {
+  const preset = presetFor(provider);
+  const keepEndpoint = !state.endpointAuto && state.endpoint.trim() !== '';
+  return {
+    ...state,
+    provider,
+    region: preset.region,
+    path_style: preset.path_style,
+    endpoint: keepEndpoint ? state.endpoint : presetEndpoint(provider, preset.region),
+    endpointAuto: !keepEndpoint,
+  };
+}
+
+export function applyRegion(state: ConfigFormState, region: string): ConfigFormState {
+  return {
+    ...state,
+    region,
+    endpoint: state.endpointAuto ? presetEndpoint(state.provider, region) : state.endpoint,
+  };
+}
+
+const URL_RE = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/i;
+
+export type Translate = (key: string, params?: Record<string, unknown>) => string;
+
+export function validateConfigForm(state: ConfigFormState, editing: boolean, t: Translate): ConfigErrors {
+  const e: ConfigErrors = {};
+  if (!state.name.trim()) e.name = t('files.storage.errors.nameRequired');
+  const endpoint = state.endpoint.trim();
+  if (/[<>{}]/.test(endpoint)) e.endpoint = t('files.storage.errors.endpointPlaceholder');
+  else if (endpoint && !URL_RE.test(endpoint)) e.endpoint = t('files.storage.errors.endpointUrl');
+  else if (!endpoint && state.provider !== 'aws') e.endpoint = t('files.storage.errors.endpointRequired');
+  if (!/^[A-Za-z0-9_-]*$/.test(state.region.trim())) e.region = t('files.storage.errors.region');
+  if (!state.bucket.trim()) e.bucket = t('files.storage.errors.bucketRequired');
+  else if (!/^[A-Za-z0-9._-]+$/.test(state.bucket.trim())) e.bucket = t('files.storage.errors.bucket');
+  if (!editing && !state.access_key_id.trim()) e.access_key_id = t('files.storage.errors.keyRequired');
+  if (!editing && !state.secret_access_key) e.secret_access_key = t('files.storage.errors.secretRequired');
+  if (/(^|[\\/])\.\.([\\/]|$)/.test(state.default_folder)) e.default_folder = t('files.storage.errors.folder');
+  const host = state.custom_host.trim();
+  if (host && !URL_RE.test(host)) e.custom_host = t('files.storage.errors.endpointUrl');
+  const sig = Number(state.signature_expires_in);
+  if (!/^\d+$/.test(state.signature_expires_in.trim()) || sig < SIGNATURE_EXPIRES_MIN || sig > SIGNATURE_EXPIRES_MAX) {
+    e.signature_expires_in = t('files.storage.errors.signature', {
+      min: SIGNATURE_EXPIRES_MIN,
+      max: SIGNATURE_EXPIRES_MAX,
+    });
+  }
+  if (state.capacity.trim() && !(Number(state.capacity) > 0)) e.capacity = t('files.storage.errors.capacity');
+  return e;
+}
+
+function capacityBytes(state: ConfigFormState): number | null {
+  if (!state.capacity.trim()) return null;
+  return Math.round(Number(state.capacity) * CAPACITY_UNITS[state.capacity_unit]);
+}
+
+export function buildCreatePayload(state: ConfigFormState): CreateStorageConfigInput {
+  return {
+    name: state.name.trim(),
+    storage_type: 's3',
+    provider: state.provider,
+    endpoint: state.endpoint.trim(),
+    region: state.region.trim(),
+    bucket: state.bucket.trim(),
+    access_key_id: state.access_key_id.trim(),
+    secret_access_key: state.secret_access_key,
+    path_style: state.path_style,
+    default_folder: state.default_folder.trim(),
+    custom_host: state.custom_host.trim(),
+    signature_expires_in: Number(state.signature_expires_in),
+    total_capacity: capacityBytes(state),
+    is_default: state.is_default,
+  };
+}
+
+/** Every field is sent; an empty secret is left out so the stored one is kept. */
+export function buildUpdatePayload(state: ConfigFormState): UpdateStorageConfigInput {
+  const { storage_type: _type, is_default: _default, secret_access_key, ...rest } = buildCreatePayload(state);
+  return secret_access_key ? { ...rest, secret_access_key } : rest;
+}
+
+/** Maps server validation fields (400 data.fields) onto the form. */
+export function serverConfigErrors(data: unknown): ConfigErrors {
+  const out: ConfigErrors = {};
+  if (typeof data !== 'object' || data === null || !Array.isArray((data as { fields?: unknown }).fields)) return out;
+  for (const item of (data as { fields: unknown[] }).fields) {
+    if (typeof item !== 'object' || item === null) continue;
+    const { path, message } = item as { path?: unknown; message?: unknown };
+    if (typeof path !== 'string' || typeof message !== 'string') continue;
+    const field = (path === 'total_capacity' ? 'capacity' : path) as ConfigField;
+    out[field] ??= message;
+  }
+  return out;
+}

@@ -1,0 +1,254 @@
+import { SHARE_EXPIRY_PRESET_HOURS, SLUG_MAX, SLUG_PATTERN, type StorageConfigView } from '@clipnest/contract';
+import { ChevronDown, Eye, EyeOff } from 'lucide-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ChoiceChips } from '../../components/ui/choice-chips';
+import { Field, fieldAria } from '../../components/ui/field';
+import { IconButton } from '../../components/ui/icon-button';
+import { Input } from '../../components/ui/input';
+import { Select } from '../../components/ui/select';
+import { Skeleton } from '../../components/ui/skeleton';
+import { cn } from '../../lib/cn';
+import type { ShareOptions } from './uploader';
+
+export type ProxyChoice = 'default' | 'proxy' | 'direct';
+
+export interface ShareOptionsState {
+  s3_config_id: string;
+  slug: string;
+  path: string;
+  remark: string;
+  password: string;
+  expiry: string;
+  max_views: string;
+  proxy: ProxyChoice;
+}
+
+export const EMPTY_OPTIONS: ShareOptionsState = {
+  s3_config_id: '',
+  slug: '',
+  path: '',
+  remark: '',
+  password: '',
+  expiry: '0',
+  max_views: '',
+  proxy: 'default',
+};
+
+export type OptionErrors = Partial<Record<'slug' | 'max_views' | 'path', string>>;
+
+type T = ReturnType<typeof useTranslation>['t'];
+
+export function validateOptions(state: ShareOptionsState, t: T): OptionErrors {
+  const errors: OptionErrors = {};
+  const slug = state.slug.trim();
+  if (slug && (slug.length > SLUG_MAX - 3 || !SLUG_PATTERN.test(slug)))
+    errors.slug = t('files.upload.options.slugInvalid');
+  if (state.max_views.trim() && !/^\d+$/.test(state.max_views.trim()))
+    errors.max_views = t('files.upload.options.maxViewsInvalid');
+  if (/(^|[\\/])\.\.([\\/]|$)|\0/.test(state.path)) errors.path = t('files.upload.options.pathInvalid');
+  return errors;
+}
+
+export function toShareOptions(state: ShareOptionsState): ShareOptions {
+  return {
+    s3_config_id: state.s3_config_id || undefined,
+    slug: state.slug.trim() || undefined,
+    path: state.path.trim() || undefined,
+    remark: state.remark.trim() || undefined,
+    password: state.password || undefined,
+    expires_in: Number(state.expiry) || undefined,
+    max_views: Number(state.max_views) || undefined,
+    use_proxy: state.proxy === 'default' ? undefined : state.proxy === 'proxy',
+  };
+}
+
+const EXPIRY_KEYS: Record<number, 'hour' | 'day' | 'week' | 'month' | 'never'> = {
+  1: 'hour',
+  24: 'day',
+  168: 'week',
+  720: 'month',
+  0: 'never',
+};
+
+/** Storage target (admins) and share options (spec §2 Upload, §5). */
+export function ShareOptionsForm({
+  value,
+  onChange,
+  errors,
+  disabled,
+  targets,
+  targetsLoading,
+  showTargets,
+}: {
+  value: ShareOptionsState;
+  onChange: (next: ShareOptionsState) => void;
+  errors: OptionErrors;
+  disabled: boolean;
+  targets: StorageConfigView[];
+  targetsLoading: boolean;
+  showTargets: boolean;
+}) {
+  const { t } = useTranslation();
+  const [more, setMore] = useState(false);
+  const [showPassword, setShowPassword] = useState(false);
+  const set = <K extends keyof ShareOptionsState>(key: K, v: ShareOptionsState[K]) => onChange({ ...value, [key]: v });
+  const target = targets.find((c) => c.id === value.s3_config_id);
+
+  return (
+    <fieldset disabled={disabled} className="flex min-w-0 flex-col gap-4">
+      <legend className="sr-only">{t('files.upload.options.title')}</legend>
+      {showTargets && (
+        <Field
+          id="upload-target"
+          label={t('files.upload.options.storage')}
+          help={t('files.upload.options.storageHelp')}
+        >
+          {targetsLoading ? (
+            <Skeleton className="h-10 w-full" />
+          ) : (
+            <Select
+              {...fieldAria('upload-target', undefined, true)}
+              value={value.s3_config_id}
+              onChange={(event) => set('s3_config_id', event.target.value)}
+            >
+              {targets.map((config) => (
+                <option key={config.id} value={config.id}>
+                  {config.name}
+                  {config.is_default ? ` (${t('files.upload.options.default')})` : ''}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+      )}
+
+      <Field id="upload-expiry" label={t('files.upload.options.expiry')}>
+        <ChoiceChips
+          id="upload-expiry"
+          label={t('files.upload.options.expiry')}
+          value={value.expiry}
+          onChange={(v) => set('expiry', v)}
+          options={SHARE_EXPIRY_PRESET_HOURS.map((hours) => ({
+            value: String(hours),
+            label: t(`files.expiry.${EXPIRY_KEYS[hours]!}`),
+          }))}
+        />
+      </Field>
+
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-1">
+        <Field
+          id="upload-password"
+          label={t('files.upload.options.password')}
+          optional={t('common.optional')}
+          help={t('files.upload.options.passwordHelp')}
+        >
+          <div className="relative">
+            <Input
+              {...fieldAria('upload-password', undefined, true)}
+              type={showPassword ? 'text' : 'password'}
+              autoComplete="new-password"
+              value={value.password}
+              onChange={(event) => set('password', event.target.value)}
+              className="pe-11"
+            />
+            <IconButton
+              label={showPassword ? t('files.upload.options.hidePassword') : t('files.upload.options.showPassword')}
+              size="icon-sm"
+              className="absolute end-0.5 top-1/2 -translate-y-1/2"
+              onClick={() => setShowPassword((s) => !s)}
+            >
+              {showPassword ? <EyeOff className="size-4" /> : <Eye className="size-4" />}
+            </IconButton>
+          </div>
+        </Field>
+        <Field
+          id="upload-max-views"
+          label={t('files.upload.options.maxViews')}
+          optional={t('common.optional')}
+          help={t('files.upload.options.maxViewsHelp')}
+          error={errors.max_views}
+        >
+          <Input
+            {...fieldAria('upload-max-views', errors.max_views, true)}
+            inputMode="numeric"
+            placeholder="0"
+            value={value.max_views}
+            onChange={(event) => set('max_views', event.target.value)}
+          />
+        </Field>
+      </div>
+
+      <button
+        type="button"
+        aria-expanded={more}
+        aria-controls="upload-more-options"
+        onClick={() => setMore((m) => !m)}
+        className="-mx-1 inline-flex h-10 items-center gap-1.5 self-start rounded-md px-1 text-sm font-medium text-primary-soft-foreground hover:underline focus-visible:outline-2 focus-visible:outline-ring"
+      >
+        <ChevronDown className={cn('size-4 transition-transform', more && 'rotate-180')} aria-hidden="true" />
+        {more ? t('files.upload.options.fewer') : t('files.upload.options.more')}
+      </button>
+
+      <div id="upload-more-options" hidden={!more} className="flex flex-col gap-4">
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-1">
+          <Field
+            id="upload-slug"
+            label={t('files.upload.options.slug')}
+            optional={t('common.optional')}
+            help={t('files.upload.options.slugHelp')}
+            error={errors.slug}
+          >
+            <Input
+              {...fieldAria('upload-slug', errors.slug, true)}
+              value={value.slug}
+              maxLength={SLUG_MAX}
+              autoComplete="off"
+              spellCheck={false}
+              onChange={(event) => set('slug', event.target.value)}
+            />
+          </Field>
+          <Field
+            id="upload-path"
+            label={t('files.upload.options.path')}
+            optional={t('common.optional')}
+            help={t('files.upload.options.pathHelp')}
+            error={errors.path}
+          >
+            <Input
+              {...fieldAria('upload-path', errors.path, true)}
+              value={value.path}
+              placeholder="docs/2026"
+              autoComplete="off"
+              spellCheck={false}
+              onChange={(event) => set('path', event.target.value)}
+            />
+          </Field>
+        </div>
+        <Field id="upload-remark" label={t('files.upload.options.remark')} optional={t('common.optional')}>
+          <Input
+            id="upload-remark"
+            value={value.remark}
+            maxLength={1000}
+            onChange={(event) => set('remark', event.target.value)}
+          />
+        </Field>
+        {(!showTargets || target?.storage_type === 's3') && (
+          <Field id="upload-proxy" label={t('files.upload.options.access')} help={t('files.upload.options.accessHelp')}>
+            <ChoiceChips
+              id="upload-proxy"
+              label={t('files.upload.options.access')}
+              value={value.proxy}
+              onChange={(v) => set('proxy', v)}
+              options={[
+                { value: 'default', label: t('files.upload.options.accessDefault') },
+                { value: 'proxy', label: t('files.upload.options.accessProxy') },
+                { value: 'direct', label: t('files.upload.options.accessDirect') },
+              ]}
+            />
+          </Field>
+        )}
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,78 @@
+import type { FileView } from '@clipnest/contract';
+
+/**
+ * The uploader abstraction of the upload page. Every way of getting bytes into a share (the plain
+ * form upload today; presigned direct-to-S3, resumable multipart and URL uploads later) implements
+ * `Uploader` and reports the same stages and progress, so the page and its queue never change.
+ */
+
+/** Spec §4 "Upload stages", plus `failed` for the error end state. */
+export const UPLOAD_STAGES = [
+  'starting',
+  'initializing',
+  'uploading',
+  'processing',
+  'completing',
+  'completed',
+  'cancelled',
+  'failed',
+] as const;
+export type UploadStage = (typeof UPLOAD_STAGES)[number];
+
+export const FINAL_STAGES: ReadonlySet<UploadStage> = new Set(['completed', 'cancelled', 'failed']);
+
+/** Share options as the upload form collects them; a field is sent only when set (spec §5). */
+export interface ShareOptions {
+  s3_config_id?: string;
+  slug?: string;
+  path?: string;
+  remark?: string;
+  password?: string;
+  /** Hours; 0 = never. */
+  expires_in?: number;
+  /** 0 = unlimited. */
+  max_views?: number;
+  use_proxy?: boolean;
+}
+
+export interface UploadProgress {
+  stage: UploadStage;
+  /** Bytes sent so far. */
+  loaded: number;
+  total: number;
+  /** Bytes per second, smoothed; null until measurable. */
+  speed: number | null;
+  /** Seconds left at the current speed; null when unknown. */
+  etaSeconds: number | null;
+}
+
+/** What a finished upload answers: the new share as the server now has it. */
+export type UploadResult = FileView;
+
+export interface UploadTask {
+  file: File;
+  /** Name to store under (defaults to file.name; the URL tab lets users rename). */
+  filename?: string;
+  options: ShareOptions;
+  signal: AbortSignal;
+  onProgress: (progress: UploadProgress) => void;
+}
+
+export type UploaderKind = 'form' | 'presigned' | 'multipart' | 'url';
+
+export interface Uploader {
+  readonly kind: UploaderKind;
+  upload(task: UploadTask): Promise<UploadResult>;
+}
+
+/** Thrown by uploaders; `cancelled` separates a user cancel from a failure. */
+export class UploadError extends Error {
+  override readonly name = 'UploadError';
+  readonly status: number;
+  readonly cancelled: boolean;
+  constructor(message: string, init: { status?: number; cancelled?: boolean } = {}) {
+    super(message);
+    this.status = init.status ?? 0;
+    this.cancelled = init.cancelled ?? false;
+  }
+}

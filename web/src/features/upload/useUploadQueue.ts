@@ -1,0 +1,148 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  chooseUploader,
+  FINAL_STAGES,
+  slugForIndex,
+  UploadError,
+  type ShareOptions,
+  type UploadResult,
+  type UploadStage,
+} from './uploader';
+
+export type QueueStage = 'pending' | UploadStage;
+
+export interface QueueItem {
+  id: string;
+  file: File;
+  name: string;
+  stage: QueueStage;
+  loaded: number;
+  total: number;
+  speed: number | null;
+  etaSeconds: number | null;
+  /** Validation problem found before uploading (too large, empty). */
+  problem?: string;
+  error?: string;
+  result?: UploadResult;
+}
+
+const CONCURRENCY = 2;
+let counter = 0;
+
+/** A queue of files: add, remove, start, cancel, retry. Uploads run two at a time. */
+export function useUploadQueue({
+  validate,
+  onDone,
+  onError,
+}: {
+  validate: (file: File) => string | undefined;
+  onDone?: (item: QueueItem, result: UploadResult) => void;
+  onError?: (item: QueueItem, message: string, status: number) => void;
+}) {
+  const [items, setItems] = useState<QueueItem[]>([]);
+  const controllers = useRef(new Map<string, AbortController>());
+  const callbacks = useRef({ onDone, onError, validate });
+  useEffect(() => {
+    callbacks.current = { onDone, onError, validate };
+  });
+
+  useEffect(() => {
+    const map = controllers.current;
+    return () => {
+      for (const controller of map.values()) controller.abort();
+    };
+  }, []);
+
+  const patch = useCallback((id: string, changes: Partial<QueueItem>) => {
+    setItems((list) => list.map((item) => (item.id === id ? { ...item, ...changes } : item)));
+  }, []);
+
+  const add = useCallback((files: File[]) => {
+    const added = files.map<QueueItem>((file) => {
+      counter += 1;
+      return {
+        id: `q${Date.now().toString(36)}${counter}`,
+        file,
+        name: file.name,
+        stage: 'pending',
+        loaded: 0,
+        total: file.size,
+        speed: null,
+        etaSeconds: null,
+        problem: callbacks.current.validate(file),
+      };
+    });
+    setItems((list) => [...list, ...added]);
+    return added.length;
+  }, []);
+
+  const remove = useCallback((id: string) => {
+    controllers.current.get(id)?.abort();
+    setItems((list) => list.filter((item) => item.id !== id));
+  }, []);
+
+  const cancel = useCallback((id: string) => controllers.current.get(id)?.abort(), []);
+
+  const clearFinished = useCallback(() => {
+    setItems((list) => list.filter((item) => !FINAL_STAGES.has(item.stage as UploadStage) || item.stage === 'failed'));
+  }, []);
+
+  const runOne = useCallback(
+    async (item: QueueItem, options: ShareOptions) => {
+      const controller = new AbortController();
+      controllers.current.set(item.id, controller);
+      patch(item.id, { stage: 'starting', error: undefined, loaded: 0, speed: null, etaSeconds: null });
+      try {
+        const uploader = chooseUploader(item.file);
+        const result = await uploader.upload({
+          file: item.file,
+          filename: item.name,
+          options,
+          signal: controller.signal,
+          onProgress: (p) =>
+            patch(item.id, {
+              stage: p.stage,
+              loaded: p.loaded,
+              total: p.total,
+              speed: p.speed,
+              etaSeconds: p.etaSeconds,
+            }),
+        });
+        patch(item.id, { stage: 'completed', result, loaded: item.total });
+        callbacks.current.onDone?.(item, result);
+        return { ok: true, status: 201 };
+      } catch (error) {
+        const cancelled = error instanceof UploadError && error.cancelled;
+        const status = error instanceof UploadError ? error.status : 0;
+        const message = error instanceof Error ? error.message : String(error);
+        patch(item.id, { stage: cancelled ? 'cancelled' : 'failed', error: message, speed: null, etaSeconds: null });
+        if (!cancelled) callbacks.current.onError?.(item, message, status);
+        return { ok: false, status };
+      } finally {
+        controllers.current.delete(item.id);
+      }
+    },
+    [patch],
+  );
+
+  /** Uploads the given items with the options; a custom slug is numbered per file. Resolves per-item outcomes. */
+  const start = useCallback(
+    async (targets: QueueItem[], options: ShareOptions) => {
+      let next = 0;
+      const outcomes: { ok: boolean; status: number }[] = [];
+      const worker = async () => {
+        while (next < targets.length) {
+          const index = next;
+          next += 1;
+          const item = targets[index]!;
+          outcomes[index] = await runOne(item, { ...options, slug: slugForIndex(options.slug, index) });
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(CONCURRENCY, targets.length) }, worker));
+      return outcomes;
+    },
+    [runOne],
+  );
+
+  return { items, add, remove, cancel, start, clearFinished };
+}
