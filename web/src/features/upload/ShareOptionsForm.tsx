@@ -37,7 +37,10 @@ export const EMPTY_OPTIONS: ShareOptionsState = {
 
 export type OptionErrors = Partial<Record<'slug' | 'max_views' | 'path', string>>;
 
-type T = ReturnType<typeof useTranslation>['t'];
+// A narrow signature: passing i18next's full `t` type here makes TypeScript's instantiation too deep.
+type T = (
+  key: 'files.upload.options.slugInvalid' | 'files.upload.options.maxViewsInvalid' | 'files.upload.options.pathInvalid',
+) => string;
 
 export function validateOptions(state: ShareOptionsState, t: T): OptionErrors {
   const errors: OptionErrors = {};
