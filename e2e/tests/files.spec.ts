@@ -270,8 +270,6 @@ test.describe('file shares', () => {
     await b.page
       .getByTestId('upload-input')
       .setInputFiles([{ name: 'from-key.txt', mimeType: 'text/plain', buffer: Buffer.from('key upload') }]);
-    // Key holders upload to the default storage: no storage select.
-    await expect(b.page.getByLabel('Storage')).toHaveCount(0);
     await b.page.getByRole('button', { name: 'Upload 1 file' }).click();
     await expect(b.page.locator('[data-testid="upload-item"][data-stage="completed"]')).toHaveCount(1);
     await b.context.close();

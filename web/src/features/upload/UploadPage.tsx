@@ -36,7 +36,9 @@ function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const maxSize = useMaxUploadSize();
-  const targets = useStorageTargets(isAdmin);
+  // Admins and FILE_SHARE keys may list configs; the select shows when there is a choice to make.
+  const targets = useStorageTargets(true);
+  const showTargets = isAdmin || (targets.data?.length ?? 0) > 1;
   const recent = useRecentUploads(true);
   const [options, setOptions] = useState<ShareOptionsState>(EMPTY_OPTIONS);
   const [submitted, setSubmitted] = useState(false);
@@ -88,7 +90,7 @@ function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
       toast.error(t('errors.upload.selectFiles'));
       return;
     }
-    if (isAdmin && targets.data && targets.data.length > 0 && !effective.s3_config_id) {
+    if (showTargets && targets.data && targets.data.length > 0 && !effective.s3_config_id) {
       toast.error(t('errors.upload.selectStorageConfig'));
       return;
     }
@@ -151,7 +153,7 @@ function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
           disabled={busy}
           targets={targets.data ?? []}
           targetsLoading={isAdmin && targets.isPending}
-          showTargets={isAdmin}
+          showTargets={showTargets && !targets.isError}
         />
       </section>
 

@@ -24,7 +24,7 @@ export function useMaxUploadSize() {
   });
 }
 
-/** Storage configs for the admin's target select (key holders upload to the default). */
+/** Storage configs for the target select (admins; FILE_SHARE keys get them without connection details). */
 export function useStorageTargets(enabled: boolean) {
   return useQuery({
     queryKey: ['s3-configs', 'upload-targets'],
@@ -32,6 +32,7 @@ export function useStorageTargets(enabled: boolean) {
       api.get<ListPage<StorageConfigView>>('/s3-configs', { signal, query: { page: 1, limit: 200 } }),
     select: (page) => (Array.isArray(page?.items) ? page.items : []),
     enabled,
+    retry: false,
   });
 }
 
