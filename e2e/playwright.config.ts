@@ -14,6 +14,8 @@ const dataDir = process.env.CLIPNEST_E2E_DATA_DIR;
 
 export default defineConfig({
   testDir: './tests',
+  // Screenshot tours (every screen × theme × language × width) are for looking at, not for CI: CLIPNEST_SHOTS=1 runs them.
+  testIgnore: process.env.CLIPNEST_SHOTS === '1' ? [] : ['**/*screenshots.spec.ts'],
   globalTeardown: './support/global-teardown.ts',
   outputDir: './test-results',
   fullyParallel: false,
