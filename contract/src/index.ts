@@ -10,3 +10,4 @@ export * from './shares.js';
 export * from './backup.js';
 export * from './storageConfigs.js';
 export * from './files.js';
+export * from './uploads.js';

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import { foundation } from './0001_foundation.js';
 import { storageFiles } from './0003_storage_files.js';
 import { dailyStats } from './0004_daily_stats.js';
+import { uploadSessions } from './0006_upload_sessions.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
   '0003_storage_files': storageFiles,
   '0004_daily_stats': dailyStats,
+  '0006_upload_sessions': uploadSessions,
 };
