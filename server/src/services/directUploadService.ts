@@ -2,6 +2,7 @@
 // the client-side URL upload. The server keeps a session per upload (id = the future file id) with
 // the share's fields and a record of every part, so resume works on backends without ListParts
 // (s3rver) and a commit is checked against what is really stored.
+import { createHash } from 'node:crypto';
 import type {
   FileView,
   MultipartInitResult,
@@ -48,6 +49,17 @@ function unquote(etag: string): string {
 
 function quote(etag: string): string {
   return `"${unquote(etag)}"`;
+}
+
+/** The S3 ETag of an object joined from parts with these (MD5) ETags, or null when one is not an MD5. */
+export function multipartEtag(partEtags: string[]): string | null {
+  const digests: Buffer[] = [];
+  for (const etag of partEtags) {
+    const hex = unquote(etag);
+    if (!/^[0-9a-f]{32}$/i.test(hex)) return null;
+    digests.push(Buffer.from(hex, 'hex'));
+  }
+  return `${createHash('md5').update(Buffer.concat(digests)).digest('hex')}-${partEtags.length}`;
 }
 
 function missingEtag(parts: number[]): AppError {
@@ -505,6 +517,15 @@ export class DirectUploadService {
       await driver.remove(row.storage_path).catch(() => undefined);
       await this.deps.sessions.delete(row.id);
       throw AppError.validation(`the joined file has ${entry.size} bytes, but ${row.size} were announced`);
+    }
+    // Backends that neither list parts nor check ETags at complete (s3rver): the S3 multipart ETag is
+    // md5(part md5s)-count, so a wrong recorded ETag shows in the joined object's ETag.
+    const expected = multipartEtag(parts.map((p) => p.etag));
+    const actual = entry.etag ? unquote(entry.etag) : '';
+    if (expected && /^[0-9a-f]{32}-\d+$/i.test(actual) && actual.toLowerCase() !== expected) {
+      await driver.remove(row.storage_path).catch(() => undefined);
+      await this.deps.sessions.delete(row.id);
+      throw AppError.validation('some parts failed to upload: the ETag does not match the uploaded parts');
     }
     return this.finish(principal, row, driver, entry.etag ?? null);
   }
