@@ -2,7 +2,8 @@
  * Storage configs (spec §7 "Storage configs": /api/s3-configs).
  *
  * Note for the web helper:
- * - List: GET /api/s3-configs?page=&limit= → ListPage<StorageConfigView> (with `page`).
+ * - List: GET /api/s3-configs?page=&limit= → ListPage<StorageConfigView> (with `page`). Admin, or a key with
+ *   FILE_SHARE (upload target select): keys get endpoint/bucket/keys/folder/host blanked. Everything else: admin.
  * - Create: POST with `createStorageConfigSchema`; update: PUT /{id} with `updateStorageConfigSchema`
  *   (every field optional; omit `secret_access_key` or send '' to keep the stored secret).
  * - The secret is write-only: replies carry `secret_access_key_masked` ("••••abcd") and `has_secret`.

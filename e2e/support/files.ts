@@ -1,6 +1,7 @@
 /** File-share helpers for the e2e suite: sample files, API uploads and an s3rver emulator. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -135,8 +136,22 @@ export interface S3rver {
   stop: () => Promise<void>;
 }
 
+/** A port nobody listens on right now (other suites may run their own emulators). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 /** s3rver on 127.0.0.1 with one bucket (TOOLING.md: needs --openssl-legacy-provider). */
-export async function startS3rver(port: number, bucket = 'e2e-files'): Promise<S3rver> {
+export async function startS3rver(bucket = 'e2e-files'): Promise<S3rver> {
+  const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'clipnest-e2e-s3rver-'));
   const cli = path.join(path.dirname(require.resolve('s3rver/package.json')), 'bin', 's3rver.js');
   const child: ChildProcess = spawn(
@@ -161,8 +176,9 @@ export async function startS3rver(port: number, bucket = 'e2e-files'): Promise<S
   const deadline = Date.now() + 20_000;
   for (;;) {
     try {
-      await fetch(endpoint);
-      break;
+      // Ours once the bucket answers (s3rver never checks signatures).
+      if ((await fetch(`${endpoint}/${bucket}`)).ok) break;
+      throw new Error('bucket not ready');
     } catch {
       if (Date.now() > deadline || child.exitCode !== null) throw new Error('s3rver did not start');
       await new Promise((r) => setTimeout(r, 200));

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
+import { call, createKey, Perm, uniqueName, type KeyView } from '../support/api';
+import { seriousViolations } from '../support/axe';
 import { BASE_URL } from '../support/env';
-import { expect, test } from '../support/fixtures';
+import { expect, seedStorage, test } from '../support/fixtures';
 import {
   HTML_ATTACK,
   makePdf,
@@ -44,8 +46,10 @@ test.describe('file shares', () => {
     await expect(page.locator('[data-testid="upload-item"][data-stage="completed"]')).toHaveCount(2, {
       timeout: 20_000,
     });
-    // The recent-uploads list shows both, newest first.
-    await expect(page.getByTestId('recent-uploads').getByRole('link')).toHaveCount(2);
+    // The recent-uploads list shows both.
+    const recent = page.getByTestId('recent-uploads');
+    await expect(recent.getByRole('link', { name: 'diagram.png' })).toBeVisible();
+    await expect(recent.getByRole('link', { name: 'notes.txt' })).toBeVisible();
 
     const imageItem = page.getByTestId('upload-item').filter({ hasText: 'diagram.png' });
     const link = await imageItem.getByTestId('upload-link').textContent();
@@ -107,6 +111,24 @@ test.describe('file shares', () => {
     await expect(article.locator('script')).toHaveCount(0);
     await expect(article.locator('[onerror]')).toHaveCount(0);
     expect(await pwned(page)).toBeNull();
+
+    // Office documents go to the viewer named by the server (the third-party page is stubbed here).
+    const docx = await uploadViaApi(
+      token,
+      'plan.docx',
+      'not really a docx',
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    );
+    await page.route(/view\.officeapps\.live\.com|docs\.google\.com/, (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<p>viewer</p>' }),
+    );
+    await page.goto(`/file/${docx.slug}`);
+    await expect(page.locator('iframe[src*="view.officeapps.live.com"], iframe[src*="docs.google.com"]')).toBeVisible();
+
+    // A video the browser cannot decode says so (not "link expired") and offers the download.
+    const video = await uploadViaApi(token, 'clip.mp4', Buffer.alloc(2048, 3), 'video/mp4');
+    await page.goto(`/file/${video.slug}`);
+    await expect(page.getByText('This browser cannot show this file')).toBeVisible();
     expect(dialogs).toEqual([]);
   });
 
@@ -159,10 +181,165 @@ test.describe('file shares', () => {
     await expect(page.getByTestId('file-error')).toHaveAttribute('data-kind', 'gone');
   });
 
+  test('shows progress and speed while uploading, and cancel leaves no share', async ({ adminPage: page, token }) => {
+    await page.goto('/upload');
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    // ~512 KB/s up: a 6 MB file takes long enough to watch and cancel.
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: 512 * 1024,
+    });
+    const name = `slow-${Date.now()}.bin`;
+    await page
+      .getByTestId('upload-input')
+      .setInputFiles([{ name, mimeType: 'application/octet-stream', buffer: Buffer.alloc(6 * 1024 * 1024, 7) }]);
+    await page.getByRole('button', { name: 'Upload 1 file' }).click();
+    const item = page.getByTestId('upload-item').filter({ hasText: name });
+    await expect(item).toHaveAttribute('data-stage', 'uploading');
+    const bar = item.getByRole('progressbar');
+    await expect
+      .poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 15_000 })
+      .toBeGreaterThan(0);
+    await expect(item.getByText(/\/s/)).toBeVisible();
+    await expect(item.getByText(/left$/)).toBeVisible();
+    await item.getByRole('button', { name: `Cancel the upload of ${name}` }).click();
+    await expect(item).toHaveAttribute('data-stage', 'cancelled');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    const { envelope } = await call<{ items: { filename: string }[] }>('GET', `/files?search=${name}`, { token });
+    expect(envelope.data?.items.filter((f) => f.filename === name)).toEqual([]);
+  });
+
+  test('pasting a file from the clipboard queues it', async ({ adminPage: page }) => {
+    await page.goto('/upload');
+    await expect(page.getByRole('heading', { name: 'Upload files' })).toBeVisible();
+    await page.evaluate(() => {
+      const data = new DataTransfer();
+      data.items.add(new File(['pasted text'], 'image.png', { type: 'image/png' }));
+      window.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    });
+    await expect(page.getByTestId('upload-item')).toHaveCount(1);
+    await expect(page.getByTestId('upload-item')).toContainText(/pasted-\d{8}-\d{6}\.png/);
+
+    // Dropping files on the zone queues them too.
+    const zone = page.getByRole('button', { name: /Drop files here/ });
+    const dataTransfer = await page.evaluateHandle(() => {
+      const data = new DataTransfer();
+      data.items.add(new File(['a'], 'dropped-a.txt', { type: 'text/plain' }));
+      data.items.add(new File(['b'], 'dropped-b.txt', { type: 'text/plain' }));
+      return data;
+    });
+    await zone.dispatchEvent('dragenter', { dataTransfer });
+    await expect(zone).toHaveAttribute('data-dragging', 'true');
+    await zone.dispatchEvent('drop', { dataTransfer });
+    await expect(page.getByTestId('upload-item')).toHaveCount(3);
+    await expect(zone).not.toHaveAttribute('data-dragging', 'true');
+  });
+
+  test('upload needs an admin or a key with the file share permission', async ({ page, token }) => {
+    await page.goto('/upload');
+    await expect(page.getByText('Log in to upload files')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Log in or use an API key' })).toBeVisible();
+
+    const textOnly = await createKey(token, { name: uniqueName('text-only'), permissions: Perm.TEXT });
+    const sharer = await createKey(token, { name: uniqueName('sharer'), permissions: Perm.FILE_SHARE });
+    const keyContext = async (key: KeyView) => {
+      const context = await page.context().browser()!.newContext({ locale: 'en-US' });
+      const p = await context.newPage();
+      await seedStorage(p, {
+        api_key: key.key,
+        api_key_permissions: String(key.permissions),
+        api_key_info: JSON.stringify({ id: key.id, name: key.name, basic_path: key.basic_path }),
+      });
+      return { context, page: p };
+    };
+    const a = await keyContext(textOnly);
+    await a.page.goto('/upload');
+    await expect(a.page.getByText('Your API key does not have the file share permission.')).toBeVisible();
+    await a.context.close();
+
+    const b = await keyContext(sharer);
+    await b.page.goto('/upload');
+    await b.page
+      .getByTestId('upload-input')
+      .setInputFiles([{ name: 'from-key.txt', mimeType: 'text/plain', buffer: Buffer.from('key upload') }]);
+    // Key holders upload to the default storage: no storage select.
+    await expect(b.page.getByLabel('Storage')).toHaveCount(0);
+    await b.page.getByRole('button', { name: 'Upload 1 file' }).click();
+    await expect(b.page.locator('[data-testid="upload-item"][data-stage="completed"]')).toHaveCount(1);
+    await b.context.close();
+  });
+
+  test('admin manages files: search, edit, batch delete with mode', async ({ adminPage: page, token }) => {
+    const tag = `mgmt${Date.now().toString(36)}`;
+    const a = await uploadViaApi(token, `${tag}-alpha.txt`, 'alpha', 'text/plain');
+    const b = await uploadViaApi(token, `${tag}-beta.txt`, 'beta', 'text/plain');
+    const c = await uploadViaApi(token, `${tag}-gamma.txt`, 'gamma', 'text/plain');
+    await page.goto('/admin/file-management');
+    await page.getByRole('searchbox').fill(tag);
+    const rows = page.getByTestId('file-row');
+    await expect(rows).toHaveCount(3);
+
+    // Edit: new remark, a password and 5 max views.
+    await page.getByRole('button', { name: `More actions: ${a.filename}` }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(/^Remark/).fill('edited remark');
+    await dialog.getByLabel('Password', { exact: true }).fill('new-pass');
+    await dialog.getByLabel('Max views').fill('5');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(rows.filter({ hasText: a.filename })).toContainText('0 / 5');
+    const { envelope } = await call<{ remark: string; has_password: boolean }>('GET', `/files/${a.id}`, { token });
+    expect(envelope.data).toMatchObject({ remark: 'edited remark', has_password: true });
+
+    // Batch delete two, keeping their stored objects (record only).
+    await page.getByRole('checkbox', { name: `Select ${b.filename}` }).check();
+    await page.getByRole('checkbox', { name: `Select ${c.filename}` }).check();
+    await page.getByRole('button', { name: 'Delete 2 files' }).click();
+    await page.getByRole('radio', { name: 'Share only' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect(rows).toHaveCount(1);
+    await expect(rows).toContainText(a.filename);
+    const gone = await call('GET', `/public/files/${b.slug}`);
+    expect(gone.status).toBe(404);
+  });
+
+  test('file screens have no serious accessibility violations', async ({ adminPage: page, token }) => {
+    const md = await uploadViaApi(
+      token,
+      'a11y.md',
+      '# Notes\n\nSome **text** and a [link](https://example.com).\n',
+      'text/markdown',
+    );
+    const locked = await uploadViaApi(token, 'a11y-locked.txt', 'x', 'text/plain', { password: 'p' });
+    for (const url of [
+      '/upload',
+      `/file/${md.slug}`,
+      `/file/${locked.slug}`,
+      '/file/missing-a11y',
+      '/admin/file-management',
+      '/admin/storage-config',
+    ]) {
+      await page.goto(url);
+      await page.waitForLoadState('networkidle');
+      await page.waitForTimeout(300);
+      const violations = await seriousViolations(page);
+      expect(violations, `${url}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
+    }
+  });
+
   test.describe('storage configs', () => {
     let s3: S3rver;
     test.beforeAll(async () => {
-      s3 = await startS3rver(Number(process.env.E2E_S3_PORT ?? 8813));
+      s3 = await startS3rver();
     });
     test.afterAll(async () => {
       await s3?.stop();
@@ -173,7 +350,7 @@ test.describe('file shares', () => {
       token,
     }) => {
       await page.goto('/admin/storage-config');
-      await expect(page.getByTestId('storage-card')).toHaveCount(1);
+      await expect(page.getByTestId('storage-card').filter({ hasText: 'Local' })).toBeVisible();
       await page.getByRole('button', { name: 'Add storage' }).click();
       const dialog = page.getByRole('dialog');
       await dialog.getByLabel('Provider').selectOption('backblaze_b2');
@@ -206,6 +383,23 @@ test.describe('file shares', () => {
       const local = page.getByTestId('storage-card').filter({ hasText: 'Local' });
       await local.getByRole('button', { name: 'Set as default' }).click();
       await expect(local.getByText('Default', { exact: true })).toBeVisible();
+
+      // Edit with the secret left empty: the stored secret is kept, so the test still passes.
+      await card.getByRole('button', { name: 'Edit Emulator' }).click();
+      await expect(dialog.getByLabel('Secret access key')).toHaveValue('');
+      await dialog.getByLabel('Name').fill('Emulator S3');
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await expect(dialog).toBeHidden();
+      const renamed = page.getByTestId('storage-card').filter({ hasText: 'Emulator S3' });
+      await renamed.getByRole('button', { name: 'Test' }).click();
+      await expect(renamed.getByTestId('storage-test-result')).toHaveAttribute('data-success', 'true');
+
+      // A config that still holds a share cannot be deleted: the toast says why.
+      await renamed.getByRole('button', { name: 'More actions: Emulator S3' }).click();
+      await page.getByRole('menuitem', { name: 'Delete' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+      await expect(page.getByText(/is in use by 1 files/)).toBeVisible();
+      await expect(renamed).toBeVisible();
     });
   });
 });

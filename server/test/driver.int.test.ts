@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   LocalDriver,
@@ -200,6 +201,10 @@ for (const target of targets) {
       expect(await driver.stat(d)).toMatchObject({ path: d, name: d, isDir: true });
       expect(await driver.stat('')).toMatchObject({ path: '', isDir: true });
       await expectCode(driver.stat(`${d}/missing`), 'not_found');
+      // Below a file is simply missing, on every backend.
+      await expectCode(driver.stat(`${d}/a.txt/below`), 'not_found');
+      await expectCode(driver.read(`${d}/a.txt/below`), 'not_found');
+      await expectCode(driver.remove(`${d}/a.txt/below`), 'not_found');
     });
 
     it('read: whole file with size, length and etag', async () => {
@@ -611,7 +616,9 @@ for (const target of targets) {
 
       const lacking = (['listParts', 'abort', 'listUploads'] as const).filter((op) => lack(op));
       it.runIf(lacking.length > 0)(
-        `degrades cleanly: ${lacking.join(', ')} → StorageError('unsupported') on ${target.name}`,
+        lacking.length > 0
+          ? `degrades cleanly: ${lacking.join(', ')} → StorageError('unsupported') on ${target.name}`
+          : `degrades cleanly (nothing lacking on ${target.name})`,
         async () => {
           const d = dir();
           const { uploadId, parts } = await uploadTwoParts(`${d}/deg.bin`);
@@ -661,6 +668,23 @@ for (const target of targets) {
       expect(await get.text()).toBe('presigned body');
     });
 
+    it.runIf(target.name !== 'local')(
+      'S3 prefix: keys outside the default folder and keys no clean path can address are never listed',
+      async () => {
+        const d = dir();
+        const s3 = driver as S3Driver;
+        expect(s3.prefix).toBe('contract-suite/');
+        const put = (Key: string) =>
+          s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key, Body: 'x', ContentLength: 1 }));
+        await put('outside-the-prefix.txt');
+        await put(`contract-suite/${d}/ok.txt`);
+        await put(`contract-suite/${d}/back\\slash.txt`);
+        expect(await names(driver, d)).toEqual(['ok.txt']);
+        expect(await names(driver, '')).not.toContain('outside-the-prefix.txt');
+        await expectCode(driver.stat('outside-the-prefix.txt'), 'not_found');
+      },
+    );
+
     it.runIf(target.name === 'local')('local: no presign; multipart goes through the server', () => {
       expect(driver.presign).toBeUndefined();
       expect(driver.multipart?.presignedParts).toBe(false);
@@ -669,6 +693,10 @@ for (const target of targets) {
     it('a 200 MB streamed write keeps process memory flat and reads back intact', { timeout: 240_000 }, async () => {
       const d = dir();
       const total = 200 * 1024 * 1024;
+      // Warm-up (HTTP agent, SDK, lib-storage, first heap growth) so the measurement shows what a big
+      // write costs, not what the first write of any size costs.
+      await driver.write(`${d}/warm-up.bin`, generated(20 * 1024 * 1024).stream);
+      await driver.remove(`${d}/warm-up.bin`);
       const source = generated(total);
       const before = process.memoryUsage().rss;
       let peak = before;
@@ -709,3 +737,38 @@ for (const target of targets) {
     });
   });
 }
+
+describe('s3Emulator support: s3rver with open CORS (for presigned browser uploads)', () => {
+  let emulator: S3Emulator;
+  beforeAll(async () => {
+    emulator = await startS3rver({ bucket: 'cors-bucket', cors: true });
+  }, 60_000);
+  afterAll(async () => {
+    await emulator?.stop();
+  });
+
+  it('answers a preflight for PUT and exposes ETag on a presigned part upload', async () => {
+    const driver = new S3Driver(emulator.driverOptions());
+    try {
+      const { uploadId } = await driver.multipart.start('browser.bin');
+      const url = await driver.multipart.signPart!('browser.bin', uploadId, 1, 60);
+      const preflight = await fetch(url, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'http://127.0.0.1:5173',
+          'access-control-request-method': 'PUT',
+          'access-control-request-headers': 'content-type',
+        },
+      });
+      expect(preflight.status).toBe(200);
+      expect(preflight.headers.get('access-control-allow-origin')).toBeTruthy();
+      const put = await fetch(url, { method: 'PUT', body: 'part', headers: { origin: 'http://127.0.0.1:5173' } });
+      expect(put.status).toBe(200);
+      expect(put.headers.get('access-control-expose-headers') ?? '').toMatch(/etag/i);
+      const etag = put.headers.get('etag') as string;
+      expect((await driver.multipart.complete('browser.bin', uploadId, [{ partNumber: 1, etag }])).size).toBe(4);
+    } finally {
+      await driver.close();
+    }
+  });
+});

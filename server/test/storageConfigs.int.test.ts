@@ -30,6 +30,9 @@ describe.each(dbTargets)('storage configs on %s', (target) => {
       is_builtin: true,
       has_secret: false,
     });
+    // the start-up check is idempotent (a restart finds the config and creates no second one)
+    await server.built.services.storageConfigs.ensureBuiltin();
+    expect((await list()).total).toBe(1);
   });
 
   it('creates an S3 config, never returns the secret, stores it encrypted', async () => {
@@ -206,6 +209,23 @@ describe.each(dbTargets)('storage configs on %s', (target) => {
       token,
       body: { name: 'files-only', permissions: Permission.FILE_SHARE },
     });
-    expect((await server.call('GET', '/api/s3-configs', { apiKey: key.body.data!.key })).status).toBe(403);
+    // key holders with FILE_SHARE may list configs to pick an upload target, without connection details
+    const keyList = await server.call<ListPage<StorageConfigView>>('GET', '/api/s3-configs', {
+      apiKey: key.body.data!.key,
+    });
+    expect(keyList.status).toBe(200);
+    expect(keyList.body.data!.items.length).toBeGreaterThan(0);
+    for (const item of keyList.body.data!.items) {
+      expect(item).toMatchObject({ endpoint: '', bucket: '', access_key_id: '', secret_access_key_masked: '' });
+    }
+    expect((await server.call('GET', `/api/s3-configs/${local.id}`, { apiKey: key.body.data!.key })).status).toBe(403);
+    expect((await server.call('POST', `/api/s3-configs/${local.id}/test`, { apiKey: key.body.data!.key })).status).toBe(
+      403,
+    );
+    const textKey = await server.call<{ key: string }>('POST', '/api/admin/api-keys', {
+      token,
+      body: { name: 'text-only', permissions: Permission.TEXT },
+    });
+    expect((await server.call('GET', '/api/s3-configs', { apiKey: textKey.body.data!.key })).status).toBe(403);
   });
 });

@@ -239,6 +239,17 @@ describe.each(dbTargets)('POST /api/upload on %s', (target) => {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=xx' },
     });
     expect(truncated.status).toBe(400);
+    // The file part is complete but the form breaks afterwards: the stored file is discarded.
+    const before = await countFiles(server);
+    const objects = filesUnder(localRoot(server)).length;
+    const brokenAfter = await fetch(`${server.url}/api/upload`, {
+      method: 'POST',
+      body: '--xx\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nabc\r\n--xx\r\nContent-Disposition: form-data; name="remark"\r\n\r\nunfinished',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=xx' },
+    });
+    expect(brokenAfter.status).toBe(400);
+    expect(await countFiles(server)).toBe(before);
+    expect(filesUnder(localRoot(server)).length).toBe(objects);
   });
 
   it('enforces the max upload size before and during the stream: 413, no object, no row', async () => {
@@ -273,6 +284,64 @@ describe.each(dbTargets)('POST /api/upload on %s', (target) => {
     await setMaxUpload(server, token, 100, 'MB');
   }, 30_000);
 
+  it('streams a 200 MB upload and download without holding the file in memory', async () => {
+    await setMaxUpload(server, token, 1, 'GB');
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const timer = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 20);
+    try {
+      const res = await chunkedUpload(server, token, 200 * 1024 * 1024);
+      expect(res.status).toBe(201);
+      const file = (JSON.parse(res.body) as { data: FileView }).data;
+      expect(file.size).toBe(200 * 1024 * 1024);
+      const down = await fetch(`${server.url}/api/file-download/${file.slug}`);
+      let received = 0;
+      for await (const chunk of down.body as unknown as AsyncIterable<Uint8Array>) received += chunk.byteLength;
+      expect(received).toBe(200 * 1024 * 1024);
+    } finally {
+      clearInterval(timer);
+      await setMaxUpload(server, token, 100, 'MB');
+    }
+    // Client and server share this process: a buffered copy would add ≥ 200 MB.
+    expect(peak - before).toBeLessThan(120 * 1024 * 1024);
+  }, 120_000);
+
+  it('leaves nothing behind when the client disconnects mid-upload', async () => {
+    const before = await countFiles(server);
+    const objects = filesUnder(localRoot(server));
+    await new Promise<void>((resolve) => {
+      const url = new URL(`${server.url}/api/upload`);
+      const req = request({
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=zz' },
+      });
+      req.on('error', () => resolve());
+      req.write('--zz\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\n\r\n');
+      const chunk = Buffer.alloc(256 * 1024, 1);
+      let n = 0;
+      const timer = setInterval(() => {
+        req.write(chunk);
+        if (++n === 20) {
+          clearInterval(timer);
+          req.destroy();
+          resolve();
+        }
+      }, 5);
+    });
+    // The server notices the reset and cleans up asynchronously.
+    for (let i = 0; i < 50; i++) {
+      if (filesUnder(localRoot(server)).length === objects.length) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(filesUnder(localRoot(server))).toEqual(objects);
+    expect(await countFiles(server)).toBe(before);
+  });
+
   it('enforces the config quota with the sizes in the message', async () => {
     const config = await createS3Config(server, token, s3, { total_capacity: 1000 });
     const first = await upload(server, new Uint8Array(600), { token, fields: { s3_config_id: config.id } });
@@ -288,6 +357,18 @@ describe.each(dbTargets)('POST /api/upload on %s', (target) => {
     expect(fits.status).toBe(201);
     const view = await server.call<StorageConfigView>('GET', `/api/s3-configs/${config.id}`, { token });
     expect(view.body.data?.used_bytes).toBe(1000);
+
+    // Parallel uploads that each fit alone never push the config over its capacity.
+    const race = await createS3Config(server, token, s3, { total_capacity: 1000 });
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        upload(server, new Uint8Array(600), { token, fields: { s3_config_id: race.id } }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 201).length).toBeLessThanOrEqual(1);
+    for (const r of results.filter((x) => x.status !== 201)) expect(r.body.message).toMatch(/^insufficient storage/);
+    const raced = await server.call<StorageConfigView>('GET', `/api/s3-configs/${race.id}`, { token });
+    expect(raced.body.data?.used_bytes).toBeLessThanOrEqual(1000);
   });
 
   it('stores sizes above 2^31 as numbers (bigint columns)', async () => {

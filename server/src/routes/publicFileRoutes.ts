@@ -29,6 +29,7 @@ export function publicFileRoutes(deps: { files: FileService; trustProxy: boolean
       mode,
       token: c.req.query('token'),
       password: c.req.query('password'),
+      head: c.req.method === 'HEAD',
       conditional: ({ etag, lastModified, size }) => {
         const notModified = etagMatches(c.req.header('if-none-match'), etag);
         const useRange = rangeHeader !== undefined && ifRangeAllows(c.req.header('if-range'), etag, lastModified);
@@ -51,7 +52,7 @@ export function publicFileRoutes(deps: { files: FileService; trustProxy: boolean
       c.header('Content-Range', `bytes */${result.size}`);
       return c.json({ code: 416, message: 'requested range not satisfiable', success: false }, 416);
     }
-    const { read, policy, disposition } = result;
+    const { policy, disposition } = result;
     c.header(
       'Content-Type',
       disposition === 'inline' ? policy.contentType : policy.sandbox ? 'application/octet-stream' : policy.contentType,
@@ -61,6 +62,13 @@ export function publicFileRoutes(deps: { files: FileService; trustProxy: boolean
     c.header('ETag', result.etag);
     c.header('Last-Modified', result.lastModified.toUTCString());
     c.header('Accept-Ranges', 'bytes');
+    if (result.kind === 'head') {
+      const { range, size } = result;
+      c.header('Content-Length', String(range ? range.end - range.start + 1 : size));
+      if (range) c.header('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
+      return c.body(null, range ? 206 : 200);
+    }
+    const { read } = result;
     c.header('Content-Length', String(read.contentLength));
     if (read.range) {
       c.header('Content-Range', `bytes ${read.range.start}-${read.range.end}/${read.size}`);

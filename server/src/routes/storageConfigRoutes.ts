@@ -1,4 +1,9 @@
-import { createStorageConfigSchema, storageConfigListQuerySchema, updateStorageConfigSchema } from '@clipnest/contract';
+import {
+  Permission,
+  createStorageConfigSchema,
+  storageConfigListQuerySchema,
+  updateStorageConfigSchema,
+} from '@clipnest/contract';
 import { Hono } from 'hono';
 import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
@@ -6,14 +11,17 @@ import { ok } from '../http/envelope.js';
 import { readJson, readQuery } from '../http/input.js';
 import type { StorageConfigService } from '../services/storageConfigService.js';
 
-/** /api/s3-configs: admin only (spec §6: storage config is an admin page). */
+/**
+ * /api/s3-configs: admin only (spec §6: storage config is an admin page), except the list, which key holders
+ * with FILE_SHARE may read to pick an upload target: they get names and capacity, no connection details.
+ */
 export function storageConfigRoutes(deps: { storageConfigs: StorageConfigService; guard: Guard }) {
   const { storageConfigs, guard } = deps;
   return new Hono<AppEnv>()
     .get('/', async (c) => {
-      await guard.admin(c);
+      const principal = await guard.permission(c, Permission.FILE_SHARE, 'file share');
       const { page, limit } = readQuery(c, storageConfigListQuerySchema);
-      return ok(c, await storageConfigs.list(page, limit));
+      return ok(c, await storageConfigs.list(page, limit, principal.type === 'admin'));
     })
     .post('/', async (c) => {
       await guard.admin(c);

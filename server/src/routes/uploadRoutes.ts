@@ -70,7 +70,11 @@ export function uploadRoutes(deps: { files: FileService; guard: Guard }) {
           // The body broke mid-file: stop the write and answer once its clean-up is done.
           fileStream?.destroy(error instanceof Error ? error : new Error(String(error)));
           void uploading.then(
-            () => reject(error),
+            // The file made it but the request did not: do not leave a share the client never heard of.
+            (view) =>
+              files
+                .discard({ ...(view as FileView), storage_config_id: (view as FileView).s3_config_id })
+                .finally(() => reject(error)),
             () => reject(error),
           );
           return;

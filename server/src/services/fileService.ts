@@ -107,6 +107,8 @@ export interface ContentRequest {
   mode: ContentMode;
   token?: string;
   password?: string;
+  /** HEAD: answer the headers only; no view is counted and nothing is read. */
+  head?: boolean;
   /** Parsed before reading: the route resolves Range against the size this answers. */
   conditional: (file: { etag: string; lastModified: Date; size: number }) => {
     notModified: boolean;
@@ -122,6 +124,16 @@ export type ContentResult =
       lastModified: Date;
     }
   | { kind: 'unsatisfiable'; size: number }
+  | {
+      kind: 'head';
+      filename: string;
+      policy: ServingPolicy;
+      disposition: ContentMode;
+      etag: string;
+      lastModified: Date;
+      size: number;
+      range?: { start: number; end: number };
+    }
   | {
       kind: 'body';
       read: ReadResult;
@@ -352,6 +364,14 @@ export class FileService {
       await driver.remove(storagePath).catch(() => undefined);
       throw error;
     }
+    if (config.total_capacity !== null) {
+      // Parallel uploads may each have fit alone: the one that tips the config over its capacity gives way.
+      const used = await this.deps.storageConfigs.usedBytes(config.id);
+      if (used > config.total_capacity) {
+        await this.discard(row);
+        throw this.insufficient(size, Math.max(0, config.total_capacity - (used - size)), config.total_capacity, false);
+      }
+    }
     return this.viewOf(row.id);
   }
 
@@ -424,6 +444,14 @@ export class FileService {
   /** true when a share row with this id exists (a direct upload was committed). */
   async exists(id: string): Promise<boolean> {
     return (await this.deps.files.findById(id)) !== undefined;
+  }
+
+  /** Removes a share just created (row and object), e.g. when the request failed after the file was stored. */
+  async discard(row: Pick<FileRow, 'id' | 'storage_config_id' | 'storage_path'>): Promise<void> {
+    await this.deps.files.delete(row.id);
+    await this.removeObject(row).catch((error: unknown) =>
+      this.deps.logger.error(`could not remove the object of discarded upload ${row.id}`, error),
+    );
   }
 
   private async insertWithSlug(row: FileRow, custom: boolean): Promise<void> {
@@ -576,8 +604,11 @@ export class FileService {
     if (!redirect && cond.notModified) return { kind: 'not_modified', etag, lastModified };
     if (!redirect && cond.range === 'unsatisfiable') return { kind: 'unsatisfiable', size: row.size };
 
-    if (mustCount) await this.consume(row);
     const range = cond.range === 'unsatisfiable' ? undefined : cond.range;
+    if (request.head && !redirect) {
+      return { kind: 'head', filename: row.filename, policy, disposition, etag, lastModified, size: row.size, range };
+    }
+    if (mustCount) await this.consume(row);
     const firstBytes = range === undefined || range.start === 0;
     if (firstBytes) this.deps.stats.record(disposition === 'attachment' ? 'file_downloads' : 'file_views');
 
@@ -711,7 +742,7 @@ export class FileService {
     return { deleted, failed };
   }
 
-  private async removeObject(row: FileRow): Promise<void> {
+  private async removeObject(row: Pick<FileRow, 'storage_config_id' | 'storage_path'>): Promise<void> {
     const config = await this.deps.storageConfigs.requireRow(row.storage_config_id).catch(() => undefined);
     if (!config) return; // the storage is gone: nothing left to remove
     const driver: StorageDriver = this.deps.storageConfigs.driverOf(config);

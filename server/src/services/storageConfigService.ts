@@ -108,11 +108,27 @@ export class StorageConfigService {
     };
   }
 
-  async list(page: number, limit: number): Promise<ListPage<StorageConfigView>> {
+  /** `full` false (key holders picking an upload target): names and capacity only, no connection details. */
+  async list(page: number, limit: number, full = true): Promise<ListPage<StorageConfigView>> {
     const offset = (page - 1) * limit;
     const [rows, total] = await Promise.all([this.deps.configs.list(limit, offset), this.deps.configs.count()]);
     const used = await this.deps.configs.usedBytes(rows.map((r) => r.id));
-    return { items: rows.map((r) => this.toView(r, used.get(r.id) ?? 0)), total, limit, offset, page };
+    const items = rows.map((r) => {
+      const view = this.toView(r, used.get(r.id) ?? 0);
+      if (full) return view;
+      return {
+        ...view,
+        endpoint: '',
+        bucket: '',
+        region: '',
+        access_key_id: '',
+        secret_access_key_masked: '',
+        has_secret: false,
+        default_folder: '',
+        custom_host: '',
+      };
+    });
+    return { items, total, limit, offset, page };
   }
 
   async requireRow(id: string): Promise<StorageConfigRow> {

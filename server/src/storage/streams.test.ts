@@ -65,7 +65,7 @@ describe('ByteMeter', () => {
 });
 
 describe('stream adapters', () => {
-  it('webFromNode pulls only when asked (backpressure)', async () => {
+  it('webFromNode reads ahead only up to its limit (backpressure)', async () => {
     let produced = 0;
     const source = Readable.from(
       (function* () {
@@ -76,7 +76,7 @@ describe('stream adapters', () => {
       })(),
       { highWaterMark: 1, objectMode: false },
     );
-    const reader = webFromNode(source).getReader();
+    const reader = webFromNode(source, undefined, 4096).getReader();
     await reader.read();
     await new Promise((r) => setTimeout(r, 20));
     expect(produced).toBeLessThan(10);

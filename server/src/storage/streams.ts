@@ -4,12 +4,14 @@ import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import { StorageError, type ByteRange } from './types.js';
 
 /**
- * A Web ReadableStream that pulls one chunk at a time from a Node readable (true backpressure: the
- * source is read only when the consumer asks). Cancelling destroys the source.
+ * A Web ReadableStream over a Node readable with bounded read-ahead (1 MiB by default): the source is
+ * read only while the queue is below that, so a slow consumer holds the source back. Cancelling
+ * destroys the source.
  */
 export function webFromNode(
   readable: Readable,
   mapError: (err: unknown) => unknown = (e) => e,
+  readAhead = 1024 * 1024,
 ): ReadableStream<Uint8Array> {
   const iterator = readable[Symbol.asyncIterator]() as AsyncIterator<unknown>;
   return new ReadableStream<Uint8Array>(
@@ -32,7 +34,7 @@ export function webFromNode(
         readable.destroy(reason instanceof Error ? reason : undefined);
       },
     },
-    { highWaterMark: 0 },
+    { highWaterMark: readAhead, size: (chunk) => chunk.byteLength },
   );
 }
 

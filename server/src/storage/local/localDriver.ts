@@ -4,7 +4,8 @@
 //   into place only when complete (link+unlink when overwrite is false, so an existing file is never
 //   clobbered). A failed or aborted write removes the temp file; a reader never sees half a file, and a
 //   reader that already opened the old file keeps reading the old bytes.
-// - Streams only: reads pull 256 KiB at a time from a file handle, writes use a Node pipeline.
+// - Streams only: reads pull 1 MiB at a time from a file handle (one chunk of read-ahead); writes read the
+//   body while the previous 1 MiB batch is written (writev), so at most ~2 MiB is in memory.
 // - Multipart is emulated: parts live in `<root>/.clipnest-multipart/<uploadId>/<n>.part`, complete
 //   concatenates them as a stream into an atomic write. ETags are derived from inode, size and mtime.
 // - No presign: the server proxies every byte.
@@ -15,7 +16,7 @@ import nodePath from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertNormalized, baseName, isWithin, parentPath, RESERVED_PREFIX } from '../paths.js';
-import { ByteMeter, isAbortError, nodeFromWeb, resolveRange } from '../streams.js';
+import { ByteMeter, isAbortError, nodeFromWeb, resolveRange, webFromNode } from '../streams.js';
 import {
   StorageError,
   type Entry,
@@ -38,7 +39,11 @@ export interface LocalDriverOptions {
   fsync?: boolean;
 }
 
-const READ_CHUNK = 256 * 1024;
+const READ_CHUNK = 1024 * 1024;
+/** Bytes gathered before one writev. */
+const WRITE_BATCH = 1024 * 1024;
+/** Read-ahead of a download stream. */
+const READ_AHEAD = 1024 * 1024;
 const MAX_LIST = 1000;
 const STAGING = `${RESERVED_PREFIX}multipart`;
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
@@ -81,6 +86,12 @@ export function mapFsError(err: unknown, path?: string): StorageError {
     default:
       return make('io', err instanceof Error ? err.message : String(err));
   }
+}
+
+/** For lookups: a path below a file does not exist (as on S3), rather than 'not a directory'. */
+function mapLookupError(err: unknown, path: string): StorageError {
+  const mapped = mapFsError(err, path);
+  return mapped.code === 'not_a_directory' ? new StorageError('not_found', 'not found', { path, cause: err }) : mapped;
 }
 
 function etagOf(st: BigIntStats): string {
@@ -152,7 +163,7 @@ export class LocalDriver implements StorageDriver {
       if (path === '' && (err as NodeJS.ErrnoException).code === 'ENOENT') {
         return { path: '', name: '', isDir: true, size: 0 };
       }
-      throw mapFsError(err, path);
+      throw mapLookupError(err, path);
     }
   }
 
@@ -194,7 +205,7 @@ export class LocalDriver implements StorageDriver {
     try {
       fh = await fs.open(abs, 'r');
     } catch (err) {
-      throw mapFsError(err, path);
+      throw mapLookupError(err, path);
     }
     try {
       const st = await fh.stat({ bigint: true });
@@ -217,53 +228,87 @@ export class LocalDriver implements StorageDriver {
     }
   }
 
+  /**
+   * Streams `body` into a temp file beside the target (reading ahead while the previous batch is
+   * written: at most two 1 MiB batches in memory), checks the byte count, fsyncs, then renames (or,
+   * with overwrite false, hard-links) it into place. On any failure the temp file is removed and the
+   * body cancelled.
+   */
   async write(path: string, body: ReadableStream<Uint8Array>, opts: WriteOptions = {}): Promise<Entry> {
-    const source = nodeFromWeb(body);
+    const reader = body.getReader();
+    const cancel = (reason?: unknown) => reader.cancel(reason).catch(() => undefined);
+    let tmp: string | undefined;
+    let fh: fs.FileHandle | undefined;
+    let pending: Promise<void> | undefined;
+    let writeError: unknown;
+    const onAbort = () => void cancel(new StorageError('aborted', 'aborted', { path }));
     try {
-      return await this.writeFrom(path, source, opts);
-    } catch (err) {
-      source.destroy();
-      throw err;
-    }
-  }
-
-  /** Atomic write of a Node readable (used by write and by multipart complete). */
-  async writeFrom(
-    path: string,
-    source: Readable,
-    opts: Omit<WriteOptions, 'contentType'> & { contentType?: string },
-  ): Promise<Entry> {
-    const abs = this.abs(path);
-    if (path === '') throw new StorageError('invalid_path', 'cannot write to the root', { path });
-    const overwrite = opts.overwrite ?? true;
-    await this.ensureParent(path);
-    const existing = await this.statOrNull(abs);
-    if (existing?.isDirectory()) throw new StorageError('is_a_directory', 'a directory has this name', { path });
-    if (existing && !overwrite) throw new StorageError('exists', 'already exists', { path });
-    const tmp = nodePath.join(nodePath.dirname(abs), tempName());
-    try {
-      const meter = new ByteMeter({ size: opts.size, maxBytes: opts.maxBytes, path });
-      const out = createWriteStream(tmp, { flags: 'wx', highWaterMark: READ_CHUNK });
-      await pipeline(source, meter, out, ...(opts.signal ? [{ signal: opts.signal }] : []));
-      if (this.fsync) {
-        const fh = await fs.open(tmp, 'r');
-        try {
-          await fh.sync();
-        } finally {
-          await fh.close();
+      const abs = this.abs(path);
+      if (path === '') throw new StorageError('invalid_path', 'cannot write to the root', { path });
+      const overwrite = opts.overwrite ?? true;
+      await this.ensureParent(path);
+      const existing = await this.statOrNull(abs);
+      if (existing?.isDirectory()) throw new StorageError('is_a_directory', 'a directory has this name', { path });
+      if (existing && !overwrite) throw new StorageError('exists', 'already exists', { path });
+      if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path });
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      tmp = nodePath.join(nodePath.dirname(abs), tempName());
+      fh = await fs.open(tmp, 'wx');
+      const file = fh;
+      let bytes = 0;
+      let batch: Uint8Array[] = [];
+      let batchBytes = 0;
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path });
+        if (writeError) throw writeError;
+        if (value && value.byteLength > 0) {
+          bytes += value.byteLength;
+          if (opts.maxBytes !== undefined && bytes > opts.maxBytes) {
+            throw new StorageError('too_large', `more than ${opts.maxBytes} bytes`, { path });
+          }
+          if (opts.size !== undefined && bytes > opts.size) {
+            throw new StorageError('size_mismatch', `more than the announced ${opts.size} bytes`, { path });
+          }
+          batch.push(value);
+          batchBytes += value.byteLength;
         }
+        if (batchBytes >= WRITE_BATCH || (done && batchBytes > 0)) {
+          if (pending) await pending;
+          if (writeError) throw writeError;
+          const chunks = batch;
+          pending = writeAll(file, chunks).catch((err: unknown) => {
+            writeError = err;
+          });
+          batch = [];
+          batchBytes = 0;
+        }
+        if (done) break;
       }
+      if (pending) await pending;
+      if (writeError) throw writeError;
+      if (opts.size !== undefined && bytes !== opts.size) {
+        throw new StorageError('size_mismatch', `got ${bytes} bytes, announced ${opts.size}`, { path });
+      }
+      if (this.fsync) await fh.sync();
+      await fh.close();
+      fh = undefined;
       if (overwrite) {
         await fs.rename(tmp, abs);
       } else {
         await fs.link(tmp, abs); // EEXIST if someone else won the race: never clobbers
         await fs.unlink(tmp);
       }
+      tmp = undefined;
     } catch (err) {
-      source.destroy();
-      await fs.rm(tmp, { force: true }).catch(() => undefined);
+      await cancel(err);
+      if (pending) await pending;
+      await fh?.close().catch(() => undefined);
+      if (tmp) await fs.rm(tmp, { force: true }).catch(() => undefined);
       if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path, cause: err });
       throw mapFsError(err, path);
+    } finally {
+      opts.signal?.removeEventListener('abort', onAbort);
     }
     return this.stat(path);
   }
@@ -309,7 +354,7 @@ export class LocalDriver implements StorageDriver {
       else if (opts.recursive) await fs.rm(abs, { recursive: true, force: true });
       else await fs.rmdir(abs);
     } catch (err) {
-      throw mapFsError(err, path);
+      throw mapLookupError(err, path);
     }
   }
 
@@ -364,6 +409,19 @@ export class LocalDriver implements StorageDriver {
   }
 }
 
+/** writev of all chunks, finishing short writes. */
+async function writeAll(fh: fs.FileHandle, chunks: Uint8Array[]): Promise<void> {
+  const total = chunks.reduce((n, c) => n + c.byteLength, 0);
+  const { bytesWritten } = await fh.writev(chunks);
+  if (bytesWritten < total) {
+    let rest = Buffer.concat(chunks).subarray(bytesWritten);
+    while (rest.length > 0) {
+      const r = await fh.write(rest);
+      rest = rest.subarray(r.bytesWritten);
+    }
+  }
+}
+
 /** A pull-based Web stream over [start, start+length) of an open file; closes the handle at the end. */
 function fileStream(
   fh: fs.FileHandle,
@@ -410,7 +468,7 @@ function fileStream(
         await close();
       },
     },
-    { highWaterMark: 0 },
+    { highWaterMark: READ_AHEAD, size: (chunk) => chunk.byteLength },
   );
 }
 
@@ -556,7 +614,7 @@ class LocalMultipart implements MultipartCapability {
         for await (const chunk of createReadStream(file, { highWaterMark: READ_CHUNK })) yield chunk as Buffer;
       }
     }
-    const entry = await this.driver.writeFrom(path, Readable.from(concatenated(), { objectMode: false }), {
+    const entry = await this.driver.write(path, webFromNode(Readable.from(concatenated(), { objectMode: false })), {
       overwrite: meta.overwrite,
     });
     await fs.rm(dir, { recursive: true, force: true }).catch(() => undefined);

@@ -19,7 +19,7 @@ export function Dropzone({
   multiple?: boolean;
   accept?: string;
   disabled?: boolean;
-  /** Accessible name of the zone (what pressing it does). */
+  /** What pressing the zone does (tooltip); its accessible name is its visible text. */
   label: string;
   children: ReactNode;
   className?: string;
@@ -35,51 +35,53 @@ export function Dropzone({
   const hasFiles = (event: DragEvent) => Array.from(event.dataTransfer.types).includes('Files');
 
   return (
-    <div
-      role="button"
-      tabIndex={disabled ? -1 : 0}
-      aria-label={label}
-      aria-disabled={disabled || undefined}
-      data-dragging={dragging || undefined}
-      onClick={open}
-      onKeyDown={(event: KeyboardEvent) => {
-        if (event.key === 'Enter' || event.key === ' ') {
+    <>
+      <div
+        role="button"
+        tabIndex={disabled ? -1 : 0}
+        title={label}
+        aria-disabled={disabled || undefined}
+        data-dragging={dragging || undefined}
+        onClick={open}
+        onKeyDown={(event: KeyboardEvent) => {
+          if (event.key === 'Enter' || event.key === ' ') {
+            event.preventDefault();
+            open();
+          }
+        }}
+        onDragEnter={(event) => {
+          if (disabled || !hasFiles(event)) return;
           event.preventDefault();
-          open();
-        }
-      }}
-      onDragEnter={(event) => {
-        if (disabled || !hasFiles(event)) return;
-        event.preventDefault();
-        depth.current += 1;
-        setDragging(true);
-      }}
-      onDragOver={(event) => {
-        if (disabled || !hasFiles(event)) return;
-        event.preventDefault();
-        event.dataTransfer.dropEffect = 'copy';
-      }}
-      onDragLeave={() => {
-        depth.current = Math.max(0, depth.current - 1);
-        if (depth.current === 0) setDragging(false);
-      }}
-      onDrop={(event) => {
-        if (disabled) return;
-        event.preventDefault();
-        depth.current = 0;
-        setDragging(false);
-        const files = Array.from(event.dataTransfer.files);
-        if (files.length > 0) onFiles(multiple ? files : files.slice(0, 1));
-      }}
-      className={cn(
-        'flex cursor-pointer flex-col items-center justify-center gap-3 rounded-xl border-2 border-dashed border-input bg-surface px-6 py-10 text-center transition-colors',
-        'hover:border-primary/60 hover:bg-primary-soft/40 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
-        'data-[dragging]:border-primary data-[dragging]:bg-primary-soft/60',
-        disabled && 'cursor-not-allowed opacity-60 hover:border-input hover:bg-surface',
-        className,
-      )}
-    >
-      {children}
+          depth.current += 1;
+          setDragging(true);
+        }}
+        onDragOver={(event) => {
+          if (disabled || !hasFiles(event)) return;
+          event.preventDefault();
+          event.dataTransfer.dropEffect = 'copy';
+        }}
+        onDragLeave={() => {
+          depth.current = Math.max(0, depth.current - 1);
+          if (depth.current === 0) setDragging(false);
+        }}
+        onDrop={(event) => {
+          if (disabled) return;
+          event.preventDefault();
+          depth.current = 0;
+          setDragging(false);
+          const files = Array.from(event.dataTransfer.files);
+          if (files.length > 0) onFiles(multiple ? files : files.slice(0, 1));
+        }}
+        className={cn(
+          'flex cursor-pointer flex-col items-center justify-center gap-3 rounded-xl border-2 border-dashed border-input bg-surface px-6 py-10 text-center transition-colors',
+          'hover:border-primary/60 hover:bg-primary-soft/40 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
+          'data-[dragging]:border-primary data-[dragging]:bg-primary-soft/60',
+          disabled && 'cursor-not-allowed opacity-60 hover:border-input hover:bg-surface',
+          className,
+        )}
+      >
+        {children}
+      </div>
       <input
         ref={input}
         type="file"
@@ -89,13 +91,12 @@ export function Dropzone({
         tabIndex={-1}
         aria-hidden="true"
         data-testid={inputTestId}
-        onClick={(event) => event.stopPropagation()}
         onChange={(event) => {
           const files = Array.from(event.target.files ?? []);
           event.target.value = '';
           if (files.length > 0) onFiles(files);
         }}
       />
-    </div>
+    </>
   );
 }

@@ -216,7 +216,7 @@ function FileCard({
         </div>
         <div>
           <dt className="text-xs text-muted-foreground">{t('files.manage.columns.created')}</dt>
-          <dd className="mt-0.5 truncate">{formatRelative(file.created_at, i18n.language)}</dd>
+          <dd className="mt-0.5 break-words">{formatRelative(file.created_at, i18n.language)}</dd>
         </div>
       </dl>
     </li>
@@ -334,7 +334,7 @@ export default function FileManagementPage() {
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div className="min-w-0">
-          <h1 className="text-2xl font-semibold tracking-tight">{t('files.manage.title')}</h1>
+          <h1 className="text-2xl font-semibold tracking-tight">{t('admin.pages.fileManagement')}</h1>
           <p className="mt-1 max-w-2xl text-sm text-muted-foreground">{t('files.manage.description')}</p>
         </div>
         <div className="flex shrink-0 items-center gap-2">

@@ -49,7 +49,9 @@ export function FileErrorState({
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
         <p className="mt-2 text-muted-foreground">{body}</p>
-        {message && message !== title && <p className="mt-2 text-sm text-muted-foreground">{message}</p>}
+        {message && kind !== 'notFound' && message.toLowerCase() !== title.toLowerCase() && (
+          <p className="mt-2 text-sm text-muted-foreground">{message}</p>
+        )}
       </div>
       <div className="mt-2 flex flex-wrap justify-center gap-2">
         {retryable && onRetry && (

@@ -162,8 +162,15 @@ function Preview({ file, onMediaError }: { file: PublicFileDetails; onMediaError
 function Details({ file, onRefresh }: { file: PublicFileDetails; onRefresh: () => void }) {
   const { t, i18n } = useTranslation();
   const [qrOpen, setQrOpen] = useState(false);
-  const [mediaFailed, setMediaFailed] = useState(false);
-  const onMediaError = useCallback(() => setMediaFailed(true), []);
+  // A preview that fails to load is either an expired short-lived link or a file the browser cannot
+  // show: ask the server which (a 1-byte ranged read) so the message is right.
+  const [mediaFailed, setMediaFailed] = useState<'expired' | 'unplayable' | null>(null);
+  const previewUrl = resolveFileUrl(file.preview_url);
+  const onMediaError = useCallback(() => {
+    void fetch(previewUrl, { headers: { Range: 'bytes=0-0' } })
+      .then((response) => setMediaFailed(response.ok ? 'unplayable' : 'expired'))
+      .catch(() => setMediaFailed('expired'));
+  }, [previewUrl]);
   const link = window.location.href.split('#')[0]!.split('?')[0]!;
   const Icon = KIND_ICONS[file.type] ?? FileIcon;
   const viewsLeft = file.max_views > 0 ? Math.max(0, file.max_views - file.views) : null;
@@ -233,7 +240,22 @@ function Details({ file, onRefresh }: { file: PublicFileDetails; onRefresh: () =
         </p>
       )}
 
-      {mediaFailed && <LinkExpired onRefresh={onRefresh} />}
+      {mediaFailed === 'expired' && <LinkExpired onRefresh={onRefresh} />}
+      {mediaFailed === 'unplayable' && (
+        <EmptyState
+          icon={FileIcon}
+          title={t('files.view.cannotPlay')}
+          description={t('files.view.noPreviewBody')}
+          action={
+            <Button asChild>
+              <a href={resolveFileUrl(file.download_url)} download={file.filename}>
+                <Download className="size-4" aria-hidden="true" />
+                {t('files.view.download')}
+              </a>
+            </Button>
+          }
+        />
+      )}
       {!mediaFailed && <Preview file={file} onMediaError={onMediaError} />}
 
       <Dialog open={qrOpen} onOpenChange={setQrOpen}>

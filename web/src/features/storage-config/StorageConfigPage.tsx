@@ -324,7 +324,7 @@ export default function StorageConfigPage() {
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div className="min-w-0">
-          <h1 className="text-2xl font-semibold tracking-tight">{t('files.storage.title')}</h1>
+          <h1 className="text-2xl font-semibold tracking-tight">{t('admin.pages.storageConfig')}</h1>
           <p className="mt-1 max-w-2xl text-sm text-muted-foreground">{t('files.storage.description')}</p>
         </div>
         <div className="flex shrink-0 items-center gap-2">

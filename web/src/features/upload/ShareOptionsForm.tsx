@@ -136,7 +136,7 @@ export function ShareOptionsForm({
         />
       </Field>
 
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-1">
         <Field
           id="upload-password"
           label={t('files.upload.options.password')}
@@ -191,7 +191,7 @@ export function ShareOptionsForm({
       </button>
 
       <div id="upload-more-options" hidden={!more} className="flex flex-col gap-4">
-        <div className="grid gap-4 sm:grid-cols-2">
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-1">
           <Field
             id="upload-slug"
             label={t('files.upload.options.slug')}

@@ -52,7 +52,10 @@ function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
         ? t('errors.upload.fileTooLarge', { limit: formatBytes(limit, i18n.language) })
         : undefined,
     onDone: () => void client.invalidateQueries({ queryKey: RECENT_UPLOADS_QUERY_KEY }),
-    onError: (item, message) => toast.error(`${item.name}: ${message}`),
+    // Slug conflicts are summed up once per batch (spec §8: all or some taken).
+    onError: (item, message, status) => {
+      if (status !== 409) toast.error(`${item.name}: ${message}`);
+    },
   });
 
   const errors = submitted ? validateOptions(effective, t) : {};
@@ -89,14 +92,26 @@ function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
       toast.error(t('errors.upload.selectStorageConfig'));
       return;
     }
-    void queue.start(pending, toShareOptions(effective));
+    void queue.start(pending, toShareOptions(effective)).then((outcomes) => {
+      const conflicts = outcomes.filter((o) => o.status === 409).length;
+      if (conflicts === 0) return;
+      toast.error(
+        outcomes.length === 1
+          ? t('errors.slugTaken')
+          : conflicts === outcomes.length
+            ? t('errors.upload.slugConflictAll')
+            : t('errors.upload.slugConflictSome'),
+      );
+    });
   };
 
   const retry = (item: QueueItem) => void queue.start([item], { ...toShareOptions(effective), slug: undefined });
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
-      <div className="flex min-w-0 flex-col gap-4">
+    // Phones read top to bottom: files, options, the upload button, recent uploads. On wide screens
+    // the options and recent uploads sit in a side column and the button stays under the files.
+    <div className="grid gap-x-6 gap-y-4 lg:grid-cols-[minmax(0,1fr)_22rem] lg:grid-rows-[auto_1fr_auto]">
+      <div className="flex min-w-0 flex-col gap-4 lg:col-start-1 lg:row-start-1">
         <Dropzone onFiles={addFiles} label={t('files.upload.dropLabel')} inputTestId="upload-input">
           <div className="grid size-12 place-items-center rounded-full bg-primary-soft text-primary-soft-foreground">
             <CloudUpload className="size-6" aria-hidden="true" />
@@ -120,35 +135,43 @@ function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
         ) : (
           <p className="text-center text-sm text-muted-foreground">{t('files.upload.queueEmpty')}</p>
         )}
+      </div>
 
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:items-center sm:justify-end">
+      <section
+        aria-labelledby="upload-options"
+        className="min-w-0 self-start rounded-xl border border-border bg-surface p-4 shadow-sm lg:col-start-2 lg:row-span-2 lg:row-start-1"
+      >
+        <h2 id="upload-options" className="mb-4 text-sm font-semibold">
+          {t('files.upload.options.title')}
+        </h2>
+        <ShareOptionsForm
+          value={effective}
+          onChange={setOptions}
+          errors={errors}
+          disabled={busy}
+          targets={targets.data ?? []}
+          targetsLoading={isAdmin && targets.isPending}
+          showTargets={isAdmin}
+        />
+      </section>
+
+      {(pending.length > 0 || busy || finished) && (
+        <div className="flex flex-col-reverse gap-2 self-start sm:flex-row sm:items-center sm:justify-end lg:col-start-1 lg:row-start-2">
           {finished && !busy && (
             <Button variant="ghost" onClick={queue.clearFinished}>
               {t('files.upload.clearFinished')}
             </Button>
           )}
-          <Button onClick={startUpload} loading={busy} disabled={busy || pending.length === 0} size="lg">
-            <FileUp className="size-4" aria-hidden="true" />
-            {busy ? t('files.upload.uploading') : t('files.upload.start', { count: pending.length })}
-          </Button>
+          {(pending.length > 0 || busy) && (
+            <Button onClick={startUpload} loading={busy} disabled={busy} size="lg">
+              <FileUp className="size-4" aria-hidden="true" />
+              {busy ? t('files.upload.uploading') : t('files.upload.start', { count: pending.length })}
+            </Button>
+          )}
         </div>
-      </div>
+      )}
 
-      <div className="flex min-w-0 flex-col gap-4">
-        <section aria-labelledby="upload-options" className="rounded-xl border border-border bg-surface p-4 shadow-sm">
-          <h2 id="upload-options" className="mb-4 text-sm font-semibold">
-            {t('files.upload.options.title')}
-          </h2>
-          <ShareOptionsForm
-            value={effective}
-            onChange={setOptions}
-            errors={errors}
-            disabled={busy}
-            targets={targets.data ?? []}
-            targetsLoading={isAdmin && targets.isPending}
-            showTargets={isAdmin}
-          />
-        </section>
+      <div className="min-w-0 lg:col-start-2 lg:row-start-3">
         <RecentUploads files={recent.data ?? []} loading={recent.isPending} />
       </div>
     </div>

@@ -37,7 +37,7 @@ export function useUploadQueue({
 }: {
   validate: (file: File) => string | undefined;
   onDone?: (item: QueueItem, result: UploadResult) => void;
-  onError?: (item: QueueItem, message: string) => void;
+  onError?: (item: QueueItem, message: string, status: number) => void;
 }) {
   const [items, setItems] = useState<QueueItem[]>([]);
   const controllers = useRef(new Map<string, AbortController>());
@@ -110,11 +110,14 @@ export function useUploadQueue({
         });
         patch(item.id, { stage: 'completed', result, loaded: item.total });
         callbacks.current.onDone?.(item, result);
+        return { ok: true, status: 201 };
       } catch (error) {
         const cancelled = error instanceof UploadError && error.cancelled;
+        const status = error instanceof UploadError ? error.status : 0;
         const message = error instanceof Error ? error.message : String(error);
         patch(item.id, { stage: cancelled ? 'cancelled' : 'failed', error: message, speed: null, etaSeconds: null });
-        if (!cancelled) callbacks.current.onError?.(item, message);
+        if (!cancelled) callbacks.current.onError?.(item, message, status);
+        return { ok: false, status };
       } finally {
         controllers.current.delete(item.id);
       }
@@ -122,19 +125,21 @@ export function useUploadQueue({
     [patch],
   );
 
-  /** Uploads the given items with the options; a custom slug is numbered per file. */
+  /** Uploads the given items with the options; a custom slug is numbered per file. Resolves per-item outcomes. */
   const start = useCallback(
     async (targets: QueueItem[], options: ShareOptions) => {
       let next = 0;
+      const outcomes: { ok: boolean; status: number }[] = [];
       const worker = async () => {
         while (next < targets.length) {
           const index = next;
           next += 1;
           const item = targets[index]!;
-          await runOne(item, { ...options, slug: slugForIndex(options.slug, index) });
+          outcomes[index] = await runOne(item, { ...options, slug: slugForIndex(options.slug, index) });
         }
       };
       await Promise.all(Array.from({ length: Math.min(CONCURRENCY, targets.length) }, worker));
+      return outcomes;
     },
     [runOne],
   );

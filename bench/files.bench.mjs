@@ -1,0 +1,622 @@
+// files: upload and download of 100 MB and 1 GB files through the Clipnest server, to local storage and
+// to s3rver, beside baselines measured in the same run:
+//   - download: nginx (temp config, 127.0.0.1 only, sendfile) serving the same file
+//   - upload:   a bare Node server piping the request body to disk
+//   - context:  s3rver on its own (plain PUT / GET, no Clipnest in between)
+// Throughput is measured at the client; memory is the server's peak RSS per transfer
+// (/proc/<pid>/status VmHWM after resetting it through /proc/<pid>/clear_refs, plus VmRSS polled every
+// 25 ms). tsx starts the server in a child process: the measured pid is that node process.
+//
+//   npm run bench -w bench -- files          (BENCH_FILES_QUICK=1 for 20 MB / 100 MB)
+import { spawn } from 'node:child_process';
+import {
+  chmodSync,
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createRequire } from 'node:module';
+import { randomBytes } from 'node:crypto';
+import { freePort, repoRoot, startServer } from './lib/server.mjs';
+import { machineLine, writeSection } from './lib/report.mjs';
+
+const require = createRequire(import.meta.url);
+const MB = 1024 * 1024;
+const QUICK = process.env.BENCH_FILES_QUICK === '1';
+const SIZES = QUICK
+  ? [
+      { label: '20 MB', bytes: 20 * MB },
+      { label: '100 MB', bytes: 100 * MB },
+    ]
+  : [
+      { label: '100 MB', bytes: 100 * MB },
+      { label: '1 GB', bytes: 1024 * MB },
+    ];
+const BUCKET = 'clipnest-bench';
+const work = mkdtempSync(path.join(os.tmpdir(), 'clipnest-bench-files-'));
+chmodSync(work, 0o755); // nginx workers run as an unprivileged user
+const cleanups = [];
+const loadStart = os.loadavg()[0].toFixed(1);
+
+function log(...args) {
+  console.log('[files]', ...args);
+}
+
+// ---------- processes and memory ----------
+
+function childrenOf(pid) {
+  const out = [];
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const text = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      if (text) out.push(...text.split(/\s+/).map(Number));
+    }
+  } catch {
+    // gone
+  }
+  return out;
+}
+
+/** The node process that runs main.ts under `pid` (tsx → node; esbuild children are skipped). */
+function realServerPid(pid) {
+  const queue = [pid];
+  let found = pid;
+  while (queue.length > 0) {
+    const current = queue.shift();
+    try {
+      const cmd = readFileSync(`/proc/${current}/cmdline`, 'utf8').split('\0');
+      const exe = path.basename(cmd[0] ?? '');
+      if (exe === 'node' && cmd.some((a) => a.endsWith('main.ts'))) found = current;
+    } catch {
+      // gone
+    }
+    queue.push(...childrenOf(current));
+  }
+  return found;
+}
+
+function procStatus(pid) {
+  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? 0);
+  return { rss: kb('VmRSS') * 1024, hwm: kb('VmHWM') * 1024 };
+}
+
+/** Tracks the peak RSS of a process during one transfer. */
+function monitor(pid) {
+  let resetOk = false;
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5'); // resets VmHWM to the current RSS
+    resetOk = true;
+  } catch {
+    // not permitted: polling alone
+  }
+  const start = procStatus(pid).rss;
+  let peak = start;
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, procStatus(pid).rss);
+    } catch {
+      // exited
+    }
+  }, 25);
+  return {
+    stop() {
+      clearInterval(timer);
+      let hwm = 0;
+      try {
+        const s = procStatus(pid);
+        peak = Math.max(peak, s.rss);
+        hwm = resetOk ? s.hwm : 0;
+      } catch {
+        // exited
+      }
+      return { startRss: start, peakRss: Math.max(peak, hwm) };
+    },
+  };
+}
+
+async function waitForPort(port, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ok = await new Promise((resolve) => {
+      const req = http.get({ host: '127.0.0.1', port, path: '/' }, (res) => {
+        res.resume();
+        resolve(true);
+      });
+      req.on('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`nothing answered on 127.0.0.1:${port}`);
+}
+
+function startChild(command, args, options = {}) {
+  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit'], ...options });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+  cleanups.push(stop);
+  return { child, stop };
+}
+
+// ---------- http client ----------
+
+/** Streams `body` (a Readable of known length) and answers status + parsed JSON (when any). */
+function send(url, { method = 'POST', headers = {}, body, length } = {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers: { ...headers, 'content-length': String(length ?? 0) } });
+    req.on('response', (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString();
+        let json;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode, json, text });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (body) pipeline(body, req).catch(reject);
+    else req.end();
+  });
+}
+
+/** GETs `url`, discarding the body; answers status and the byte count. */
+function download(url, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers }, (res) => {
+      let bytes = 0;
+      res.on('data', (c) => {
+        bytes += c.length;
+      });
+      res.on('end', () => resolve({ status: res.statusCode, bytes, location: res.headers.location }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
+async function api(server, token, method, urlPath, json) {
+  const body = json === undefined ? undefined : Buffer.from(JSON.stringify(json));
+  const res = await send(`${server.url}${urlPath}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body ? Readable.from([body]) : undefined,
+    length: body?.length ?? 0,
+  });
+  if (res.status >= 300) throw new Error(`${method} ${urlPath} → ${res.status} ${res.text.slice(0, 300)}`);
+  return res.json?.data;
+}
+
+function multipartUpload(filePath, size, fields) {
+  const boundary = `----clipnest-bench-${randomBytes(8).toString('hex')}`;
+  let head = '';
+  for (const [name, value] of Object.entries(fields)) {
+    head += `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  }
+  head += `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${path.basename(filePath)}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  const tail = `\r\n--${boundary}--\r\n`;
+  async function* parts() {
+    yield Buffer.from(head);
+    yield* createReadStream(filePath, { highWaterMark: MB });
+    yield Buffer.from(tail);
+  }
+  return {
+    body: Readable.from(parts()),
+    length: Buffer.byteLength(head) + size + Buffer.byteLength(tail),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+/** Runs `fn` while watching `pid`; answers { seconds, mbps, peakRssMb, ... }. */
+async function measure(pid, bytes, fn) {
+  const mon = pid ? monitor(pid) : null;
+  const t0 = process.hrtime.bigint();
+  const extra = await fn();
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const mem = mon?.stop();
+  return {
+    seconds,
+    mbps: bytes / MB / seconds,
+    peakRssMb: mem ? mem.peakRss / MB : undefined,
+    startRssMb: mem ? mem.startRss / MB : undefined,
+    ...extra,
+  };
+}
+
+// ---------- the run ----------
+
+async function makeFile(bytes, name) {
+  const file = path.join(work, 'src', name);
+  mkdirSync(path.dirname(file), { recursive: true });
+  const chunk = randomBytes(MB);
+  async function* gen() {
+    for (let i = 0; i < bytes / MB; i++) {
+      chunk.writeUInt32BE(i, 0); // not one repeated block
+      yield chunk;
+    }
+  }
+  await pipeline(Readable.from(gen()), createWriteStream(file));
+  return file;
+}
+
+async function startS3rverProcess() {
+  const port = await freePort();
+  const dir = path.join(work, 's3rver');
+  const cli = path.join(path.dirname(require.resolve('s3rver/package.json')), 'bin', 's3rver.js');
+  const proc = startChild(process.execPath, [
+    '--openssl-legacy-provider',
+    cli,
+    '-d',
+    dir,
+    '-a',
+    '127.0.0.1',
+    '-p',
+    String(port),
+    '--silent',
+    '--no-vhost-buckets',
+    '--configure-bucket',
+    BUCKET,
+  ]);
+  await waitForPort(port);
+  return { ...proc, port, endpoint: `http://127.0.0.1:${port}` };
+}
+
+async function startNginx(root) {
+  const port = await freePort();
+  const prefix = path.join(work, 'nginx');
+  mkdirSync(path.join(prefix, 'tmp'), { recursive: true });
+  const conf = path.join(prefix, 'nginx.conf');
+  writeFileSync(
+    conf,
+    `daemon off;
+worker_processes 1;
+pid ${prefix}/nginx.pid;
+error_log ${prefix}/error.log warn;
+events { worker_connections 64; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  client_body_temp_path ${prefix}/tmp/body;
+  proxy_temp_path ${prefix}/tmp/proxy;
+  fastcgi_temp_path ${prefix}/tmp/fastcgi;
+  uwsgi_temp_path ${prefix}/tmp/uwsgi;
+  scgi_temp_path ${prefix}/tmp/scgi;
+  server {
+    listen 127.0.0.1:${port};
+    root ${root};
+    location / { }
+  }
+}
+`,
+  );
+  const proc = startChild('nginx', ['-e', `${prefix}/error.log`, '-p', prefix, '-c', conf]);
+  await waitForPort(port);
+  return { ...proc, port };
+}
+
+async function startBareUploadServer(dir) {
+  const port = await freePort();
+  mkdirSync(dir, { recursive: true });
+  const script = `
+const http = require('node:http'); const fs = require('node:fs'); const path = require('node:path');
+const { pipeline } = require('node:stream/promises');
+let n = 0;
+http.createServer(async (req, res) => {
+  if (req.method !== 'POST') { res.end('ok'); return; }
+  try {
+    await pipeline(req, fs.createWriteStream(path.join(${JSON.stringify(dir)}, 'upload-' + (n++))));
+    res.end('{"ok":true}');
+  } catch (e) { res.statusCode = 500; res.end(String(e)); }
+}).listen(${port}, '127.0.0.1');`;
+  const proc = startChild(process.execPath, ['-e', script]);
+  await waitForPort(port);
+  return { ...proc, port };
+}
+
+/**
+ * The drivers on their own (no HTTP, no busboy): a tsx child process streams the file into LocalDriver
+ * and S3Driver (→ s3rver) and reads it back, beside a plain fs copy / fs read in the same process.
+ */
+async function driverOnly(file, bytes, s3rver) {
+  const script = path.join(work, 'driver-only.mts');
+  const storage = path.join(repoRoot, 'server', 'src', 'storage');
+  writeFileSync(
+    script,
+    `import { LocalDriver, S3Driver } from ${JSON.stringify(path.join(storage, 'index.ts'))};
+import { webFromNode } from ${JSON.stringify(path.join(storage, 'streams.ts'))};
+import { createReadStream, createWriteStream, rmSync } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+const [file, bytes, root, endpoint, bucket] = process.argv.slice(2);
+const MB = 1024 * 1024;
+const out = [];
+const rss = () => process.memoryUsage().rss;
+async function timed(target, op, fn) {
+  const before = rss(); let peak = before;
+  const timer = setInterval(() => { peak = Math.max(peak, rss()); }, 25);
+  const t0 = process.hrtime.bigint();
+  await fn();
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  clearInterval(timer);
+  out.push({ target, op, seconds, mbps: Number(bytes) / MB / seconds, growthMb: (peak - before) / MB });
+}
+async function drain(stream) { let n = 0; for await (const c of stream) n += c.length; if (n !== Number(bytes)) throw new Error('short read ' + n); }
+await timed('baseline: fs pipeline', 'upload', () => pipeline(createReadStream(file, { highWaterMark: MB }), createWriteStream(root + '/plain.bin')));
+await timed('baseline: fs pipeline', 'download', () => drain(createReadStream(root + '/plain.bin', { highWaterMark: 256 * 1024 })));
+rmSync(root + '/plain.bin');
+const local = new LocalDriver({ root: root + '/local' });
+const s3 = new S3Driver({ endpoint, bucket, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true, prefix: 'driver-only' });
+for (const [target, d] of [['LocalDriver', local], ['S3Driver → s3rver', s3]]) {
+  await timed(target, 'upload', () => d.write('bench.bin', webFromNode(createReadStream(file, { highWaterMark: MB }))));
+  await timed(target, 'download', async () => drain((await d.read('bench.bin')).stream));
+  await d.remove('bench.bin');
+}
+await s3.close();
+console.log(JSON.stringify(out));
+`,
+  );
+  const root = path.join(work, 'driver-only');
+  mkdirSync(root, { recursive: true });
+  const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
+  const child = spawn(tsx, [script, file, String(bytes), root, s3rver.endpoint, BUCKET], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+  });
+  let stdout = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  const code = await new Promise((r) => child.once('exit', r));
+  rmSync(root, { recursive: true, force: true });
+  if (code !== 0) throw new Error(`driver-only run exited with ${code}`);
+  return JSON.parse(stdout.trim().split('\n').pop());
+}
+
+async function main() {
+  if (!existsSync(path.join(repoRoot, 'server', 'src', 'routes', 'uploadRoutes.ts'))) {
+    throw new Error('POST /api/upload is not there yet: nothing to benchmark through the server');
+  }
+  log('work dir', work);
+  const files = {};
+  for (const size of SIZES) {
+    files[size.label] = await makeFile(size.bytes, `bench-${size.bytes / MB}MB.bin`);
+  }
+  log('source files ready');
+
+  const s3rver = await startS3rverProcess();
+  log('s3rver on', s3rver.endpoint);
+  const server = await startServer({ env: { LOG_LEVEL: 'error' } });
+  cleanups.push(() => server.stop());
+  const pid = realServerPid(server.pid);
+  log('server', server.url, 'pid', pid, `(tsx pid ${server.pid})`);
+  const token = await server.login();
+  await api(server, token, 'PUT', '/api/admin/settings/group/1', { max_upload_size: 4, max_upload_size_unit: 'GB' });
+  const s3config = await api(server, token, 'POST', '/api/s3-configs', {
+    name: 'bench s3rver',
+    provider: 'other',
+    endpoint: s3rver.endpoint,
+    bucket: BUCKET,
+    region: 'us-east-1',
+    access_key_id: 'S3RVER',
+    secret_access_key: 'S3RVER',
+    path_style: true,
+  });
+  const idleRssMb = procStatus(pid).rss / MB;
+  log('idle server RSS', idleRssMb.toFixed(1), 'MB');
+
+  const nginx = await startNginx(path.join(work, 'src'));
+  const bareDir = path.join(work, 'bare-uploads');
+  const bare = await startBareUploadServer(bareDir);
+  const barePid = bare.child.pid;
+
+  const rows = [];
+  for (const size of SIZES) {
+    const file = files[size.label];
+    const name = path.basename(file);
+
+    // Upload baseline: bare Node stream-to-disk server (same multipart bytes on the wire).
+    {
+      const up = multipartUpload(file, size.bytes, {});
+      const r = await measure(barePid, size.bytes, async () => {
+        const res = await send(`http://127.0.0.1:${bare.port}/`, {
+          headers: { 'content-type': up.contentType },
+          body: up.body,
+          length: up.length,
+        });
+        if (res.status !== 200) throw new Error(`bare upload ${res.status}`);
+        return {};
+      });
+      rows.push({ size: size.label, op: 'upload', target: 'baseline: bare Node → disk', ...r });
+      log(size.label, 'bare upload', r.mbps.toFixed(0), 'MB/s');
+      rmSync(bareDir, { recursive: true, force: true });
+      mkdirSync(bareDir, { recursive: true });
+    }
+
+    // Download baseline: nginx.
+    {
+      const r = await measure(null, size.bytes, async () => {
+        const res = await download(`http://127.0.0.1:${nginx.port}/${name}`);
+        if (res.status !== 200 || res.bytes !== size.bytes) throw new Error(`nginx ${res.status} ${res.bytes}`);
+        return {};
+      });
+      rows.push({ size: size.label, op: 'download', target: 'baseline: nginx sendfile', ...r });
+      log(size.label, 'nginx download', r.mbps.toFixed(0), 'MB/s');
+    }
+
+    // s3rver on its own (context for the S3 rows).
+    {
+      const key = `direct/${name}`;
+      const r = await measure(null, size.bytes, async () => {
+        const res = await send(`${s3rver.endpoint}/${BUCKET}/${key}`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/octet-stream' },
+          body: createReadStream(file, { highWaterMark: MB }),
+          length: size.bytes,
+        });
+        if (res.status !== 200) throw new Error(`s3rver PUT ${res.status} ${res.text.slice(0, 200)}`);
+        return {};
+      });
+      rows.push({ size: size.label, op: 'upload', target: 'context: s3rver direct PUT', ...r });
+      const d = await measure(null, size.bytes, async () => {
+        const res = await download(`${s3rver.endpoint}/${BUCKET}/${key}`);
+        if (res.status !== 200 || res.bytes !== size.bytes) throw new Error(`s3rver GET ${res.status} ${res.bytes}`);
+        return {};
+      });
+      rows.push({ size: size.label, op: 'download', target: 'context: s3rver direct GET', ...d });
+      log(size.label, 's3rver direct', r.mbps.toFixed(0), '/', d.mbps.toFixed(0), 'MB/s');
+    }
+
+    for (const target of [
+      { label: 'Clipnest → local', fields: {} },
+      { label: 'Clipnest → s3rver', fields: { s3_config_id: s3config.id } },
+    ]) {
+      let slug;
+      const up = multipartUpload(file, size.bytes, { ...target.fields, use_proxy: 'true' });
+      const r = await measure(pid, size.bytes, async () => {
+        const res = await send(`${server.url}/api/upload`, {
+          headers: { 'content-type': up.contentType, authorization: `Bearer ${token}` },
+          body: up.body,
+          length: up.length,
+        });
+        if (res.status !== 201) throw new Error(`upload ${res.status} ${res.text.slice(0, 300)}`);
+        slug = res.json.data.slug;
+        if (res.json.data.size !== size.bytes) throw new Error(`stored ${res.json.data.size} bytes`);
+        return {};
+      });
+      rows.push({ size: size.label, op: 'upload', target: target.label, ...r });
+      log(size.label, target.label, 'upload', r.mbps.toFixed(0), 'MB/s, peak RSS', r.peakRssMb.toFixed(0), 'MB');
+      const d = await measure(pid, size.bytes, async () => {
+        const res = await download(`${server.url}/api/file-download/${encodeURIComponent(slug)}`);
+        if (res.status !== 200 || res.bytes !== size.bytes) {
+          throw new Error(`download ${res.status} ${res.bytes} ${res.location ?? ''}`);
+        }
+        return {};
+      });
+      rows.push({ size: size.label, op: 'download', target: target.label, ...d });
+      log(size.label, target.label, 'download', d.mbps.toFixed(0), 'MB/s, peak RSS', d.peakRssMb.toFixed(0), 'MB');
+    }
+  }
+
+  // The drivers alone, largest size only.
+  const largest = SIZES[SIZES.length - 1];
+  const driverRows = await driverOnly(files[largest.label], largest.bytes, s3rver);
+  for (const r of driverRows) log(largest.label, 'driver only', r.target, r.op, r.mbps.toFixed(0), 'MB/s');
+
+  report(rows, idleRssMb, driverRows, largest.label);
+}
+
+function report(rows, idleRssMb, driverRows, driverSize) {
+  const fmt = (n, digits = 0) => (n === undefined ? '—' : n.toFixed(digits));
+  const baseline = (row) =>
+    rows.find(
+      (r) =>
+        r.size === row.size &&
+        r.op === row.op &&
+        r.target.startsWith(row.op === 'upload' ? 'baseline: bare' : 'baseline: nginx'),
+    );
+  const direct = (row) =>
+    rows.find((r) => r.size === row.size && r.op === row.op && r.target.startsWith('context: s3rver direct'));
+  const lines = [];
+  lines.push('## files');
+  lines.push('');
+  lines.push(
+    `${machineLine()}. One run; client, server, emulator and baselines share the machine's cores ` +
+      `(load average ${loadStart} at the start, ${os.loadavg()[0].toFixed(1)} at the end: the machine was shared).`,
+  );
+  lines.push('');
+  lines.push(
+    'Upload = `POST /api/upload` (multipart/form-data, streamed through busboy into the driver); download = ' +
+      '`GET /api/file-download/{slug}` with `use_proxy` (bytes pass through the server). Baselines in the same run: ' +
+      'nginx (sendfile, 127.0.0.1) serving the same file; a bare Node `pipeline(req, createWriteStream)` server. ' +
+      'Peak RSS is the server process (VmHWM reset before each transfer, plus VmRSS polled every 25 ms); idle ' +
+      `server RSS before the transfers: ${fmt(idleRssMb)} MB.`,
+  );
+  lines.push('');
+  lines.push('| size | op | target | MB/s | × baseline | × s3rver direct | peak RSS MB | peak − idle MB |');
+  lines.push('|---|---|---|---:|---:|---:|---:|---:|');
+  for (const row of rows) {
+    const base = baseline(row);
+    const ratio = row.target.startsWith('Clipnest') && base ? (row.mbps / base.mbps).toFixed(2) : '';
+    const viaS3 = row.target === 'Clipnest → s3rver' ? direct(row) : undefined;
+    const s3ratio = viaS3 ? (row.mbps / viaS3.mbps).toFixed(2) : '';
+    const growth = row.target.startsWith('Clipnest') ? fmt(row.peakRssMb - idleRssMb) : '';
+    lines.push(
+      `| ${row.size} | ${row.op} | ${row.target} | ${fmt(row.mbps)} | ${ratio} | ${s3ratio} | ${fmt(row.peakRssMb)} | ${growth} |`,
+    );
+  }
+  lines.push('');
+  const [small, large] = SIZES.map((s) => s.label);
+  const checks = [];
+  for (const target of ['Clipnest → local', 'Clipnest → s3rver']) {
+    for (const op of ['upload', 'download']) {
+      const a = rows.find((r) => r.size === small && r.op === op && r.target === target);
+      const b = rows.find((r) => r.size === large && r.op === op && r.target === target);
+      if (!a || !b) continue;
+      const diff = b.peakRssMb - a.peakRssMb;
+      const base = baseline(b);
+      const ratio = base ? b.mbps / base.mbps : NaN;
+      checks.push(
+        `| ${target} | ${op} | ${fmt(a.peakRssMb)} | ${fmt(b.peakRssMb)} | ${diff >= 0 ? '+' : ''}${fmt(diff)} | ` +
+          `${Math.abs(diff) <= 20 && b.peakRssMb < 200 ? 'yes' : 'no'} | ${ratio.toFixed(2)} | ${ratio >= 0.8 ? 'yes' : 'no'} |`,
+      );
+    }
+  }
+  lines.push(
+    `Targets (issue 5): peak RSS the same (±20 MB) for ${small} and ${large} and under 200 MB; ≥ 0.8× the baseline's throughput (${large}).`,
+  );
+  lines.push('');
+  lines.push(`| target | op | RSS ${small} | RSS ${large} | Δ MB | RSS ok | × baseline (${large}) | throughput ok |`);
+  lines.push('|---|---|---:|---:|---:|---|---:|---|');
+  lines.push(...checks);
+  lines.push('');
+  lines.push(
+    `Drivers alone (${driverSize}, no HTTP: a tsx process streams the file into the driver with \`webFromNode(createReadStream)\` ` +
+      'and reads it back; baseline = a plain fs pipeline copy / fs read in the same process; LocalDriver fsyncs before its rename, the baseline does not):',
+  );
+  lines.push('');
+  lines.push('| driver | op | MB/s | × fs baseline | × s3rver direct | RSS growth MB |');
+  lines.push('|---|---|---:|---:|---:|---:|');
+  for (const r of driverRows) {
+    const base = driverRows.find((b) => b.op === r.op && b.target.startsWith('baseline'));
+    const isBase = r.target.startsWith('baseline');
+    const viaS3 = r.target.startsWith('S3Driver')
+      ? rows.find((x) => x.size === driverSize && x.op === r.op && x.target.startsWith('context: s3rver direct'))
+      : undefined;
+    lines.push(
+      `| ${r.target} | ${r.op === 'upload' ? 'write' : 'read'} | ${fmt(r.mbps)} | ${isBase || !base || viaS3 ? '' : (r.mbps / base.mbps).toFixed(2)} | ${viaS3 ? (r.mbps / viaS3.mbps).toFixed(2) : ''} | ${fmt(r.growthMb)} |`,
+    );
+  }
+  const markdown = lines.join('\n');
+  if (QUICK) console.log('[files] quick run: docs/benchmarks.md left alone');
+  else writeSection('files', markdown);
+  console.log(markdown);
+}
+
+try {
+  await main();
+} finally {
+  for (const stop of cleanups.reverse()) await stop().catch(() => undefined);
+  rmSync(work, { recursive: true, force: true });
+}

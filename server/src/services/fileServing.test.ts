@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { cleanFilename } from './fileService.js';
+import { cleanMimetype, servingPolicy } from './fileServing.js';
+
+describe('servingPolicy', () => {
+  it('renders only script-free types inline', () => {
+    expect(servingPolicy('image/png')).toEqual({ inline: true, contentType: 'image/png', sandbox: false });
+    expect(servingPolicy('video/mp4').inline).toBe(true);
+    expect(servingPolicy('audio/mpeg').inline).toBe(true);
+    expect(servingPolicy('application/pdf').inline).toBe(true);
+    expect(servingPolicy('text/markdown')).toEqual({
+      inline: true,
+      contentType: 'text/plain; charset=utf-8',
+      sandbox: true,
+    });
+    expect(servingPolicy('application/json').contentType).toBe('text/plain; charset=utf-8');
+    for (const t of ['text/html', 'image/svg+xml', 'application/xml', 'text/xml', 'application/xhtml+xml', 'x/y', '']) {
+      const p = servingPolicy(t);
+      expect(p.inline, t).toBe(false);
+      expect(p.sandbox, t).toBe(true);
+    }
+  });
+  it('cleans client mimetypes', () => {
+    expect(cleanMimetype('Text/Plain; charset=utf-8')).toBe('text/plain');
+    expect(cleanMimetype('not a type')).toBe('application/octet-stream');
+    expect(cleanMimetype(undefined)).toBe('application/octet-stream');
+  });
+});
+
+describe('cleanFilename', () => {
+  it('keeps the last segment and refuses dot names and control characters', () => {
+    expect(cleanFilename('C:\\Users\\me\\report.pdf')).toBe('report.pdf');
+    expect(cleanFilename('../../etc/passwd')).toBe('passwd');
+    expect(cleanFilename('报告.txt')).toBe('报告.txt');
+    for (const bad of ['', '..', '.', '%2e%2e', '%2E', 'a/..', 'a\u0000b', 'a\nb', 'x'.repeat(300)]) {
+      expect(() => cleanFilename(bad), JSON.stringify(bad)).toThrow();
+    }
+  });
+});
