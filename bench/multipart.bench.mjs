@@ -232,6 +232,7 @@ try {
     secret_access_key: 'S3RVER',
     path_style: true,
   });
+  await api(server, token, 'PUT', '/api/admin/settings/group/1', { max_upload_size: 4, max_upload_size_unit: 'GB' });
   const pid = serverPid(server.pid);
 
   // aws first; the Clipnest run follows on the same emulator (separate keys).
