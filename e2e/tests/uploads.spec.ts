@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { FileView, ListPage } from '@clipnest/contract';
+import type { FileView, ListPage, StorageConfigView } from '@clipnest/contract';
 import type { Page } from '@playwright/test';
 import { call, uniqueName } from '../support/api';
 import { BASE_URL } from '../support/env';
@@ -103,7 +103,7 @@ test.describe('large uploads straight to S3 (s3rver with CORS)', () => {
       await page.reload();
       const resumeItem = page.getByTestId('resume-item').filter({ hasText: 'big-e2e.bin' });
       await expect(resumeItem).toBeVisible();
-      await expect(resumeItem).toContainText(/of 6/);
+      await expect(resumeItem).toContainText(/of 6 parts/);
       await page.screenshot({ path: `${shots}/multipart-resume-offer-1280-light-en.png` });
       await resumeItem.getByTestId('resume-input').setInputFiles(big.path);
 
@@ -151,6 +151,32 @@ test.describe('large uploads straight to S3 (s3rver with CORS)', () => {
       small.cleanup();
     }
   });
+});
+
+test('on local storage a big file goes in parts through the server', async ({ adminPage: page, token }) => {
+  const big = randomFile('local-parts.bin', 12 * MiB);
+  try {
+    const parts: string[] = [];
+    page.on('requestfinished', (request) => {
+      const url = new URL(request.url());
+      if (request.method() === 'PUT' && url.pathname === '/api/upload/multipart/part')
+        parts.push(url.searchParams.get('part_number')!);
+    });
+    await page.goto('/upload');
+    const { envelope } = await call<ListPage<StorageConfigView>>('GET', '/s3-configs?limit=200', { token });
+    const local = envelope.data!.items.find((c) => c.storage_type === 'local')!;
+    await page.getByLabel('Storage').selectOption(local.id);
+    await page.getByTestId('upload-input').setInputFiles(big.path);
+    await page.getByRole('button', { name: 'Upload 1 file' }).click();
+    const item = page.getByTestId('upload-item').filter({ hasText: 'local-parts.bin' });
+    await expect(item).toHaveAttribute('data-stage', 'completed', { timeout: 60_000 });
+    expect(parts.sort()).toEqual(['1', '2', '3']);
+    const link = await item.getByTestId('upload-link').getAttribute('href');
+    const { bytes } = await downloadShare(token, link!);
+    expect(sha256(bytes)).toBe(big.sha256);
+  } finally {
+    big.cleanup();
+  }
 });
 
 test.describe('upload from a URL', () => {

@@ -160,7 +160,7 @@ export function UrlUploadTab({ isAdmin }: { isAdmin: boolean }) {
   };
 
   return (
-    <div className="mx-auto flex w-full max-w-2xl flex-col gap-4">
+    <div className="flex w-full max-w-3xl flex-col gap-4">
       <form
         onSubmit={(event) => void analyze(event)}
         noValidate
@@ -185,7 +185,7 @@ export function UrlUploadTab({ isAdmin }: { isAdmin: boolean }) {
                   setPhase('idle');
                 }
               }}
-              className="min-w-0 flex-1"
+              className="w-full min-w-0 sm:flex-1"
             />
             <Button type="submit" variant="secondary" loading={phase === 'analyzing'} disabled={busy}>
               <Search className="size-4" aria-hidden="true" />
@@ -226,9 +226,13 @@ export function UrlUploadTab({ isAdmin }: { isAdmin: boolean }) {
                 <FileDown className="size-5" aria-hidden="true" />
               )}
             </div>
-            <div className="min-w-0 flex-1">
-              <h2 id="url-info-title" className="truncate text-sm font-medium" title={info.filename}>
-                {info.filename}
+            <div className="w-full min-w-0 sm:flex-1">
+              <h2
+                id="url-info-title"
+                className="truncate text-sm font-medium"
+                title={result?.filename ?? info.filename}
+              >
+                {result?.filename ?? info.filename}
               </h2>
               <p className="text-xs text-muted-foreground">
                 {info.size !== null ? formatBytes(info.size, i18n.language) : t('files.upload.url.sizeUnknown')}
