@@ -61,6 +61,8 @@ export default defineConfig({
       ADMIN_PASSWORD: E2E_ADMIN.password,
       WEB_DIST_DIR: path.join(here, '..', 'web', 'dist'),
       LOG_LEVEL: 'error',
+      // URL uploads in e2e fetch from a test file server on 127.0.0.1.
+      ALLOW_PRIVATE_URLS: 'true',
     },
   },
 });

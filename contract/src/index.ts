@@ -12,3 +12,4 @@ export * from './pastes.js';
 export * from './dashboard.js';
 export * from './storageConfigs.js';
 export * from './files.js';
+export * from './uploads.js';

@@ -229,6 +229,11 @@ export interface StorageConfigTestResult {
   success: boolean;
   steps: StorageTestStep[];
   total_ms: number;
+  /**
+   * S3 only: can a browser PUT straight to the bucket from our origin (preflight with Origin) and read
+   * ETag? Advice for direct/multipart uploads; it does not change `success`.
+   */
+  cors?: { success: boolean; latency_ms: number; message: string };
 }
 
 /** data of the 409 answered by DELETE /api/s3-configs/{id} when the config is in use. */

@@ -23,6 +23,12 @@ import { fileRoutes, maxUploadSizeRoutes } from './routes/fileRoutes.js';
 import { publicFileRoutes } from './routes/publicFileRoutes.js';
 import { storageConfigRoutes } from './routes/storageConfigRoutes.js';
 import { uploadRoutes } from './routes/uploadRoutes.js';
+import { multipartRoutes } from './routes/multipartRoutes.js';
+import { s3UploadRoutes } from './routes/s3UploadRoutes.js';
+import { uploadDirectRoutes } from './routes/uploadDirectRoutes.js';
+import { urlUploadRoutes } from './routes/urlUploadRoutes.js';
+import type { DirectUploadService } from './services/directUploadService.js';
+import type { UrlUploadService } from './services/urlUploadService.js';
 import type { FileService } from './services/fileService.js';
 import type { StorageConfigService } from './services/storageConfigService.js';
 import type { ApiKeyService } from './services/apiKeyService.js';
@@ -43,6 +49,10 @@ export interface AppServices {
   dashboard: DashboardService;
   storageConfigs: StorageConfigService;
   files: FileService;
+  directUploads: DirectUploadService;
+  urlUploads: UrlUploadService;
+  /** PUBLIC_URL, for absolute links in API answers. */
+  publicUrl?: string;
 }
 
 export interface AppOptions {
@@ -80,7 +90,11 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/pastes', pasteAdminRoutes(services));
   api.route('/admin/dashboard', dashboardRoutes(services));
   api.route('/s3-configs', storageConfigRoutes(services));
+  api.route('/upload/multipart', multipartRoutes(services));
   api.route('/upload', uploadRoutes(services));
+  api.route('/s3', s3UploadRoutes(services));
+  api.route('/url', urlUploadRoutes(services));
+  api.route('/upload-direct', uploadDirectRoutes({ ...services, trustProxy: options.trustProxy }));
   api.route('/files', fileRoutes(services));
   api.route('/', maxUploadSizeRoutes(services));
   api.route('/', publicFileRoutes({ files: services.files, trustProxy: options.trustProxy }));

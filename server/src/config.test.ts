@@ -49,9 +49,16 @@ describe('loadConfig', () => {
     ['ADMIN_TOKEN_TTL_DAYS', '0'],
     ['PUBLIC_URL', 'not a url'],
     ['TRUST_PROXY', 'maybe'],
+    ['ALLOW_PRIVATE_URLS', 'sometimes'],
   ])('refuses %s=%s naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value }, defaults)).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value }, defaults)).toThrow(name);
+  });
+
+  it('keeps the SSRF guard on unless ALLOW_PRIVATE_URLS=true', () => {
+    expect(loadConfig({}, defaults).allowPrivateUrls).toBe(false);
+    expect(loadConfig({ ALLOW_PRIVATE_URLS: 'true' }, defaults).allowPrivateUrls).toBe(true);
+    expect(loadConfig({ ALLOW_PRIVATE_URLS: 'false' }, defaults).allowPrivateUrls).toBe(false);
   });
 
   it('treats empty variables as unset', () => {

@@ -30,6 +30,8 @@ const envSchema = z.object({
     .default(7),
   PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   TRUST_PROXY: boolFromEnv.default(false),
+  /** URL uploads may fetch loopback/private/link-local addresses (off by default: SSRF guard). */
+  ALLOW_PRIVATE_URLS: boolFromEnv.default(false),
   WEB_DIST_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
 });
@@ -45,6 +47,7 @@ export interface Config {
   adminTokenTtlMs: number;
   publicUrl?: string;
   trustProxy: boolean;
+  allowPrivateUrls: boolean;
   webDistDir: string;
   logLevel: 'silent' | 'error' | 'info' | 'debug';
 }
@@ -77,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir: strin
     adminTokenTtlMs: e.ADMIN_TOKEN_TTL_DAYS * 24 * 3600 * 1000,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     trustProxy: e.TRUST_PROXY,
+    allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? defaults.webDistDir),
     logLevel: e.LOG_LEVEL,
   };

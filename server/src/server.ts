@@ -36,6 +36,10 @@ import { FileService } from './services/fileService.js';
 import { StorageConfigService } from './services/storageConfigService.js';
 import { StorageRegistry } from './services/storageRegistry.js';
 import { createDriver } from './storage/index.js';
+import { SsrfGuard } from './net/ssrfGuard.js';
+import { UploadSessionRepository } from './repositories/uploadSessionRepository.js';
+import { DirectUploadService } from './services/directUploadService.js';
+import { UrlUploadService } from './services/urlUploadService.js';
 
 const packageVersion = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -101,6 +105,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     registry: storageRegistry,
     cipher,
     clock,
+    corsOrigin: config.publicUrl,
   });
   const files = new FileService({
     files: new FileRepository(db),
@@ -119,9 +124,25 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     clock,
     logger,
   });
+  const directUploads = new DirectUploadService({
+    sessions: new UploadSessionRepository(db),
+    files,
+    storageConfigs,
+    clock,
+    logger,
+  });
+  const urlUploads = new UrlUploadService({
+    guard: new SsrfGuard({ allowPrivate: config.allowPrivateUrls }),
+    files,
+    clock,
+    logger,
+  });
   return {
     auth,
     apiKeys,
+    directUploads,
+    urlUploads,
+    publicUrl: config.publicUrl,
     settings,
     system,
     caches,
@@ -168,6 +189,11 @@ export async function buildServer(
   }, PASTE_SWEEP_INTERVAL_MS);
   pasteSweep.unref();
   services.backupScheduler.start();
+  // Direct uploads left unfinished for 24 h: abort the multipart upload / drop the object.
+  const uploadSweep = setInterval(() => {
+    services.directUploads.sweep().catch((error: unknown) => logger.error('upload sweep failed', error));
+  }, 3600_000);
+  uploadSweep.unref();
 
   return {
     app,
@@ -181,6 +207,8 @@ export async function buildServer(
       clearInterval(pasteSweep);
       await services.stats.flush();
       services.backupScheduler.stop();
+      clearInterval(uploadSweep);
+      services.urlUploads.close();
       await services.storageRegistry.closeAll();
       await database.close();
     },

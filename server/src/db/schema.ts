@@ -103,6 +103,35 @@ export interface FilesTable {
   updated_at: string;
 }
 
+/** A direct upload in progress (0006). `share_json`: the share's fields (password already hashed). */
+export interface UploadSessionsTable {
+  id: string;
+  /** 'presign' | 'multipart' */
+  kind: string;
+  storage_config_id: string;
+  storage_path: string;
+  upload_id: string | null;
+  filename: string;
+  mimetype: string;
+  /** Bytes (bigint). */
+  size: number;
+  part_size: number;
+  part_count: number;
+  share_json: string;
+  source_url: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UploadPartsTable {
+  session_id: string;
+  part_number: number;
+  etag: string;
+  size: number;
+  created_at: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
@@ -112,4 +141,6 @@ export interface Database {
   pastes: PastesTable;
   storage_configs: StorageConfigsTable;
   files: FilesTable;
+  upload_sessions: UploadSessionsTable;
+  upload_parts: UploadPartsTable;
 }

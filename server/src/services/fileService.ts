@@ -375,6 +375,77 @@ export class FileService {
     return this.viewOf(row.id);
   }
 
+  // ---------- direct uploads (presigned, multipart, from URL): added for issue 6 ----------
+
+  /**
+   * Checks for an upload whose bytes do not pass through POST /api/upload: size against the max upload
+   * size and the config's remaining capacity, slug free, folder valid. Answers where the object goes.
+   */
+  async planDirectUpload(fields: UploadFields, rawFilename: string, size: number, browserType?: string) {
+    const filename = cleanFilename(rawFilename);
+    const { config, folder, maxBytes, remaining } = await this.prepareUpload(fields);
+    if (size > maxBytes) {
+      throw new AppError('PAYLOAD_TOO_LARGE', `file exceeds the maximum upload size of ${formatBytes(maxBytes)}`, {
+        data: { max_upload_size: maxBytes },
+      });
+    }
+    if (size > remaining) throw this.insufficient(size, remaining, config.total_capacity ?? 0, false);
+    const storagePath = folder ? `${folder}/${storageName(filename)}` : storageName(filename);
+    const mimetype = isMarkdownFilename(filename)
+      ? 'text/markdown'
+      : cleanMimetype(fields.mimetype && fields.mimetype !== '' ? fields.mimetype : browserType);
+    return { config, storagePath, filename, mimetype, driver: this.deps.storageConfigs.driverOf(config) };
+  }
+
+  /** The share row for an object that is already in its storage (commit of a direct upload). */
+  async createShareForStoredObject(
+    principal: Principal,
+    input: {
+      id: string;
+      configId: string;
+      storagePath: string;
+      filename: string;
+      mimetype: string;
+      size: number;
+      etag: string | null;
+      slug?: string;
+      remark?: string;
+      passwordHash?: string | null;
+      expiresIn?: number;
+      maxViews?: number;
+      useProxy?: boolean;
+    },
+  ): Promise<FileView> {
+    const now = this.deps.clock.now();
+    const settings = await this.deps.settings.values();
+    const row: FileRow = {
+      id: input.id,
+      slug: input.slug ?? '',
+      filename: input.filename,
+      mimetype: input.mimetype,
+      size: input.size,
+      storage_config_id: input.configId,
+      storage_path: input.storagePath,
+      etag: input.etag,
+      remark: input.remark ?? '',
+      password_hash: input.passwordHash ?? null,
+      expires_at: input.expiresIn ? new Date(now.getTime() + input.expiresIn * 3600_000).toISOString() : null,
+      max_views: input.maxViews ?? 0,
+      views: 0,
+      use_proxy: (input.useProxy ?? settings.default_use_proxy) ? 1 : 0,
+      created_by: creatorId(principal),
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    };
+    await this.insertWithSlug(row, input.slug !== undefined && input.slug !== '');
+    return this.viewOf(row.id);
+  }
+
+  /** true when a share row with this id exists (a direct upload was committed). */
+  async exists(id: string): Promise<boolean> {
+    return (await this.deps.files.findById(id)) !== undefined;
+  }
+
   /** Removes a share just created (row and object), e.g. when the request failed after the file was stored. */
   async discard(row: Pick<FileRow, 'id' | 'storage_config_id' | 'storage_path'>): Promise<void> {
     await this.deps.files.delete(row.id);

@@ -37,6 +37,8 @@ export class StorageConfigService {
       registry: StorageRegistry;
       cipher: SecretCipher;
       clock: Clock;
+      /** Origin the CORS probe claims (PUBLIC_URL); browsers upload straight to the bucket from it. */
+      corsOrigin?: string;
     },
   ) {}
 
@@ -269,8 +271,9 @@ export class StorageConfigService {
   }
 
   /** Writes, reads back and deletes a probe object, timing each step. Never throws for a storage failure. */
-  async test(id: string): Promise<StorageConfigTestResult> {
+  async test(id: string, origin?: string): Promise<StorageConfigTestResult> {
     const row = await this.requireRow(id);
+    let cors: StorageConfigTestResult['cors'];
     const driver = this.deps.registry.build(row);
     const started = performance.now();
     const folder = row.default_folder ? `${row.default_folder}/` : '';
@@ -305,6 +308,17 @@ export class StorageConfigService {
         await driver.write(probePath, body, { contentType: 'text/plain', size: bytes.byteLength });
         return `wrote ${bytes.byteLength} bytes to ${probePath}`;
       });
+      if (wrote && driver.presign && row.storage_type !== 'local') {
+        // Presigned browser uploads need the bucket's CORS to allow PUT from our origin and expose ETag.
+        const presign = driver.presign.bind(driver);
+        const t0 = performance.now();
+        try {
+          const message = await this.corsProbe(presign, probePath, origin ?? this.deps.corsOrigin);
+          cors = { success: true, latency_ms: Math.round(performance.now() - t0), message };
+        } catch (error) {
+          cors = { success: false, latency_ms: Math.round(performance.now() - t0), message: errorMessage(error) };
+        }
+      }
       if (wrote) {
         await run('read', async () => {
           const result = await driver.read(probePath);
@@ -324,6 +338,47 @@ export class StorageConfigService {
       success: steps.length === 3 && steps.every((s) => s.success),
       steps,
       total_ms: Math.round(performance.now() - started),
+      ...(cors ? { cors } : {}),
     };
+  }
+
+  /**
+   * A browser's preflight for a presigned PUT, sent from the server with Origin: does the bucket allow
+   * it, and does it expose ETag (needed to complete multipart uploads)? Throws a readable reason.
+   */
+  private async corsProbe(
+    presign: NonNullable<StorageDriver['presign']>,
+    probePath: string,
+    origin = 'http://localhost',
+  ): Promise<string> {
+    const url = await presign(probePath, 'put', 300, { contentType: 'text/plain' });
+    const blocked = (why: string) =>
+      new Error(`the bucket's CORS rules block browser uploads from ${origin}: ${why} (see docs/storage.md, CORS)`);
+    const response = await fetch(url, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: origin,
+        'Access-Control-Request-Method': 'PUT',
+        'Access-Control-Request-Headers': 'content-type',
+      },
+      signal: AbortSignal.timeout(10_000),
+    });
+    await response.arrayBuffer().catch(() => undefined);
+    const allowOrigin = response.headers.get('access-control-allow-origin');
+    if (!response.ok || (allowOrigin !== '*' && allowOrigin !== origin)) {
+      throw blocked(`the preflight answered ${response.status} without Access-Control-Allow-Origin`);
+    }
+    const methods = response.headers.get('access-control-allow-methods');
+    if (methods && !/\bPUT\b/i.test(methods)) throw blocked('PUT is not an allowed method');
+    const get = await fetch(await presign(probePath, 'get', 300), {
+      headers: { Origin: origin },
+      signal: AbortSignal.timeout(10_000),
+    });
+    await get.arrayBuffer().catch(() => undefined);
+    const exposed = get.headers.get('access-control-expose-headers') ?? '';
+    if (!/\betag\b/i.test(exposed)) {
+      throw blocked('ETag is not an exposed header, so multipart uploads cannot read part ETags');
+    }
+    return `browser uploads from ${origin} are allowed and ETag is exposed`;
   }
 }

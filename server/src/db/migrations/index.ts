@@ -3,6 +3,7 @@ import { foundation } from './0001_foundation.js';
 import { pastes } from './0002_pastes.js';
 import { storageFiles } from './0003_storage_files.js';
 import { dailyStats } from './0004_daily_stats.js';
+import { uploadSessions } from './0006_upload_sessions.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002_pastes': pastes,
   '0003_storage_files': storageFiles,
   '0004_daily_stats': dailyStats,
+  '0006_upload_sessions': uploadSessions,
 };

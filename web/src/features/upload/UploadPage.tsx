@@ -5,7 +5,6 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
-import { ComingSoon } from '../../components/ComingSoon';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { Dropzone } from '../../components/ui/dropzone';
 import { EmptyState } from '../../components/ui/empty-state';
@@ -14,6 +13,9 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/ta
 import { useSession } from '../../lib/useSession';
 import { RECENT_UPLOADS_QUERY_KEY, useMaxUploadSize, useRecentUploads, useStorageTargets } from './api';
 import { RecentUploads } from './RecentUploads';
+import { ResumePanel, useResumeRecords } from './ResumePanel';
+import { matchesRecord, type ResumeRecord } from './uploader/resumeStore';
+import { UrlUploadTab } from './UrlUploadTab';
 import {
   EMPTY_OPTIONS,
   ShareOptionsForm,
@@ -58,7 +60,22 @@ function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
     onError: (item, message, status) => {
       if (status !== 409) toast.error(`${item.name}: ${message}`);
     },
+    targetOf: (opts) => ({
+      storageType: targets.data?.find((c) => c.id === opts.s3_config_id)?.storage_type ?? null,
+    }),
   });
+
+  // Unfinished multipart uploads from an earlier visit, except files already in the queue.
+  const saved = useResumeRecords().filter((record) => !queue.items.some((item) => matchesRecord(item.file, record)));
+  const resume = (file: File, record: ResumeRecord) => {
+    const items = queue.enqueue([file]);
+    toast.success(t('files.upload.multipart.resuming', { name: file.name }));
+    void queue.start(items, {
+      ...toShareOptions(effective),
+      s3_config_id: record.s3_config_id || undefined,
+      slug: undefined,
+    });
+  };
 
   const errors = submitted ? validateOptions(effective, t) : {};
   const pending = queue.items.filter((item) => item.stage === 'pending' && !item.problem);
@@ -132,6 +149,8 @@ function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
           </p>
         </Dropzone>
 
+        <ResumePanel records={saved} onResume={resume} />
+
         {queue.items.length > 0 ? (
           <UploadQueueList items={queue.items} onRemove={queue.remove} onCancel={queue.cancel} onRetry={retry} />
         ) : (
@@ -180,7 +199,7 @@ function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
   );
 }
 
-/** /upload (spec §2 Upload): file upload tab; the URL tab arrives with the next issue. */
+/** /upload (spec §2 Upload): file upload tab and upload from a URL. */
 export default function UploadPage() {
   const { t } = useTranslation();
   const session = useSession();
@@ -235,12 +254,7 @@ export default function UploadPage() {
           <FileUploadTab isAdmin={session.type === 'admin'} />
         </TabsContent>
         <TabsContent value="url">
-          <ComingSoon
-            icon={Link2}
-            title={t('files.upload.urlTitle')}
-            description={t('files.upload.urlBody')}
-            showHomeLink={false}
-          />
+          <UrlUploadTab isAdmin={session.type === 'admin'} />
         </TabsContent>
       </Tabs>
     </div>

@@ -7,6 +7,7 @@ import {
   type ShareOptions,
   type UploadResult,
   type UploadStage,
+  type UploadTarget,
 } from './uploader';
 
 export type QueueStage = 'pending' | UploadStage;
@@ -34,16 +35,19 @@ export function useUploadQueue({
   validate,
   onDone,
   onError,
+  targetOf,
 }: {
   validate: (file: File) => string | undefined;
+  /** The storage an upload goes to (picks presigned/multipart/form). */
+  targetOf?: (options: ShareOptions) => UploadTarget;
   onDone?: (item: QueueItem, result: UploadResult) => void;
   onError?: (item: QueueItem, message: string, status: number) => void;
 }) {
   const [items, setItems] = useState<QueueItem[]>([]);
   const controllers = useRef(new Map<string, AbortController>());
-  const callbacks = useRef({ onDone, onError, validate });
+  const callbacks = useRef({ onDone, onError, validate, targetOf });
   useEffect(() => {
-    callbacks.current = { onDone, onError, validate };
+    callbacks.current = { onDone, onError, validate, targetOf };
   });
 
   useEffect(() => {
@@ -57,7 +61,8 @@ export function useUploadQueue({
     setItems((list) => list.map((item) => (item.id === id ? { ...item, ...changes } : item)));
   }, []);
 
-  const add = useCallback((files: File[]) => {
+  /** Adds files and answers the new items (to start them at once). */
+  const enqueue = useCallback((files: File[]) => {
     const added = files.map<QueueItem>((file) => {
       counter += 1;
       return {
@@ -73,8 +78,10 @@ export function useUploadQueue({
       };
     });
     setItems((list) => [...list, ...added]);
-    return added.length;
+    return added;
   }, []);
+
+  const add = useCallback((files: File[]) => enqueue(files).length, [enqueue]);
 
   const remove = useCallback((id: string) => {
     controllers.current.get(id)?.abort();
@@ -93,7 +100,7 @@ export function useUploadQueue({
       controllers.current.set(item.id, controller);
       patch(item.id, { stage: 'starting', error: undefined, loaded: 0, speed: null, etaSeconds: null });
       try {
-        const uploader = chooseUploader(item.file);
+        const uploader = chooseUploader(item.file, callbacks.current.targetOf?.(options));
         const result = await uploader.upload({
           file: item.file,
           filename: item.name,
@@ -144,5 +151,5 @@ export function useUploadQueue({
     [runOne],
   );
 
-  return { items, add, remove, cancel, start, clearFinished };
+  return { items, add, enqueue, remove, cancel, start, clearFinished };
 }

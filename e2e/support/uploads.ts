@@ -1,0 +1,169 @@
+/** Helpers for the large/remote upload e2e tests: s3rver with open CORS, an S3 config, a slow file server. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { StorageConfigView } from '@clipnest/contract';
+import { call } from './api';
+import { freePort } from './files';
+
+const require = createRequire(import.meta.url);
+
+/** CORS letting the browser PUT parts straight to the bucket and read their ETag. */
+const OPEN_CORS_XML = `<CORSConfiguration>
+  <CORSRule>
+    <AllowedOrigin>*</AllowedOrigin>
+    <AllowedMethod>GET</AllowedMethod>
+    <AllowedMethod>PUT</AllowedMethod>
+    <AllowedMethod>POST</AllowedMethod>
+    <AllowedMethod>HEAD</AllowedMethod>
+    <AllowedMethod>DELETE</AllowedMethod>
+    <AllowedHeader>*</AllowedHeader>
+    <ExposeHeader>ETag</ExposeHeader>
+    <MaxAgeSeconds>3000</MaxAgeSeconds>
+  </CORSRule>
+</CORSConfiguration>`;
+
+export interface CorsS3rver {
+  endpoint: string;
+  bucket: string;
+  stop: () => Promise<void>;
+}
+
+/** s3rver on 127.0.0.1 with one bucket and open CORS (TOOLING.md: needs --openssl-legacy-provider). */
+export async function startCorsS3rver(bucket = 'e2e-uploads'): Promise<CorsS3rver> {
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(tmpdir(), 'clipnest-e2e-s3rver-cors-'));
+  const corsFile = path.join(dir, 'cors.xml');
+  writeFileSync(corsFile, OPEN_CORS_XML);
+  const cli = path.join(path.dirname(require.resolve('s3rver/package.json')), 'bin', 's3rver.js');
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      '--openssl-legacy-provider',
+      cli,
+      '-d',
+      path.join(dir, 'data'),
+      '-a',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '--silent',
+      '--no-vhost-buckets',
+      '--configure-bucket',
+      bucket,
+      corsFile,
+    ],
+    { stdio: 'ignore' },
+  );
+  const endpoint = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${endpoint}/${bucket}`)).ok) break;
+      throw new Error('bucket not ready');
+    } catch {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error('s3rver did not start');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  return {
+    endpoint,
+    bucket,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 200));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An S3 storage config (path style) pointing at the emulator, created through the API. */
+export async function createS3Config(token: string, s3: CorsS3rver, name: string): Promise<StorageConfigView> {
+  const { status, envelope } = await call<StorageConfigView>('POST', '/s3-configs', {
+    token,
+    body: {
+      name,
+      provider: 'other',
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      bucket: s3.bucket,
+      access_key_id: 'S3RVER',
+      secret_access_key: 'S3RVER',
+      path_style: true,
+    },
+  });
+  if (status >= 300 || !envelope.data) throw new Error(`create config → ${status}: ${envelope.message}`);
+  return envelope.data;
+}
+
+/** A file of random bytes in a temp directory; answers its path and SHA-256. */
+export function randomFile(name: string, size: number): { path: string; sha256: string; cleanup: () => void } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'clipnest-e2e-upload-'));
+  const file = path.join(dir, name);
+  const bytes = randomBytes(size);
+  writeFileSync(file, bytes);
+  return { path: file, sha256: sha256(bytes), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+export interface FileServer {
+  url: (name: string) => string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * A tiny HTTP server on 127.0.0.1 serving `files`, each sent in chunks with a pause between them
+ * so a download takes a few seconds (progress is visible). Answers HEAD with the length.
+ */
+export async function startFileServer(
+  files: Record<string, { body: Buffer; type: string }>,
+  options: { chunk?: number; pauseMs?: number } = {},
+): Promise<FileServer> {
+  const chunk = options.chunk ?? 64 * 1024;
+  const pauseMs = options.pauseMs ?? 40;
+  const server = http.createServer((req, res) => {
+    const name = decodeURIComponent((req.url ?? '/').split('?')[0]!.slice(1));
+    const file = files[name];
+    if (!file) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': file.type, 'Content-Length': String(file.body.length) });
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    let offset = 0;
+    const timer = setInterval(() => {
+      if (res.destroyed) {
+        clearInterval(timer);
+        return;
+      }
+      res.write(file.body.subarray(offset, offset + chunk));
+      offset += chunk;
+      if (offset >= file.body.length) {
+        clearInterval(timer);
+        res.end();
+      }
+    }, pauseMs);
+    req.on('close', () => clearInterval(timer));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: (name) => `http://127.0.0.1:${port}/${encodeURIComponent(name)}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

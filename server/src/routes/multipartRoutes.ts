@@ -1,0 +1,74 @@
+import {
+  fileIdRequestSchema,
+  multipartCompleteSchema,
+  multipartInitSchema,
+  Permission,
+  recordPartSchema,
+  signPartsSchema,
+} from '@clipnest/contract';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { Guard } from '../http/auth.js';
+import type { AppEnv } from '../http/env.js';
+import { ok } from '../http/envelope.js';
+import { readJson, readQuery } from '../http/input.js';
+import type { DirectUploadService } from '../services/directUploadService.js';
+
+const statusQuerySchema = z.object({ file_id: z.string({ error: 'file_id is required' }).min(1).max(64) });
+const partQuerySchema = statusQuerySchema.extend({
+  part_number: z.coerce.number({ error: 'part_number is required' }).int().min(1).max(10_000),
+});
+
+const emptyBody = () =>
+  new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.close();
+    },
+  });
+
+/** /api/upload/multipart: resumable multipart uploads for file shares (docs/api/uploads.md). */
+export function multipartRoutes(deps: { directUploads: DirectUploadService; guard: Guard }) {
+  const { directUploads, guard } = deps;
+  const need = (c: Parameters<Guard['permission']>[0]) => guard.permission(c, Permission.FILE_SHARE, 'file share');
+  return new Hono<AppEnv>()
+    .post('/init', async (c) => {
+      const principal = await need(c);
+      const input = await readJson(c, multipartInitSchema);
+      return ok(c, await directUploads.initMultipart(principal, input), { message: 'multipart upload started' });
+    })
+    .post('/sign-parts', async (c) => {
+      const principal = await need(c);
+      const input = await readJson(c, signPartsSchema);
+      return ok(c, await directUploads.signParts(principal, input.file_id, input.part_numbers));
+    })
+    .post('/parts', async (c) => {
+      const principal = await need(c);
+      const input = await readJson(c, recordPartSchema);
+      return ok(c, await directUploads.recordPart(principal, input), { message: 'part recorded' });
+    })
+    .get('/parts', async (c) => {
+      const principal = await need(c);
+      const query = readQuery(c, statusQuerySchema);
+      return ok(c, await directUploads.status(principal, query.file_id));
+    })
+    .put('/part', async (c) => {
+      const principal = await need(c);
+      const query = readQuery(c, partQuerySchema);
+      const body = c.req.raw.body ?? emptyBody();
+      const part = await directUploads.putPart(principal, query.file_id, query.part_number, body, c.req.raw.signal);
+      c.header('ETag', part.ETag);
+      c.header('Access-Control-Expose-Headers', 'ETag');
+      return ok(c, part, { message: 'part uploaded' });
+    })
+    .post('/complete', async (c) => {
+      const principal = await need(c);
+      const input = await readJson(c, multipartCompleteSchema);
+      return ok(c, await directUploads.completeMultipart(principal, input), { status: 201, message: 'file uploaded' });
+    })
+    .post('/abort', async (c) => {
+      const principal = await need(c);
+      const input = await readJson(c, fileIdRequestSchema);
+      await directUploads.cancel(principal, input.file_id);
+      return ok(c, { file_id: input.file_id, aborted: true }, { message: 'upload aborted' });
+    });
+}

@@ -1,0 +1,555 @@
+// Uploads whose bytes go straight to the storage (presigned PUT, resumable multipart), also used by
+// the client-side URL upload. The server keeps a session per upload (id = the future file id) with
+// the share's fields and a record of every part, so resume works on backends without ListParts
+// (s3rver) and a commit is checked against what is really stored.
+import { createHash } from 'node:crypto';
+import type {
+  FileView,
+  MultipartInitResult,
+  MultipartStatus,
+  PresignResult,
+  SignPartsResult,
+  UploadFields,
+} from '@clipnest/contract';
+import { MULTIPART_PART_SIZE, UPLOAD_SESSION_TTL_MS } from '@clipnest/contract';
+import { AppError } from '../errors.js';
+import type { Clock } from '../lib/clock.js';
+import { isWellFormedId, newId } from '../lib/ids.js';
+import type { Logger } from '../lib/logger.js';
+import type { UploadSessionRepository, UploadSessionRow } from '../repositories/uploadSessionRepository.js';
+import { hashPassword } from '../security/secrets.js';
+import { isStorageError, type StorageDriver, type UploadedPart } from '../storage/types.js';
+import type { FileService } from './fileService.js';
+import { creatorId, type Principal } from './principal.js';
+import type { StorageConfigService } from './storageConfigService.js';
+import { storageToAppError } from './storageErrors.js';
+
+const MiB = 1024 * 1024;
+/** Presigned URLs for parts are short-lived: they are signed just before each PUT. */
+export const PART_URL_TTL_S = 15 * 60;
+
+interface ShareJson {
+  slug?: string;
+  remark?: string;
+  password_hash?: string | null;
+  expires_in?: number;
+  max_views?: number;
+  use_proxy?: boolean;
+}
+
+export interface DirectUploadInput extends UploadFields {
+  filename: string;
+  size: number;
+  part_size?: number;
+}
+
+function unquote(etag: string): string {
+  return etag.replace(/^W\//, '').replace(/^"|"$/g, '');
+}
+
+function quote(etag: string): string {
+  return `"${unquote(etag)}"`;
+}
+
+/** The S3 ETag of an object joined from parts with these (MD5) ETags, or null when one is not an MD5. */
+export function multipartEtag(partEtags: string[]): string | null {
+  const digests: Buffer[] = [];
+  for (const etag of partEtags) {
+    const hex = unquote(etag);
+    if (!/^[0-9a-f]{32}$/i.test(hex)) return null;
+    digests.push(Buffer.from(hex, 'hex'));
+  }
+  return `${createHash('md5').update(Buffer.concat(digests)).digest('hex')}-${partEtags.length}`;
+}
+
+function missingEtag(parts: number[]): AppError {
+  const list = parts.length > 10 ? `${parts.slice(0, 10).join(', ')}, …` : parts.join(', ');
+  return AppError.validation(`no ETag obtained for part(s) ${list}: upload them before completing`, [
+    { path: 'parts', message: 'no ETag obtained' },
+  ]);
+}
+
+export class DirectUploadService {
+  constructor(
+    private readonly deps: {
+      sessions: UploadSessionRepository;
+      files: FileService;
+      storageConfigs: StorageConfigService;
+      clock: Clock;
+      logger: Logger;
+    },
+  ) {}
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  private async shareJson(input: UploadFields): Promise<string> {
+    const share: ShareJson = {
+      ...(input.slug ? { slug: input.slug } : {}),
+      ...(input.remark ? { remark: input.remark } : {}),
+      password_hash: input.password ? await hashPassword(input.password) : null,
+      ...(input.expires_in ? { expires_in: input.expires_in } : {}),
+      ...(input.max_views ? { max_views: input.max_views } : {}),
+      ...(input.use_proxy !== undefined ? { use_proxy: input.use_proxy } : {}),
+    };
+    return JSON.stringify(share);
+  }
+
+  /** The session, when `principal` may use it (its creator or an admin). */
+  async requireSession(
+    principal: Principal,
+    fileId: string,
+    kind?: 'presign' | 'multipart',
+  ): Promise<UploadSessionRow> {
+    const row = isWellFormedId(fileId) ? await this.deps.sessions.findById(fileId) : undefined;
+    if (!row || (kind && row.kind !== kind)) {
+      throw AppError.notFound('upload not found: it was completed, aborted or has expired');
+    }
+    if (principal.type !== 'admin' && row.created_by !== creatorId(principal)) {
+      throw AppError.forbidden('you can only manage uploads you started');
+    }
+    return row;
+  }
+
+  private async driverOf(row: UploadSessionRow): Promise<StorageDriver> {
+    const config = await this.deps.storageConfigs.requireRow(row.storage_config_id).catch(() => {
+      throw AppError.notFound('the storage of this upload no longer exists');
+    });
+    return this.deps.storageConfigs.driverOf(config);
+  }
+
+  // ---------- presigned single PUT ----------
+
+  async presign(principal: Principal, input: DirectUploadInput, sourceUrl?: string): Promise<PresignResult> {
+    const plan = await this.deps.files.planDirectUpload(input, input.filename, input.size);
+    const { config, driver } = plan;
+    if (!driver.presign || config.storage_type === 'local') {
+      throw AppError.validation(
+        'failed to get presigned URL: this storage does not support direct uploads (local storage); use multipart upload',
+      );
+    }
+    const ttl = Math.max(60, config.signature_expires_in);
+    let url: string;
+    try {
+      url = await driver.presign(plan.storagePath, 'put', ttl, { contentType: plan.mimetype });
+    } catch (error) {
+      const mapped = storageToAppError(error);
+      if (mapped instanceof AppError) throw new AppError(mapped.kind, `failed to get presigned URL: ${mapped.message}`);
+      throw mapped;
+    }
+    const id = newId();
+    const now = this.now();
+    await this.deps.sessions.insert({
+      id,
+      kind: 'presign',
+      storage_config_id: config.id,
+      storage_path: plan.storagePath,
+      upload_id: null,
+      filename: plan.filename,
+      mimetype: plan.mimetype,
+      size: input.size,
+      part_size: 0,
+      part_count: 0,
+      share_json: await this.shareJson(input),
+      source_url: sourceUrl ?? null,
+      created_by: creatorId(principal),
+      created_at: now,
+      updated_at: now,
+    });
+    const encodedPath = plan.storagePath.split('/').map(encodeURIComponent).join('/');
+    return {
+      upload_url: url,
+      file_id: id,
+      storage_path: plan.storagePath,
+      s3_url: config.custom_host ? `${config.custom_host}/${encodedPath}` : null,
+      slug: input.slug ?? '',
+      provider_type: config.storage_type,
+      contentType: plan.mimetype,
+      expires_in: ttl,
+    };
+  }
+
+  /** Creates the share once the object is verified (exists, same size, same ETag when the client sent one). */
+  async commit(principal: Principal, input: { file_id: string; size?: number; etag?: string }): Promise<FileView> {
+    const row = await this.requireSession(principal, input.file_id, 'presign');
+    if (input.size !== undefined && input.size !== row.size) {
+      throw AppError.validation(`size ${input.size} differs from the ${row.size} bytes announced at presign`);
+    }
+    const driver = await this.driverOf(row);
+    let entry;
+    try {
+      entry = await driver.stat(row.storage_path);
+    } catch (error) {
+      if (isStorageError(error, 'not_found')) {
+        throw AppError.validation('the uploaded object was not found in the storage: upload it before committing');
+      }
+      throw storageToAppError(error);
+    }
+    if (entry.isDir) throw AppError.validation('the uploaded object was not found in the storage');
+    if (entry.size !== row.size) {
+      throw AppError.validation(`the stored object has ${entry.size} bytes, but ${row.size} were announced`);
+    }
+    if (input.etag && entry.etag && unquote(input.etag) !== unquote(entry.etag)) {
+      throw AppError.validation('the ETag does not match the stored object');
+    }
+    return this.finish(principal, row, driver, entry.etag ?? null);
+  }
+
+  private async finish(
+    principal: Principal,
+    row: UploadSessionRow,
+    driver: StorageDriver,
+    etag: string | null,
+  ): Promise<FileView> {
+    const share = JSON.parse(row.share_json) as ShareJson;
+    let view: FileView;
+    try {
+      view = await this.deps.files.createShareForStoredObject(principal, {
+        id: row.id,
+        configId: row.storage_config_id,
+        storagePath: row.storage_path,
+        filename: row.filename,
+        mimetype: row.mimetype,
+        size: row.size,
+        etag,
+        slug: share.slug,
+        remark: share.remark,
+        passwordHash: share.password_hash ?? null,
+        expiresIn: share.expires_in,
+        maxViews: share.max_views,
+        useProxy: share.use_proxy,
+      });
+    } catch (error) {
+      // Committed by an earlier (retried) request: answer the share.
+      if (await this.deps.files.exists(row.id)) return this.deps.files.get(principal, row.id);
+      await driver.remove(row.storage_path).catch(() => undefined);
+      await this.deps.sessions.delete(row.id);
+      throw error;
+    }
+    await this.deps.sessions.delete(row.id);
+    return view;
+  }
+
+  /** Drops an unfinished upload: the multipart upload or the presigned object, and the session. */
+  async cancel(principal: Principal, fileId: string): Promise<void> {
+    const row = await this.requireSession(principal, fileId);
+    await this.discard(row);
+  }
+
+  private async discard(row: UploadSessionRow): Promise<void> {
+    const driver = await this.driverOf(row).catch(() => undefined);
+    if (driver && !(await this.deps.files.exists(row.id))) {
+      if (row.kind === 'multipart' && row.upload_id && driver.multipart) {
+        await driver.multipart.abort(row.storage_path, row.upload_id).catch((error: unknown) => {
+          if (!isStorageError(error, 'not_found') && !isStorageError(error, 'unsupported')) {
+            this.deps.logger.error(`abort of upload ${row.id} failed`, error);
+          }
+        });
+      }
+      if (row.kind === 'presign') await driver.remove(row.storage_path).catch(() => undefined);
+    }
+    await this.deps.sessions.delete(row.id);
+  }
+
+  // ---------- multipart ----------
+
+  async initMultipart(
+    principal: Principal,
+    input: DirectUploadInput,
+    sourceUrl?: string,
+  ): Promise<MultipartInitResult> {
+    const plan = await this.deps.files.planDirectUpload(input, input.filename, input.size);
+    const mp = plan.driver.multipart;
+    if (!mp) throw AppError.validation('multipart init failed: this storage does not support multipart uploads');
+    let partSize = Math.max(input.part_size ?? MULTIPART_PART_SIZE, mp.minPartSize);
+    if (Math.ceil(input.size / partSize) > mp.maxParts) partSize = Math.ceil(input.size / mp.maxParts / MiB) * MiB;
+    const partCount = Math.max(1, Math.ceil(input.size / partSize));
+    let uploadId: string;
+    try {
+      ({ uploadId } = await mp.start(plan.storagePath, { contentType: plan.mimetype, overwrite: false }));
+    } catch (error) {
+      const mapped = storageToAppError(error);
+      if (mapped instanceof AppError) throw new AppError(mapped.kind, `multipart init failed: ${mapped.message}`);
+      throw mapped;
+    }
+    const id = newId();
+    const now = this.now();
+    await this.deps.sessions.insert({
+      id,
+      kind: 'multipart',
+      storage_config_id: plan.config.id,
+      storage_path: plan.storagePath,
+      upload_id: uploadId,
+      filename: plan.filename,
+      mimetype: plan.mimetype,
+      size: input.size,
+      part_size: partSize,
+      part_count: partCount,
+      share_json: await this.shareJson(input),
+      source_url: sourceUrl ?? null,
+      created_by: creatorId(principal),
+      created_at: now,
+      updated_at: now,
+    });
+    return {
+      file_id: id,
+      upload_id: uploadId,
+      uploadId,
+      part_size: partSize,
+      part_count: partCount,
+      storage_path: plan.storagePath,
+      slug: input.slug ?? '',
+      provider_type: plan.config.storage_type,
+      presigned_parts: mp.presignedParts && typeof mp.signPart === 'function',
+    };
+  }
+
+  private partSizeOf(row: UploadSessionRow, partNumber: number): number {
+    if (partNumber < row.part_count) return row.part_size;
+    return row.size - row.part_size * (row.part_count - 1);
+  }
+
+  private checkPartNumber(row: UploadSessionRow, partNumber: number): void {
+    if (partNumber < 1 || partNumber > row.part_count) {
+      throw AppError.validation(`part number ${partNumber} is outside 1..${row.part_count}`, [
+        { path: 'part_number', message: `must be 1..${row.part_count}` },
+      ]);
+    }
+  }
+
+  private async multipartOf(principal: Principal, fileId: string) {
+    const row = await this.requireSession(principal, fileId, 'multipart');
+    const driver = await this.driverOf(row);
+    const mp = driver.multipart;
+    if (!mp || !row.upload_id) throw AppError.validation('this storage does not support multipart uploads');
+    return { row, driver, mp, uploadId: row.upload_id };
+  }
+
+  /** URLs for the given parts, signed now (retries call again and get fresh ones). */
+  async signParts(principal: Principal, fileId: string, partNumbers: number[]): Promise<SignPartsResult> {
+    const { row, mp, uploadId } = await this.multipartOf(principal, fileId);
+    const numbers = [...new Set(partNumbers)].sort((a, b) => a - b);
+    for (const n of numbers) this.checkPartNumber(row, n);
+    await this.deps.sessions.touch(row.id, this.now());
+    if (mp.presignedParts && mp.signPart) {
+      const urls = [];
+      for (const n of numbers) {
+        try {
+          urls.push({
+            partNumber: n,
+            url: await mp.signPart(row.storage_path, uploadId, n, PART_URL_TTL_S),
+            proxied: false,
+          });
+        } catch (error) {
+          const mapped = storageToAppError(error);
+          if (mapped instanceof AppError)
+            throw new AppError(mapped.kind, `failed to get presigned URL: ${mapped.message}`);
+          throw mapped;
+        }
+      }
+      return { urls, expires_in: PART_URL_TTL_S };
+    }
+    return {
+      urls: numbers.map((n) => ({
+        partNumber: n,
+        url: `/api/upload/multipart/part?file_id=${encodeURIComponent(row.id)}&part_number=${n}`,
+        proxied: true,
+      })),
+      expires_in: PART_URL_TTL_S,
+    };
+  }
+
+  /** A part streamed through the server (local storage, or when the bucket's CORS blocks the browser). */
+  async putPart(
+    principal: Principal,
+    fileId: string,
+    partNumber: number,
+    body: ReadableStream<Uint8Array>,
+    signal?: AbortSignal,
+  ): Promise<{ PartNumber: number; ETag: string; size: number }> {
+    const { row, mp, uploadId } = await this.multipartOf(principal, fileId);
+    this.checkPartNumber(row, partNumber);
+    const expected = this.partSizeOf(row, partNumber);
+    let part: UploadedPart;
+    try {
+      part = await mp.uploadPart(row.storage_path, uploadId, partNumber, body, { size: expected, signal });
+    } catch (error) {
+      if (isStorageError(error, 'size_mismatch') || isStorageError(error, 'too_large')) {
+        throw AppError.validation(`part ${partNumber} must be exactly ${expected} bytes`);
+      }
+      if (isStorageError(error, 'not_found')) throw AppError.validation('upload aborted');
+      throw storageToAppError(error);
+    }
+    await this.record(row, partNumber, part.etag, part.size);
+    return { PartNumber: partNumber, ETag: part.etag, size: part.size };
+  }
+
+  private async record(row: UploadSessionRow, partNumber: number, etag: string, size: number): Promise<void> {
+    const now = this.now();
+    await this.deps.sessions.recordPart({
+      session_id: row.id,
+      part_number: partNumber,
+      etag: quote(etag),
+      size,
+      created_at: now,
+    });
+    await this.deps.sessions.touch(row.id, now);
+  }
+
+  /** The client reports a part it PUT to a presigned URL (the ETag header of the PUT's answer). */
+  async recordPart(
+    principal: Principal,
+    input: { file_id: string; part_number: number; etag: string; size?: number },
+  ): Promise<{ PartNumber: number; ETag: string; size: number }> {
+    const { row } = await this.multipartOf(principal, input.file_id);
+    this.checkPartNumber(row, input.part_number);
+    const expected = this.partSizeOf(row, input.part_number);
+    if (input.size !== undefined && input.size !== expected) {
+      throw AppError.validation(`part ${input.part_number} must be ${expected} bytes, not ${input.size}`);
+    }
+    if (unquote(input.etag) === '') throw missingEtag([input.part_number]);
+    await this.record(row, input.part_number, input.etag, expected);
+    return { PartNumber: input.part_number, ETag: quote(input.etag), size: expected };
+  }
+
+  /** Parts recorded (merged with ListParts where the backend has it) and the ones still missing. */
+  async status(principal: Principal, fileId: string): Promise<MultipartStatus> {
+    const { row, mp, uploadId } = await this.multipartOf(principal, fileId);
+    const parts = new Map<number, { etag: string; size: number }>();
+    for (const p of await this.deps.sessions.parts(row.id)) parts.set(p.part_number, { etag: p.etag, size: p.size });
+    const listed = await this.backendParts(row, mp, uploadId);
+    if (listed) {
+      // The backend is the truth: parts it lacks were not stored; parts it has but we did not record
+      // (the tab closed between the PUT and the report) count too.
+      for (const n of [...parts.keys()]) if (!listed.has(n)) parts.delete(n);
+      for (const [n, p] of listed) {
+        if (n <= row.part_count && p.size === this.partSizeOf(row, n)) parts.set(n, { etag: p.etag, size: p.size });
+      }
+    }
+    const missing: number[] = [];
+    for (let n = 1; n <= row.part_count; n++) if (!parts.has(n)) missing.push(n);
+    return {
+      file_id: row.id,
+      upload_id: uploadId,
+      filename: row.filename,
+      size: row.size,
+      part_size: row.part_size,
+      part_count: row.part_count,
+      presigned_parts: mp.presignedParts && typeof mp.signPart === 'function',
+      parts: [...parts.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([n, p]) => ({ PartNumber: n, ETag: quote(p.etag), size: p.size })),
+      missing,
+    };
+  }
+
+  /** ListParts as a map, or null when the backend cannot list parts. */
+  private async backendParts(
+    row: UploadSessionRow,
+    mp: NonNullable<StorageDriver['multipart']>,
+    uploadId: string,
+  ): Promise<Map<number, UploadedPart> | null> {
+    try {
+      const parts = await mp.listParts(row.storage_path, uploadId);
+      return new Map(parts.map((p) => [p.partNumber, p]));
+    } catch (error) {
+      if (isStorageError(error, 'unsupported')) return null;
+      if (isStorageError(error, 'not_found')) throw AppError.validation('upload aborted');
+      throw storageToAppError(error);
+    }
+  }
+
+  async completeMultipart(
+    principal: Principal,
+    input: { file_id: string; parts?: Array<{ partNumber: number; etag: string }> },
+  ): Promise<FileView> {
+    const { row, driver, mp, uploadId } = await this.multipartOf(principal, input.file_id);
+    const recorded = new Map((await this.deps.sessions.parts(row.id)).map((p) => [p.part_number, p.etag]));
+    const given = new Map<number, string>();
+    for (const p of input.parts ?? []) {
+      this.checkPartNumber(row, p.partNumber);
+      if (unquote(p.etag) === '') throw missingEtag([p.partNumber]);
+      const known = recorded.get(p.partNumber);
+      if (known !== undefined && unquote(known) !== unquote(p.etag)) {
+        throw AppError.validation(`part ${p.partNumber}: the ETag does not match the uploaded part`);
+      }
+      given.set(p.partNumber, p.etag);
+    }
+    const listed = await this.backendParts(row, mp, uploadId);
+    const parts: Array<{ partNumber: number; etag: string }> = [];
+    const missing: number[] = [];
+    for (let n = 1; n <= row.part_count; n++) {
+      const etag = recorded.get(n) ?? given.get(n) ?? listed?.get(n)?.etag;
+      if (!etag) missing.push(n);
+      else parts.push({ partNumber: n, etag });
+    }
+    if (missing.length > 0) throw missingEtag(missing);
+    if (listed) {
+      for (const p of parts) {
+        const stored = listed.get(p.partNumber);
+        if (!stored) throw AppError.validation(`part ${p.partNumber} is not in the storage: upload it again`);
+        if (unquote(stored.etag) !== unquote(p.etag)) {
+          throw AppError.validation(`part ${p.partNumber}: the ETag does not match the uploaded part`);
+        }
+        if (stored.size !== this.partSizeOf(row, p.partNumber)) {
+          throw AppError.validation(
+            `part ${p.partNumber} has ${stored.size} bytes, expected ${this.partSizeOf(row, p.partNumber)}`,
+          );
+        }
+      }
+    }
+    let entry;
+    try {
+      entry = await mp.complete(row.storage_path, uploadId, parts);
+    } catch (error) {
+      if (isStorageError(error, 'invalid_part'))
+        throw AppError.validation(`some parts failed to upload: ${error.message}`);
+      if (isStorageError(error, 'not_found')) throw AppError.validation('upload aborted');
+      const mapped = storageToAppError(error);
+      // s3rver and some S3-compatibles answer a wrong part ETag with a 400 the driver maps to 'io'.
+      if (mapped instanceof AppError && mapped.status >= 500 && /part/i.test((error as Error).message)) {
+        throw AppError.validation(`some parts failed to upload: ${(error as Error).message}`);
+      }
+      throw mapped;
+    }
+    if (entry.size !== row.size) {
+      await driver.remove(row.storage_path).catch(() => undefined);
+      await this.deps.sessions.delete(row.id);
+      throw AppError.validation(`the joined file has ${entry.size} bytes, but ${row.size} were announced`);
+    }
+    // Backends that neither list parts nor check ETags at complete (s3rver): the S3 multipart ETag is
+    // md5(part md5s)-count, so a wrong recorded ETag shows in the joined object's ETag.
+    const expected = multipartEtag(parts.map((p) => p.etag));
+    const actual = entry.etag ? unquote(entry.etag) : '';
+    if (expected && /^[0-9a-f]{32}-\d+$/i.test(actual) && actual.toLowerCase() !== expected) {
+      await driver.remove(row.storage_path).catch(() => undefined);
+      await this.deps.sessions.delete(row.id);
+      throw AppError.validation('some parts failed to upload: the ETag does not match the uploaded parts');
+    }
+    return this.finish(principal, row, driver, entry.etag ?? null);
+  }
+
+  // ---------- stale sessions ----------
+
+  /** Aborts sessions untouched for 24 h (multipart uploads, presigned objects never committed). */
+  async sweep(): Promise<number> {
+    const before = new Date(this.deps.clock.now().getTime() - UPLOAD_SESSION_TTL_MS).toISOString();
+    let swept = 0;
+    for (;;) {
+      const stale = await this.deps.sessions.staleSince(before);
+      if (stale.length === 0) break;
+      for (const row of stale) {
+        try {
+          await this.discard(row);
+        } catch (error) {
+          this.deps.logger.error(`sweep of upload ${row.id} failed`, error);
+          await this.deps.sessions.delete(row.id).catch(() => undefined);
+        }
+        swept++;
+      }
+      if (stale.length < 100) break;
+    }
+    return swept;
+  }
+}
