@@ -1,6 +1,14 @@
 import type { ApiKeyView, BackupFile, BackupModuleInfo, RestorePreview, RestoreResult } from '@clipnest/contract';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  builtinLocalConfig,
+  ensureMountsTable,
+  insertFile,
+  insertMount,
+  insertPaste,
+  insertStorageConfig,
+} from './support/featureRows.js';
 import { dbTargets, expectEnvelope, startTestServer, type TestServer } from './support/harness.js';
 
 const KEY_A = 'install-a-encryption-key-0001';
@@ -241,70 +249,71 @@ describe.each(dbTargets)('backup → wipe → restore on %s', (target) => {
   it('gives identical rows in every table, feature tables included', async () => {
     const token = await server.login();
     const db = server.built.database.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-    // Tables of other features, in their documented shape, so the whole TABLE_ORDER is exercised.
-    await sql`create table storage_configs (id varchar(32) primary key, name varchar(100) not null,
-      storage_type varchar(16) not null, total_capacity bigint, is_default integer not null default 0,
-      secret_access_key_encrypted text)`.execute(db);
-    await sql`create table mounts (id varchar(32) primary key, name varchar(50) not null,
-      storage_config_id varchar(32) references storage_configs (id))`.execute(db);
-    await sql`create table files (id varchar(32) primary key, slug varchar(64) not null unique, filename varchar(255) not null,
-      size bigint not null, storage_config_id varchar(32) references storage_configs (id), views integer not null default 0,
-      created_by varchar(64), created_at varchar(32) not null)`.execute(db);
-    await sql`create table pastes (id varchar(32) primary key, slug varchar(64) not null unique, content text not null,
-      views integer not null default 0, max_views integer, expires_at varchar(32), created_by varchar(64),
-      created_at varchar(32) not null)`.execute(db);
-    await db
-      .insertInto('storage_configs')
-      .values({
-        id: 's1',
-        name: 'Main',
-        storage_type: 's3',
-        total_capacity: 5_000_000_000,
-        is_default: 1,
-        secret_access_key_encrypted: 'v1:opaque-ciphertext',
-      })
-      .execute();
-    await db.insertInto('mounts').values({ id: 'm1', name: '照片', storage_config_id: 's1' }).execute();
-    await db
-      .insertInto('files')
-      .values([
-        {
-          id: 'f1',
-          slug: 'a',
-          filename: 'a b.txt',
-          size: 12,
-          storage_config_id: 's1',
-          created_at: '2026-01-01T00:00:00.000Z',
-        },
-        {
-          id: 'f2',
-          slug: 'b',
-          filename: 'ü.png',
-          size: 0,
-          storage_config_id: null,
-          created_at: '2026-01-02T00:00:00.000Z',
-        },
-      ])
-      .execute();
-    await db
-      .insertInto('pastes')
-      .values([
-        {
-          id: 'p1',
-          slug: 'x',
-          content: 'line 1\nline "2"\t\u0001',
-          max_views: 3,
-          created_at: '2026-01-01T00:00:00.000Z',
-        },
-        {
-          id: 'p2',
-          slug: 'y',
-          content: '# 标题',
-          expires_at: '2030-01-01T00:00:00.000Z',
-          created_at: '2026-01-03T00:00:00.000Z',
-        },
-      ])
-      .execute();
+    // The real pastes/files/storage_configs tables; mounts (feature not built) in its documented shape,
+    // so the whole TABLE_ORDER is exercised. The built-in local config is there from the start.
+    const local = await builtinLocalConfig(server);
+    await ensureMountsTable(server);
+    await insertStorageConfig(server, {
+      id: 's1',
+      name: 'Main',
+      storage_type: 's3',
+      provider: 'minio',
+      endpoint: 'http://127.0.0.1:9000/',
+      bucket: 'clips',
+      access_key_id: 'AKIA-test',
+      secret_encrypted: 'v1:opaque-ciphertext',
+      total_capacity: 5_000_000_000,
+      signature_expires_in: 600,
+      created_at: '2026-01-01T00:00:00.000Z',
+    });
+    await insertMount(server, { id: 'm1', name: '照片', storage_config_id: 's1' });
+    await insertFile(server, [
+      {
+        id: 'f1',
+        slug: 'a',
+        filename: 'a b.txt',
+        mimetype: 'text/plain',
+        size: 12,
+        storage_config_id: 's1',
+        storage_path: 'uploads/a b.txt',
+        etag: '"abc"',
+        password_hash: 'scrypt$not-a-real-hash',
+        use_proxy: 0,
+        created_at: '2026-01-01T00:00:00.000Z',
+      },
+      {
+        id: 'f2',
+        slug: 'b',
+        filename: 'ü.png',
+        mimetype: 'image/png',
+        size: 0,
+        storage_config_id: local.id,
+        storage_path: 'b/ü.png',
+        expires_at: '2030-01-01T00:00:00.000Z',
+        created_by: 'apikey:k1',
+        created_at: '2026-01-02T00:00:00.000Z',
+      },
+    ]);
+    await insertPaste(server, [
+      {
+        id: 'p1',
+        slug: 'x',
+        content: 'line 1\nline "2"\t\u0001',
+        max_views: 3,
+        views: 1,
+        created_at: '2026-01-01T00:00:00.000Z',
+      },
+      {
+        id: 'p2',
+        slug: 'y',
+        content: '# 标题',
+        type: 'text',
+        remark: 'remark ✓',
+        expires_at: '2030-01-01T00:00:00.000Z',
+        created_by: 'apikey:k1',
+        created_at: '2026-01-03T00:00:00.000Z',
+      },
+    ]);
     await server.call('POST', '/api/admin/api-keys', { token, body: { name: 'k', permissions: 3 } });
     await server.call('PUT', '/api/admin/settings/group/4', { token, body: { site_title: 'Before wipe' } });
 
@@ -314,6 +323,12 @@ describe.each(dbTargets)('backup → wipe → restore on %s', (target) => {
     );
     const before = await snapshotAll(server);
     expect(Object.keys(before)).toHaveLength(7);
+    expect(Object.fromEntries(Object.entries(before).map(([t, rows]) => [t, rows.length]))).toMatchObject({
+      pastes: 2,
+      files: 2,
+      mounts: 1,
+      storage_configs: 2,
+    });
 
     // Wipe every table (children first), admin included: nobody could log in now.
     for (const table of [
@@ -336,7 +351,7 @@ describe.each(dbTargets)('backup → wipe → restore on %s', (target) => {
       pastes: 2,
       files: 2,
       mounts: 1,
-      storage_configs: 1,
+      storage_configs: 2,
       api_keys: 1,
       admins: 1,
     });

@@ -57,7 +57,8 @@ describe.each(dbTargets)('public file shares on %s', (target) => {
     expect(dl.headers.get('content-disposition')).toMatch(/^attachment; filename="digits.txt"/);
     const row = await server.call<FileView>('GET', `/api/files/${file.id}`, { token });
     expect(row.body.data?.views).toBe(1);
-    // stats
+    // stats (the stats service buffers counts in memory: write them first)
+    await server.built.services.stats.flush();
     const stats = await server.built.database.db.selectFrom('daily_stats').selectAll().execute();
     const metric = (m: string) => Number(stats.find((s) => s.metric === m)?.value ?? 0);
     expect(metric('file_views')).toBeGreaterThanOrEqual(1);
