@@ -76,7 +76,7 @@ export interface RestoreResult extends RestorePreview {
 }
 
 /** Scheduled backups are stored under this folder of the chosen storage config, named like this. */
-export const SCHEDULED_BACKUP_DIR = '.clipnest-backups';
+export const SCHEDULED_BACKUP_DIR = 'clipnest-backups';
 export const SCHEDULED_BACKUP_NAME = /^clipnest-backup-scheduled-(\d{8})-(\d{6})\.json$/;
 
 export interface BackupScheduleStatus {

@@ -1,10 +1,11 @@
+import { SCHEDULED_BACKUP_DIR } from '@clipnest/contract';
 import { AppError } from '../errors.js';
 import { isStorageError } from '../storage/types.js';
 import type { BackupTarget, BackupTargets } from './backupScheduler.js';
 import type { StorageConfigService } from './storageConfigService.js';
 
 /** Folder, in the chosen storage config, that scheduled backups are written to. */
-export const BACKUP_FOLDER = 'clipnest-backups';
+export const BACKUP_FOLDER = SCHEDULED_BACKUP_DIR;
 
 /** Scheduled backups go to any storage config: the built-in local disk or an S3 bucket. */
 export function storageBackupTargets(configs: StorageConfigService): BackupTargets {
