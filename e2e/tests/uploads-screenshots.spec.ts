@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
+import { seriousViolations } from '../support/axe';
 import { expect, seedStorage, test } from '../support/fixtures';
 import { startFileServer, type FileServer } from '../support/uploads';
 
@@ -76,6 +77,7 @@ test.describe('upload page screenshots (resume offer, URL tab)', () => {
           await page.reload();
           await expect(page.getByTestId('resume-item')).toBeVisible();
           await page.screenshot({ path: `${out}/resume-offer-${tag}.png`, fullPage: true });
+          expect(await seriousViolations(page)).toEqual([]);
 
           await page.getByRole('tab').nth(1).click();
           await page.screenshot({ path: `${out}/url-empty-${tag}.png`, fullPage: true });
@@ -83,6 +85,7 @@ test.describe('upload page screenshots (resume offer, URL tab)', () => {
           await page.locator('form button[type=submit]').click();
           await expect(page.getByTestId('url-info')).toBeVisible();
           await page.screenshot({ path: `${out}/url-analyzed-${tag}.png`, fullPage: true });
+          expect(await seriousViolations(page)).toEqual([]);
           await page.locator('#url-filename').fill('q3-dataset.csv');
           await page.getByTestId('url-info').getByRole('button').last().click();
           const progress = page.getByTestId('url-progress');
@@ -92,6 +95,9 @@ test.describe('upload page screenshots (resume offer, URL tab)', () => {
           await page.screenshot({ path: `${out}/url-downloading-${tag}.png`, fullPage: true });
           await expect(progress).toHaveAttribute('data-phase', 'completed', { timeout: 30_000 });
           await page.screenshot({ path: `${out}/url-done-${tag}.png`, fullPage: true });
+          // The shared success toast (sonner rich colours) is not part of this screen: let it go first.
+          await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 15_000 });
+          expect(await seriousViolations(page)).toEqual([]);
           // Forget the seeded record so later runs start clean.
           await page.evaluate(() => indexedDB.deleteDatabase('clipnest-uploads'));
         });
