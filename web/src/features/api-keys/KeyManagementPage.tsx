@@ -1,5 +1,5 @@
 import { ALL_PERMISSIONS, permissionNames, type ApiKeyView } from '@clipnest/contract';
-import { Copy, Ellipsis, KeyRound, Pencil, Plus, Search, SearchX, Trash2 } from 'lucide-react';
+import { Copy, Ellipsis, KeyRound, Pencil, Plus, SearchX, Trash2 } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
@@ -16,10 +16,10 @@ import {
 } from '../../components/ui/dropdown-menu';
 import { EmptyState } from '../../components/ui/empty-state';
 import { IconButton } from '../../components/ui/icon-button';
-import { Input } from '../../components/ui/input';
 import { ListSkeleton } from '../../components/ui/list-skeleton';
 import { LoadError } from '../../components/ui/load-error';
 import { PageHeader, RefreshButton } from '../../components/ui/page-header';
+import { SearchField } from '../../components/ui/search-field';
 import { Skeleton } from '../../components/ui/skeleton';
 import { SortHeader } from '../../components/ui/sort-header';
 import { Table, TBody, TD, TH, THead, TR } from '../../components/ui/table';
@@ -333,20 +333,12 @@ export default function KeyManagementPage() {
       ) : (
         <div className="flex flex-col gap-3">
           <div className="flex items-center gap-3">
-            <div className="relative w-full max-w-sm">
-              <Search
-                className="pointer-events-none absolute start-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground"
-                aria-hidden="true"
-              />
-              <Input
-                type="search"
-                value={query}
-                onChange={(event) => setQuery(event.target.value)}
-                placeholder={t('keys.searchPlaceholder')}
-                aria-label={t('keys.searchPlaceholder')}
-                className="ps-9"
-              />
-            </div>
+            <SearchField
+              value={query}
+              onValueChange={setQuery}
+              label={t('keys.searchPlaceholder')}
+              className="max-w-sm"
+            />
             <span className="ms-auto whitespace-nowrap text-sm text-muted-foreground">
               {t('keys.count', { count: visible.length })}
             </span>

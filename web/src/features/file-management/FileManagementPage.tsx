@@ -9,7 +9,6 @@ import {
   Files,
   Lock,
   Pencil,
-  Search,
   SearchX,
   Trash2,
   X,
@@ -32,11 +31,11 @@ import {
 } from '../../components/ui/dropdown-menu';
 import { EmptyState } from '../../components/ui/empty-state';
 import { IconButton } from '../../components/ui/icon-button';
-import { Input } from '../../components/ui/input';
 import { formatBytes } from '../../components/ui/progress';
 import { ListSkeleton } from '../../components/ui/list-skeleton';
 import { LoadError } from '../../components/ui/load-error';
 import { PageHeader, RefreshButton } from '../../components/ui/page-header';
+import { SearchField } from '../../components/ui/search-field';
 import { SelectionBar } from '../../components/ui/selection-bar';
 import { Skeleton } from '../../components/ui/skeleton';
 import { SortHeader } from '../../components/ui/sort-header';
@@ -307,23 +306,15 @@ export default function FileManagementPage() {
 
       <div className="flex flex-col gap-3">
         <div className="flex flex-wrap items-center gap-3">
-          <div className="relative w-full sm:max-w-sm">
-            <Search
-              className="pointer-events-none absolute start-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground"
-              aria-hidden="true"
-            />
-            <Input
-              type="search"
-              value={query}
-              onChange={(e) => {
-                setQuery(e.target.value);
-                setOffset(0);
-              }}
-              placeholder={t('files.manage.searchPlaceholder')}
-              aria-label={t('files.manage.searchPlaceholder')}
-              className="ps-9"
-            />
-          </div>
+          <SearchField
+            value={query}
+            onValueChange={(value) => {
+              setQuery(value);
+              setOffset(0);
+            }}
+            label={t('files.manage.searchPlaceholder')}
+            className="sm:max-w-sm"
+          />
           {query.trim().length === 1 && (
             <span className="text-xs text-muted-foreground">{t('files.manage.searchMin', { count: SEARCH_MIN })}</span>
           )}

@@ -9,7 +9,6 @@ import {
   FileText,
   KeyRound,
   Pencil,
-  Search,
   SearchX,
   Sparkles,
   Trash2,
@@ -35,7 +34,7 @@ import {
 } from '../../components/ui/dropdown-menu';
 import { EmptyState } from '../../components/ui/empty-state';
 import { IconButton } from '../../components/ui/icon-button';
-import { Input } from '../../components/ui/input';
+import { SearchField } from '../../components/ui/search-field';
 import { Select } from '../../components/ui/select';
 import { ListSkeleton } from '../../components/ui/list-skeleton';
 import { LoadError } from '../../components/ui/load-error';
@@ -422,20 +421,12 @@ export default function TextManagementPage() {
 
       <div className="flex flex-col gap-3">
         <div className="flex flex-wrap items-center gap-3">
-          <div className="relative w-full sm:max-w-sm">
-            <Search
-              className="pointer-events-none absolute start-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground"
-              aria-hidden="true"
-            />
-            <Input
-              type="search"
-              value={searchInput}
-              onChange={(event) => setSearchInput(event.target.value)}
-              placeholder={t('paste.manage.searchPlaceholder')}
-              aria-label={t('paste.manage.searchPlaceholder')}
-              className="ps-9"
-            />
-          </div>
+          <SearchField
+            value={searchInput}
+            onValueChange={setSearchInput}
+            label={t('paste.manage.searchPlaceholder')}
+            className="sm:max-w-sm"
+          />
           {searchInput.trim().length === 1 && (
             <span className="text-xs text-muted-foreground">{t('paste.manage.searchMin', { count: SEARCH_MIN })}</span>
           )}
