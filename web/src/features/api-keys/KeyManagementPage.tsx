@@ -1,22 +1,8 @@
 import { ALL_PERMISSIONS, permissionNames, type ApiKeyView } from '@clipnest/contract';
-import {
-  ArrowDown,
-  ArrowUp,
-  ArrowUpDown,
-  Copy,
-  Ellipsis,
-  KeyRound,
-  Pencil,
-  Plus,
-  RefreshCw,
-  Search,
-  SearchX,
-  Trash2,
-} from 'lucide-react';
+import { Copy, Ellipsis, KeyRound, Pencil, Plus, SearchX, Trash2 } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
@@ -30,8 +16,12 @@ import {
 } from '../../components/ui/dropdown-menu';
 import { EmptyState } from '../../components/ui/empty-state';
 import { IconButton } from '../../components/ui/icon-button';
-import { Input } from '../../components/ui/input';
+import { ListSkeleton } from '../../components/ui/list-skeleton';
+import { LoadError } from '../../components/ui/load-error';
+import { PageHeader, RefreshButton } from '../../components/ui/page-header';
+import { SearchField } from '../../components/ui/search-field';
 import { Skeleton } from '../../components/ui/skeleton';
+import { SortHeader } from '../../components/ui/sort-header';
 import { Table, TBody, TD, TH, THead, TR } from '../../components/ui/table';
 import { Tooltip } from '../../components/ui/tooltip';
 import { errorMessage, isApiError } from '../../lib/api';
@@ -181,68 +171,36 @@ function RowActions({
   );
 }
 
-function SortHeader({
-  column,
-  sort,
-  onSort,
-  children,
-}: {
-  column: SortColumn;
-  sort: SortState;
-  onSort: (column: SortColumn) => void;
-  children: string;
-}) {
-  const active = sort.column === column;
-  const Icon = !active ? ArrowUpDown : sort.direction === 'asc' ? ArrowUp : ArrowDown;
-  return (
-    <TH aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}>
-      <button
-        type="button"
-        onClick={() => onSort(column)}
-        className="-mx-1.5 inline-flex h-8 items-center gap-1.5 rounded-md px-1.5 hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
-      >
-        {children}
-        <Icon className={active ? 'size-3.5' : 'size-3.5 opacity-50'} aria-hidden="true" />
-      </button>
-    </TH>
-  );
-}
-
 function TableSkeleton() {
   return (
-    <>
-      <div className="hidden lg:block">
-        <div className="overflow-hidden rounded-xl border border-border bg-surface">
-          <div className="h-10 border-b border-border bg-surface-muted" />
-          {Array.from({ length: 4 }, (_, i) => (
-            <div key={i} className="flex h-[69px] items-center gap-6 border-b border-border px-4 last:border-0">
-              <div className="w-48 space-y-2">
-                <Skeleton className="h-4 w-32" />
-                <Skeleton className="h-3 w-24" />
-              </div>
-              <Skeleton className="h-6 w-40" />
-              <Skeleton className="h-4 w-16" />
-              <Skeleton className="h-4 w-28" />
-              <Skeleton className="h-4 w-20" />
-              <Skeleton className="ms-auto h-6 w-16" />
-            </div>
-          ))}
-        </div>
-      </div>
-      <ul className="grid gap-3 lg:hidden">
-        {Array.from({ length: 3 }, (_, i) => (
-          <li key={i} className="space-y-3 rounded-xl border border-border bg-surface p-4">
-            <Skeleton className="h-5 w-40" />
-            <Skeleton className="h-3 w-28" />
-            <Skeleton className="h-6 w-52" />
-            <div className="grid grid-cols-2 gap-3">
-              <Skeleton className="h-8" />
-              <Skeleton className="h-8" />
-            </div>
-          </li>
-        ))}
-      </ul>
-    </>
+    <ListSkeleton
+      rows={4}
+      rowClassName="h-[69px]"
+      row={
+        <>
+          <div className="w-48 space-y-2">
+            <Skeleton className="h-4 w-32" />
+            <Skeleton className="h-3 w-24" />
+          </div>
+          <Skeleton className="h-6 w-40" />
+          <Skeleton className="h-4 w-16" />
+          <Skeleton className="h-4 w-28" />
+          <Skeleton className="h-4 w-20" />
+          <Skeleton className="ms-auto h-6 w-16" />
+        </>
+      }
+      card={
+        <>
+          <Skeleton className="h-5 w-40" />
+          <Skeleton className="h-3 w-28" />
+          <Skeleton className="h-6 w-52" />
+          <div className="grid grid-cols-2 gap-3">
+            <Skeleton className="h-8" />
+            <Skeleton className="h-8" />
+          </div>
+        </>
+      }
+    />
   );
 }
 
@@ -343,36 +301,23 @@ export default function KeyManagementPage() {
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
-      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-        <div className="min-w-0">
-          <h1 className="text-2xl font-semibold tracking-tight">{t('keys.title')}</h1>
-          <p className="mt-1 max-w-2xl text-sm text-muted-foreground">{t('keys.description')}</p>
-        </div>
-        <div className="flex shrink-0 items-center gap-2">
-          <IconButton
-            label={t('keys.refresh')}
-            variant="secondary"
-            onClick={() => void keys.refetch()}
-            disabled={keys.isFetching}
-          >
-            <RefreshCw className={keys.isFetching ? 'size-4 animate-spin' : 'size-4'} />
-          </IconButton>
-          <Button onClick={openCreate} className="flex-1 sm:flex-none">
-            <Plus className="size-4" aria-hidden="true" />
-            {t('keys.create')}
-          </Button>
-        </div>
-      </div>
+      <PageHeader title={t('keys.title')} description={t('keys.description')}>
+        <RefreshButton label={t('keys.refresh')} fetching={keys.isFetching} onRefresh={() => void keys.refetch()} />
+        <Button onClick={openCreate} className="flex-1 sm:flex-none">
+          <Plus className="size-4" aria-hidden="true" />
+          {t('keys.create')}
+        </Button>
+      </PageHeader>
 
       {keys.isPending ? (
         <TableSkeleton />
       ) : keys.isError ? (
-        <Alert tone="danger" title={t('keys.loadFailed')}>
-          <p>{errorMessage(keys.error)}</p>
-          <Button variant="secondary" size="sm" className="mt-2" onClick={() => void keys.refetch()}>
-            {t('common.retry')}
-          </Button>
-        </Alert>
+        <LoadError
+          title={t('keys.loadFailed')}
+          message={errorMessage(keys.error)}
+          retryLabel={t('common.retry')}
+          onRetry={() => void keys.refetch()}
+        />
       ) : all.length === 0 ? (
         <EmptyState
           icon={KeyRound}
@@ -388,20 +333,12 @@ export default function KeyManagementPage() {
       ) : (
         <div className="flex flex-col gap-3">
           <div className="flex items-center gap-3">
-            <div className="relative w-full max-w-sm">
-              <Search
-                className="pointer-events-none absolute start-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground"
-                aria-hidden="true"
-              />
-              <Input
-                type="search"
-                value={query}
-                onChange={(event) => setQuery(event.target.value)}
-                placeholder={t('keys.searchPlaceholder')}
-                aria-label={t('keys.searchPlaceholder')}
-                className="ps-9"
-              />
-            </div>
+            <SearchField
+              value={query}
+              onValueChange={setQuery}
+              label={t('keys.searchPlaceholder')}
+              className="max-w-sm"
+            />
             <span className="ms-auto whitespace-nowrap text-sm text-muted-foreground">
               {t('keys.count', { count: visible.length })}
             </span>
@@ -415,15 +352,15 @@ export default function KeyManagementPage() {
                 <Table>
                   <THead>
                     <tr className="border-b border-border">
-                      <SortHeader column="name" sort={sort} onSort={onSort}>
+                      <SortHeader field="name" sortedBy={sort.column} order={sort.direction} onSort={onSort}>
                         {t('keys.columns.name')}
                       </SortHeader>
                       <TH>{t('keys.columns.permissions')}</TH>
                       <TH>{t('keys.columns.basicPath')}</TH>
-                      <SortHeader column="expires" sort={sort} onSort={onSort}>
+                      <SortHeader field="expires" sortedBy={sort.column} order={sort.direction} onSort={onSort}>
                         {t('keys.columns.expires')}
                       </SortHeader>
-                      <SortHeader column="lastUsed" sort={sort} onSort={onSort}>
+                      <SortHeader field="lastUsed" sortedBy={sort.column} order={sort.direction} onSort={onSort}>
                         {t('keys.columns.lastUsed')}
                       </SortHeader>
                       <TH>{t('keys.columns.status')}</TH>

@@ -7,7 +7,6 @@ import {
   HardDrive,
   History,
   KeyRound,
-  RefreshCw,
   Upload,
   type LucideIcon,
 } from 'lucide-react';
@@ -15,11 +14,11 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
-import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
-import { IconButton } from '../../components/ui/icon-button';
+import { LoadError } from '../../components/ui/load-error';
+import { RefreshButton } from '../../components/ui/page-header';
 import { Skeleton } from '../../components/ui/skeleton';
 import { errorMessage, isApiError } from '../../lib/api';
 import { cn } from '../../lib/cn';
@@ -385,29 +384,26 @@ export default function DashboardPage() {
             )}
           </p>
         </div>
-        <IconButton
+        <RefreshButton
           label={t('adminPanel.dashboard.refresh')}
-          variant="secondary"
-          disabled={busy}
-          onClick={() =>
+          fetching={busy}
+          onRefresh={() =>
             refresh.mutate(undefined, {
               onError: (error) => {
                 if (!(isApiError(error) && error.loggedOut)) toast.error(errorMessage(error));
               },
             })
           }
-        >
-          <RefreshCw className={busy ? 'size-4 animate-spin' : 'size-4'} />
-        </IconButton>
+        />
       </div>
 
       {query.isError && !stats ? (
-        <Alert tone="danger" title={t('adminPanel.dashboard.loadFailed')}>
-          <p>{errorMessage(query.error)}</p>
-          <Button variant="secondary" size="sm" className="mt-2" onClick={() => void query.refetch()}>
-            {t('common.retry')}
-          </Button>
-        </Alert>
+        <LoadError
+          title={t('adminPanel.dashboard.loadFailed')}
+          message={errorMessage(query.error)}
+          retryLabel={t('common.retry')}
+          onRetry={() => void query.refetch()}
+        />
       ) : (
         <>
           <CountCards stats={stats} />

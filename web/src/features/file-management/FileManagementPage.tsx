@@ -1,8 +1,5 @@
 import { FILE_LIST_DEFAULT_LIMIT, type DeleteMode, type FileSortField, type FileView } from '@clipnest/contract';
 import {
-  ArrowDown,
-  ArrowUp,
-  ArrowUpDown,
   ChevronLeft,
   ChevronRight,
   Copy,
@@ -12,8 +9,6 @@ import {
   Files,
   Lock,
   Pencil,
-  RefreshCw,
-  Search,
   SearchX,
   Trash2,
   X,
@@ -22,7 +17,6 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
-import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { Checkbox } from '../../components/ui/checkbox';
@@ -37,9 +31,14 @@ import {
 } from '../../components/ui/dropdown-menu';
 import { EmptyState } from '../../components/ui/empty-state';
 import { IconButton } from '../../components/ui/icon-button';
-import { Input } from '../../components/ui/input';
 import { formatBytes } from '../../components/ui/progress';
+import { ListSkeleton } from '../../components/ui/list-skeleton';
+import { LoadError } from '../../components/ui/load-error';
+import { PageHeader, RefreshButton } from '../../components/ui/page-header';
+import { SearchField } from '../../components/ui/search-field';
+import { SelectionBar } from '../../components/ui/selection-bar';
 import { Skeleton } from '../../components/ui/skeleton';
+import { SortHeader } from '../../components/ui/sort-header';
 import { Table, TBody, TD, TH, THead, TR } from '../../components/ui/table';
 import { Tooltip } from '../../components/ui/tooltip';
 import { errorMessage, isApiError } from '../../lib/api';
@@ -57,37 +56,6 @@ function useDebounced<T>(value: T, ms: number): T {
     return () => clearTimeout(timer);
   }, [value, ms]);
   return debounced;
-}
-
-function SortHeader({
-  column,
-  sort,
-  order,
-  onSort,
-  children,
-  className,
-}: {
-  column: FileSortField;
-  sort: FileSortField;
-  order: 'asc' | 'desc';
-  onSort: (column: FileSortField) => void;
-  children: string;
-  className?: string;
-}) {
-  const active = sort === column;
-  const Icon = !active ? ArrowUpDown : order === 'asc' ? ArrowUp : ArrowDown;
-  return (
-    <TH aria-sort={active ? (order === 'asc' ? 'ascending' : 'descending') : 'none'} className={className}>
-      <button
-        type="button"
-        onClick={() => onSort(column)}
-        className="-mx-1.5 inline-flex h-8 items-center gap-1.5 rounded-md px-1.5 hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
-      >
-        {children}
-        <Icon className={active ? 'size-3.5' : 'size-3.5 opacity-50'} aria-hidden="true" />
-      </button>
-    </TH>
-  );
 }
 
 function Views({ file }: { file: FileView }) {
@@ -223,35 +191,31 @@ function FileCard({
   );
 }
 
-function ListSkeleton() {
+function FileListSkeleton() {
   return (
-    <>
-      <div className="hidden overflow-hidden rounded-xl border border-border bg-surface lg:block">
-        <div className="h-10 border-b border-border bg-surface-muted" />
-        {Array.from({ length: 5 }, (_, i) => (
-          <div key={i} className="flex h-[61px] items-center gap-6 border-b border-border px-4 last:border-0">
-            <Skeleton className="size-4" />
-            <div className="w-64 space-y-2">
-              <Skeleton className="h-4 w-48" />
-              <Skeleton className="h-3 w-32" />
-            </div>
-            <Skeleton className="h-4 w-24" />
-            <Skeleton className="h-4 w-12" />
-            <Skeleton className="h-4 w-20" />
-            <Skeleton className="ms-auto h-6 w-16" />
-          </div>
-        ))}
-      </div>
-      <ul className="grid gap-3 lg:hidden">
-        {Array.from({ length: 3 }, (_, i) => (
-          <li key={i} className="space-y-3 rounded-xl border border-border bg-surface p-4">
-            <Skeleton className="h-5 w-48" />
+    <ListSkeleton
+      rowClassName="h-[61px]"
+      row={
+        <>
+          <Skeleton className="size-4" />
+          <div className="w-64 space-y-2">
+            <Skeleton className="h-4 w-48" />
             <Skeleton className="h-3 w-32" />
-            <Skeleton className="h-10 w-full" />
-          </li>
-        ))}
-      </ul>
-    </>
+          </div>
+          <Skeleton className="h-4 w-24" />
+          <Skeleton className="h-4 w-12" />
+          <Skeleton className="h-4 w-20" />
+          <Skeleton className="ms-auto h-6 w-16" />
+        </>
+      }
+      card={
+        <>
+          <Skeleton className="h-5 w-48" />
+          <Skeleton className="h-3 w-32" />
+          <Skeleton className="h-10 w-full" />
+        </>
+      }
+    />
   );
 }
 
@@ -332,46 +296,25 @@ export default function FileManagementPage() {
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
-      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-        <div className="min-w-0">
-          <h1 className="text-2xl font-semibold tracking-tight">{t('admin.pages.fileManagement')}</h1>
-          <p className="mt-1 max-w-2xl text-sm text-muted-foreground">{t('files.manage.description')}</p>
-        </div>
-        <div className="flex shrink-0 items-center gap-2">
-          <IconButton
-            label={t('common.refresh')}
-            variant="secondary"
-            onClick={() => void files.refetch()}
-            disabled={files.isFetching}
-          >
-            <RefreshCw className={files.isFetching ? 'size-4 animate-spin' : 'size-4'} />
-          </IconButton>
-          <Link to="/upload" className={buttonClasses('primary', 'md', 'flex-1 sm:flex-none')}>
-            <FileUp className="size-4" aria-hidden="true" />
-            {t('files.manage.upload')}
-          </Link>
-        </div>
-      </div>
+      <PageHeader title={t('admin.pages.fileManagement')} description={t('files.manage.description')}>
+        <RefreshButton label={t('common.refresh')} fetching={files.isFetching} onRefresh={() => void files.refetch()} />
+        <Link to="/upload" className={buttonClasses('primary', 'md', 'flex-1 sm:flex-none')}>
+          <FileUp className="size-4" aria-hidden="true" />
+          {t('files.manage.upload')}
+        </Link>
+      </PageHeader>
 
       <div className="flex flex-col gap-3">
         <div className="flex flex-wrap items-center gap-3">
-          <div className="relative w-full sm:max-w-sm">
-            <Search
-              className="pointer-events-none absolute start-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground"
-              aria-hidden="true"
-            />
-            <Input
-              type="search"
-              value={query}
-              onChange={(e) => {
-                setQuery(e.target.value);
-                setOffset(0);
-              }}
-              placeholder={t('files.manage.searchPlaceholder')}
-              aria-label={t('files.manage.searchPlaceholder')}
-              className="ps-9"
-            />
-          </div>
+          <SearchField
+            value={query}
+            onValueChange={(value) => {
+              setQuery(value);
+              setOffset(0);
+            }}
+            label={t('files.manage.searchPlaceholder')}
+            className="sm:max-w-sm"
+          />
           {query.trim().length === 1 && (
             <span className="text-xs text-muted-foreground">{t('files.manage.searchMin', { count: SEARCH_MIN })}</span>
           )}
@@ -383,11 +326,7 @@ export default function FileManagementPage() {
         </div>
 
         {selected.size > 0 && (
-          <div
-            className="sticky top-2 z-20 flex flex-wrap items-center gap-2 rounded-lg border border-primary/40 bg-primary-soft px-3 py-2 text-primary-soft-foreground shadow-sm"
-            role="region"
-            aria-label={t('files.manage.selectionBar')}
-          >
+          <SelectionBar label={t('files.manage.selectionBar')} className="sticky top-2 z-20 shadow-sm">
             <span className="text-sm font-medium">{t('files.manage.selected', { count: selected.size })}</span>
             <Button
               variant="destructive"
@@ -405,18 +344,18 @@ export default function FileManagementPage() {
             <IconButton label={t('files.manage.clearSelection')} size="icon-sm" onClick={() => setSelected(new Set())}>
               <X className="size-4" />
             </IconButton>
-          </div>
+          </SelectionBar>
         )}
 
         {files.isPending ? (
-          <ListSkeleton />
+          <FileListSkeleton />
         ) : files.isError ? (
-          <Alert tone="danger" title={t('files.manage.loadFailed')}>
-            <p>{errorMessage(files.error)}</p>
-            <Button variant="secondary" size="sm" className="mt-2" onClick={() => void files.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Alert>
+          <LoadError
+            title={t('files.manage.loadFailed')}
+            message={errorMessage(files.error)}
+            retryLabel={t('common.retry')}
+            onRetry={() => void files.refetch()}
+          />
         ) : items.length === 0 && search ? (
           <EmptyState icon={SearchX} title={t('files.manage.noMatch', { query: search })} />
         ) : items.length === 0 ? (
@@ -453,20 +392,20 @@ export default function FileManagementPage() {
                         aria-label={t('files.manage.selectAll')}
                       />
                     </TH>
-                    <SortHeader column="filename" sort={sort} order={order} onSort={onSort}>
+                    <SortHeader field="filename" sortedBy={sort} order={order} onSort={onSort}>
                       {t('files.manage.columns.file')}
                     </SortHeader>
                     <TH>{t('files.manage.columns.storage')}</TH>
-                    <SortHeader column="size" sort={sort} order={order} onSort={onSort}>
+                    <SortHeader field="size" sortedBy={sort} order={order} onSort={onSort}>
                       {t('files.manage.columns.size')}
                     </SortHeader>
-                    <SortHeader column="views" sort={sort} order={order} onSort={onSort}>
+                    <SortHeader field="views" sortedBy={sort} order={order} onSort={onSort}>
                       {t('files.manage.columns.views')}
                     </SortHeader>
-                    <SortHeader column="expires_at" sort={sort} order={order} onSort={onSort}>
+                    <SortHeader field="expires_at" sortedBy={sort} order={order} onSort={onSort}>
                       {t('files.manage.columns.expires')}
                     </SortHeader>
-                    <SortHeader column="created_at" sort={sort} order={order} onSort={onSort}>
+                    <SortHeader field="created_at" sortedBy={sort} order={order} onSort={onSort}>
                       {t('files.manage.columns.created')}
                     </SortHeader>
                     <TH className="text-end">

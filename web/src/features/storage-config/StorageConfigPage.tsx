@@ -9,7 +9,6 @@ import {
   HardDrive,
   Pencil,
   Plus,
-  RefreshCw,
   Star,
   Trash2,
 } from 'lucide-react';
@@ -28,6 +27,8 @@ import {
   DropdownMenuTrigger,
 } from '../../components/ui/dropdown-menu';
 import { EmptyState } from '../../components/ui/empty-state';
+import { LoadError } from '../../components/ui/load-error';
+import { PageHeader, RefreshButton } from '../../components/ui/page-header';
 import { IconButton } from '../../components/ui/icon-button';
 import { formatBytes, Progress } from '../../components/ui/progress';
 import { Skeleton } from '../../components/ui/skeleton';
@@ -322,36 +323,27 @@ export default function StorageConfigPage() {
   const list = configs.data ?? [];
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
-      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-        <div className="min-w-0">
-          <h1 className="text-2xl font-semibold tracking-tight">{t('admin.pages.storageConfig')}</h1>
-          <p className="mt-1 max-w-2xl text-sm text-muted-foreground">{t('files.storage.description')}</p>
-        </div>
-        <div className="flex shrink-0 items-center gap-2">
-          <IconButton
-            label={t('common.refresh')}
-            variant="secondary"
-            onClick={() => void configs.refetch()}
-            disabled={configs.isFetching}
-          >
-            <RefreshCw className={configs.isFetching ? 'size-4 animate-spin' : 'size-4'} />
-          </IconButton>
-          <Button onClick={openCreate} className="flex-1 sm:flex-none">
-            <Plus className="size-4" aria-hidden="true" />
-            {t('files.storage.create')}
-          </Button>
-        </div>
-      </div>
+      <PageHeader title={t('admin.pages.storageConfig')} description={t('files.storage.description')}>
+        <RefreshButton
+          label={t('common.refresh')}
+          fetching={configs.isFetching}
+          onRefresh={() => void configs.refetch()}
+        />
+        <Button onClick={openCreate} className="flex-1 sm:flex-none">
+          <Plus className="size-4" aria-hidden="true" />
+          {t('files.storage.create')}
+        </Button>
+      </PageHeader>
 
       {configs.isPending ? (
         <CardsSkeleton />
       ) : configs.isError ? (
-        <Alert tone="danger" title={t('files.storage.loadFailed')}>
-          <p>{errorMessage(configs.error)}</p>
-          <Button variant="secondary" size="sm" className="mt-2" onClick={() => void configs.refetch()}>
-            {t('common.retry')}
-          </Button>
-        </Alert>
+        <LoadError
+          title={t('files.storage.loadFailed')}
+          message={errorMessage(configs.error)}
+          retryLabel={t('common.retry')}
+          onRetry={() => void configs.refetch()}
+        />
       ) : list.length === 0 ? (
         <EmptyState
           icon={Database}

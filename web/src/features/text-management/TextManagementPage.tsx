@@ -1,8 +1,5 @@
 import type { PasteListItem, PasteSortField } from '@clipnest/contract';
 import {
-  ArrowDown,
-  ArrowUp,
-  ArrowUpDown,
   ChevronLeft,
   ChevronRight,
   Copy,
@@ -12,8 +9,6 @@ import {
   FileText,
   KeyRound,
   Pencil,
-  RefreshCw,
-  Search,
   SearchX,
   Sparkles,
   Trash2,
@@ -39,9 +34,14 @@ import {
 } from '../../components/ui/dropdown-menu';
 import { EmptyState } from '../../components/ui/empty-state';
 import { IconButton } from '../../components/ui/icon-button';
-import { Input } from '../../components/ui/input';
+import { SearchField } from '../../components/ui/search-field';
 import { Select } from '../../components/ui/select';
+import { ListSkeleton } from '../../components/ui/list-skeleton';
+import { LoadError } from '../../components/ui/load-error';
+import { PageHeader, RefreshButton } from '../../components/ui/page-header';
+import { SelectionBar } from '../../components/ui/selection-bar';
 import { Skeleton } from '../../components/ui/skeleton';
+import { SortHeader } from '../../components/ui/sort-header';
 import { Table, TBody, TD, TH, THead, TR } from '../../components/ui/table';
 import { Tooltip } from '../../components/ui/tooltip';
 import { errorMessage, isApiError } from '../../lib/api';
@@ -187,64 +187,31 @@ function RowActions({ paste, handlers }: { paste: PasteListItem; handlers: RowHa
   );
 }
 
-function SortHeader({
-  field,
-  sort,
-  onSort,
-  children,
-}: {
-  field: PasteSortField;
-  sort: Sort;
-  onSort: (field: PasteSortField) => void;
-  children: string;
-}) {
-  const active = sort.field === field;
-  const Icon = !active ? ArrowUpDown : sort.order === 'asc' ? ArrowUp : ArrowDown;
+function PasteListSkeleton() {
   return (
-    <TH aria-sort={active ? (sort.order === 'asc' ? 'ascending' : 'descending') : 'none'}>
-      <button
-        type="button"
-        onClick={() => onSort(field)}
-        className="-mx-1.5 inline-flex h-8 items-center gap-1.5 rounded-md px-1.5 hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
-      >
-        {children}
-        <Icon className={active ? 'size-3.5' : 'size-3.5 opacity-50'} aria-hidden="true" />
-      </button>
-    </TH>
-  );
-}
-
-function ListSkeleton() {
-  return (
-    <>
-      <div className="hidden lg:block">
-        <div className="overflow-hidden rounded-xl border border-border bg-surface">
-          <div className="h-10 border-b border-border bg-surface-muted" />
-          {Array.from({ length: 5 }, (_, i) => (
-            <div key={i} className="flex h-[76px] items-center gap-6 border-b border-border px-4 last:border-0">
-              <Skeleton className="size-4" />
-              <div className="w-64 space-y-2">
-                <Skeleton className="h-4 w-40" />
-                <Skeleton className="h-3 w-28" />
-              </div>
-              <Skeleton className="h-6 w-36" />
-              <Skeleton className="h-4 w-16" />
-              <Skeleton className="h-4 w-28" />
-              <Skeleton className="ms-auto h-6 w-20" />
-            </div>
-          ))}
-        </div>
-      </div>
-      <ul className="grid gap-3 lg:hidden">
-        {Array.from({ length: 3 }, (_, i) => (
-          <li key={i} className="space-y-3 rounded-xl border border-border bg-surface p-4">
-            <Skeleton className="h-5 w-40" />
+    <ListSkeleton
+      rowClassName="h-[76px]"
+      row={
+        <>
+          <Skeleton className="size-4" />
+          <div className="w-64 space-y-2">
+            <Skeleton className="h-4 w-40" />
             <Skeleton className="h-3 w-28" />
-            <Skeleton className="h-6 w-52" />
-          </li>
-        ))}
-      </ul>
-    </>
+          </div>
+          <Skeleton className="h-6 w-36" />
+          <Skeleton className="h-4 w-16" />
+          <Skeleton className="h-4 w-28" />
+          <Skeleton className="ms-auto h-6 w-20" />
+        </>
+      }
+      card={
+        <>
+          <Skeleton className="h-5 w-40" />
+          <Skeleton className="h-3 w-28" />
+          <Skeleton className="h-6 w-52" />
+        </>
+      }
+    />
   );
 }
 
@@ -444,43 +411,22 @@ export default function TextManagementPage() {
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
-      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-        <div className="min-w-0">
-          <h1 className="text-2xl font-semibold tracking-tight">{t('paste.manage.title')}</h1>
-          <p className="mt-1 max-w-2xl text-sm text-muted-foreground">{t('paste.manage.description')}</p>
-        </div>
-        <div className="flex shrink-0 items-center gap-2">
-          <IconButton
-            label={t('common.refresh')}
-            variant="secondary"
-            onClick={() => void list.refetch()}
-            disabled={list.isFetching}
-          >
-            <RefreshCw className={list.isFetching ? 'size-4 animate-spin' : 'size-4'} />
-          </IconButton>
-          <Button variant="secondary" onClick={() => setConfirmClear(true)} className="flex-1 sm:flex-none">
-            <Sparkles className="size-4" aria-hidden="true" />
-            {t('paste.manage.clearExpired')}
-          </Button>
-        </div>
-      </div>
+      <PageHeader title={t('paste.manage.title')} description={t('paste.manage.description')}>
+        <RefreshButton label={t('common.refresh')} fetching={list.isFetching} onRefresh={() => void list.refetch()} />
+        <Button variant="secondary" onClick={() => setConfirmClear(true)} className="flex-1 sm:flex-none">
+          <Sparkles className="size-4" aria-hidden="true" />
+          {t('paste.manage.clearExpired')}
+        </Button>
+      </PageHeader>
 
       <div className="flex flex-col gap-3">
         <div className="flex flex-wrap items-center gap-3">
-          <div className="relative w-full sm:max-w-sm">
-            <Search
-              className="pointer-events-none absolute start-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground"
-              aria-hidden="true"
-            />
-            <Input
-              type="search"
-              value={searchInput}
-              onChange={(event) => setSearchInput(event.target.value)}
-              placeholder={t('paste.manage.searchPlaceholder')}
-              aria-label={t('paste.manage.searchPlaceholder')}
-              className="ps-9"
-            />
-          </div>
+          <SearchField
+            value={searchInput}
+            onValueChange={setSearchInput}
+            label={t('paste.manage.searchPlaceholder')}
+            className="sm:max-w-sm"
+          />
           {searchInput.trim().length === 1 && (
             <span className="text-xs text-muted-foreground">{t('paste.manage.searchMin', { count: SEARCH_MIN })}</span>
           )}
@@ -490,11 +436,7 @@ export default function TextManagementPage() {
         </div>
 
         {someSelected && (
-          <div
-            className="flex flex-wrap items-center gap-2 rounded-lg border border-primary/40 bg-primary-soft px-3 py-2 text-sm text-primary-soft-foreground"
-            role="region"
-            aria-label={t('paste.manage.selection')}
-          >
+          <SelectionBar label={t('paste.manage.selection')} className="text-sm">
             <span className="font-medium">{t('paste.manage.selected', { count: selectedItems.length })}</span>
             <Button variant="ghost" size="sm" onClick={() => setSelected(new Set())} className="text-inherit">
               <X className="size-4" aria-hidden="true" />
@@ -504,18 +446,18 @@ export default function TextManagementPage() {
               <Trash2 className="size-4" aria-hidden="true" />
               {t('paste.manage.deleteSelected', { count: selectedItems.length })}
             </Button>
-          </div>
+          </SelectionBar>
         )}
 
         {list.isPending ? (
-          <ListSkeleton />
+          <PasteListSkeleton />
         ) : list.isError ? (
-          <Alert tone="danger" title={t('paste.manage.loadFailed')}>
-            <p>{errorMessage(list.error)}</p>
-            <Button variant="secondary" size="sm" className="mt-2" onClick={() => void list.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Alert>
+          <LoadError
+            title={t('paste.manage.loadFailed')}
+            message={errorMessage(list.error)}
+            retryLabel={t('common.retry')}
+            onRetry={() => void list.refetch()}
+          />
         ) : empty && searching ? (
           <EmptyState icon={SearchX} title={t('paste.manage.noMatch', { query: search })} />
         ) : empty ? (
@@ -544,17 +486,17 @@ export default function TextManagementPage() {
                         aria-label={t('paste.manage.selectPage')}
                       />
                     </TH>
-                    <SortHeader field="slug" sort={sort} onSort={onSort}>
+                    <SortHeader field="slug" sortedBy={sort.field} order={sort.order} onSort={onSort}>
                       {t('paste.manage.columns.paste')}
                     </SortHeader>
                     <TH>{t('paste.manage.columns.status')}</TH>
-                    <SortHeader field="views" sort={sort} onSort={onSort}>
+                    <SortHeader field="views" sortedBy={sort.field} order={sort.order} onSort={onSort}>
                       {t('paste.manage.columns.views')}
                     </SortHeader>
-                    <SortHeader field="expires_at" sort={sort} onSort={onSort}>
+                    <SortHeader field="expires_at" sortedBy={sort.field} order={sort.order} onSort={onSort}>
                       {t('paste.manage.columns.expires')}
                     </SortHeader>
-                    <SortHeader field="created_at" sort={sort} onSort={onSort}>
+                    <SortHeader field="created_at" sortedBy={sort.field} order={sort.order} onSort={onSort}>
                       {t('paste.manage.columns.created')}
                     </SortHeader>
                     <TH className="text-end">

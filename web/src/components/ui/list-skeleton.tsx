@@ -1,0 +1,46 @@
+import type { ReactNode } from 'react';
+import { cn } from '../../lib/cn';
+
+/**
+ * Loading placeholder for a list shown as a table on desktop (lg+) and as cards on phones.
+ * `row` is the content of one table row placeholder, `card` the content of one card placeholder.
+ */
+export function ListSkeleton({
+  row,
+  card,
+  rowClassName,
+  rows = 5,
+  cards = 3,
+}: {
+  row: ReactNode;
+  card: ReactNode;
+  /** Row height, e.g. `h-[61px]`, so the table does not jump when data arrives. */
+  rowClassName: string;
+  rows?: number;
+  cards?: number;
+}) {
+  return (
+    <>
+      <div className="hidden lg:block">
+        <div className="overflow-hidden rounded-xl border border-border bg-surface">
+          <div className="h-10 border-b border-border bg-surface-muted" />
+          {Array.from({ length: rows }, (_, i) => (
+            <div
+              key={i}
+              className={cn('flex items-center gap-6 border-b border-border px-4 last:border-0', rowClassName)}
+            >
+              {row}
+            </div>
+          ))}
+        </div>
+      </div>
+      <ul className="grid gap-3 lg:hidden">
+        {Array.from({ length: cards }, (_, i) => (
+          <li key={i} className="space-y-3 rounded-xl border border-border bg-surface p-4">
+            {card}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
