@@ -149,8 +149,8 @@ ${row('POST /api/paste (create)', create)}
 After the run the first paste showed ${views} views (every counted view was written).
 With ${CONNECTIONS} connections always busy, the mean latency is ${CONNECTIONS} / throughput (Little's law):
 ${fmt((CONNECTIONS / view.rps) * 1000, 1)} ms for views here, so a p99 under 20 ms needs well over
-${Math.round(CONNECTIONS / 0.02)} views/s from one process. Other processes shared the 2 cores during this run,
-so absolute figures vary a lot between runs; the per-round ratio is the steadier figure.
+${Math.round(CONNECTIONS / 0.02)} views/s from one process. Absolute figures vary between runs on shared
+machines; the per-round ratio is the steadier figure.
 `;
   writeSection('paste', markdown);
   console.log(markdown);
