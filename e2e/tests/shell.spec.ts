@@ -68,8 +68,10 @@ test.describe('site settings in the shell', () => {
   test('the site config is cached for 24 hours', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByTestId('site-title')).toHaveText('Clipnest');
-    const cached = await page.evaluate(() => JSON.parse(localStorage.getItem('site_config_cache') ?? 'null'));
-    expect(cached).toMatchObject({ data: { site_title: 'Clipnest' } });
+    // The default title shows before the config arrives, so wait for the cache entry itself.
+    await expect
+      .poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('site_config_cache') ?? 'null')))
+      .toMatchObject({ data: { site_title: 'Clipnest' } });
 
     await saveSiteSettings({ site_title: 'Renamed' });
     await page.reload();
