@@ -81,7 +81,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
   const stats = new StatsService({ stats: new StatsRepository(db), clock, logger });
   const caches = new CacheRegistry();
   caches.register('settings', settings.cacheHandle());
-  const dashboard = new DashboardService({ dashboard: new DashboardRepository(db, database.dialect), stats, clock });
+  const dashboard = new DashboardService({ dashboard: new DashboardRepository(db), stats, clock });
   caches.register('dashboard', dashboard.cacheHandle());
   const backups = new BackupService({
     backups: new BackupRepository(db, database.dialect),

@@ -1,7 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationProvider } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type CompiledQuery,
+  type LogConfig,
+  type MigrationProvider,
+} from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -22,6 +31,16 @@ pg.types.setTypeParser(20, (value) => Number(value));
 export interface OpenOptions {
   /** PostgreSQL only: run everything inside this schema (tests use one schema each). */
   pgSchema?: string;
+  /** Called with every statement after it ran (tests check the query plans of a request with it). */
+  onQuery?: (query: CompiledQuery) => void;
+}
+
+function logConfig(options: OpenOptions): LogConfig | undefined {
+  const { onQuery } = options;
+  if (!onQuery) return undefined;
+  return (event) => {
+    if (event.level === 'query') onQuery(event.query);
+  };
 }
 
 export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {
@@ -33,7 +52,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log: logConfig(options) });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({
@@ -41,7 +60,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     max: 10,
     ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: logConfig(options) });
   return { db, dialect: 'postgres', schema: options.pgSchema, close: () => db.destroy() };
 }
 

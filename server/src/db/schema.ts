@@ -132,6 +132,25 @@ export interface UploadPartsTable {
   created_at: string;
 }
 
+/** Trigger-maintained counters (0007, db/counters.ts): derived, never written by the app, never backed up. */
+export interface RowCountsTable {
+  table_name: string;
+  n: number;
+}
+
+export interface DailyCreatedTable {
+  table_name: string;
+  /** YYYY-MM-DD (UTC) of created_at. */
+  day: string;
+  n: number;
+}
+
+export interface StorageUsageTable {
+  storage_config_id: string;
+  bytes: number;
+  files: number;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
@@ -143,4 +162,7 @@ export interface Database {
   files: FilesTable;
   upload_sessions: UploadSessionsTable;
   upload_parts: UploadPartsTable;
+  row_counts: RowCountsTable;
+  daily_created: DailyCreatedTable;
+  storage_usage: StorageUsageTable;
 }

@@ -1,14 +1,14 @@
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../db/database.js';
-import { tableColumns } from '../db/introspect.js';
 import type { Database } from '../db/schema.js';
 
-export interface StorageConfigRow {
+export interface StorageUsageRow {
   id: string;
   name: string;
   storage_type: string;
   total_capacity: number | null;
   is_default: number | boolean | null;
+  bytes: number | null;
+  files: number | null;
 }
 
 export interface RecentRow {
@@ -21,38 +21,38 @@ export interface RecentRow {
 }
 
 /**
- * Read-only queries behind the dashboard. Tables other features own may not exist yet, so every
- * query names a table from a fixed list (never from input) and the service checks the catalogue first.
- * Each query is a count, a range on created_at, an ORDER BY created_at … LIMIT, or a GROUP BY on
- * files.storage_config_id: all served by the indexes the owning features create.
+ * Read-only queries behind the dashboard. Totals come from the trigger-maintained counters of
+ * db/counters.ts (primary-key lookups); only the recent lists touch pastes/files, through
+ * `ORDER BY created_at DESC LIMIT` on their created_at indexes. Table names come from a fixed list.
  */
 export class DashboardRepository {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables of other features, not in this worktree's schema
-  private readonly db: Kysely<any>;
+  constructor(private readonly db: Kysely<Database>) {}
 
-  constructor(
-    db: Kysely<Database>,
-    private readonly dialect: Dialect,
-  ) {
-    this.db = db;
+  /** Row counts of the tracked tables among `tables`; an untracked (or absent) table has no entry. */
+  async rowCounts(tables: readonly string[]): Promise<Map<string, number>> {
+    const rows = await this.db
+      .selectFrom('row_counts')
+      .select(['table_name', 'n'])
+      .where('table_name', 'in', [...tables])
+      .execute();
+    return new Map(rows.map((r) => [r.table_name, Number(r.n)]));
   }
 
-  columns(): Promise<Map<string, string[]>> {
-    return tableColumns(this.db, this.dialect);
-  }
-
-  async count(table: string): Promise<number> {
-    const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)}`.execute(this.db);
-    return Number(rows[0]?.n ?? 0);
-  }
-
-  /** Rows created per UTC day since `since` (an ISO time), keyed by YYYY-MM-DD. */
-  async createdPerDay(table: string, since: string): Promise<Map<string, number>> {
-    const day = sql`substr(created_at, 1, 10)`;
-    const { rows } = await sql<{ day: string; n: number | string }>`
-      select ${day} as day, count(*) as n from ${sql.table(table)}
-      where created_at >= ${since} group by ${day}`.execute(this.db);
-    return new Map(rows.map((r) => [String(r.day), Number(r.n)]));
+  /** Rows created per UTC day from `firstDay` (YYYY-MM-DD) on, keyed by table then day. */
+  async createdPerDay(tables: readonly string[], firstDay: string): Promise<Map<string, Map<string, number>>> {
+    const rows = await this.db
+      .selectFrom('daily_created')
+      .select(['table_name', 'day', 'n'])
+      .where('table_name', 'in', [...tables])
+      .where('day', '>=', firstDay)
+      .execute();
+    const result = new Map<string, Map<string, number>>();
+    for (const row of rows) {
+      const days = result.get(row.table_name) ?? new Map<string, number>();
+      days.set(row.day, Number(row.n));
+      result.set(row.table_name, days);
+    }
+    return result;
   }
 
   async recent(table: 'pastes' | 'files', limit: number, withFileColumns: boolean): Promise<RecentRow[]> {
@@ -63,21 +63,22 @@ export class DashboardRepository {
     return rows;
   }
 
-  async storageConfigs(): Promise<StorageConfigRow[]> {
-    const { rows } = await sql<StorageConfigRow>`
-      select id, name, storage_type, total_capacity, is_default from storage_configs order by name`.execute(this.db);
-    return rows;
-  }
-
-  /** SUM(size) and COUNT per storage config id. */
-  async usageByConfig(): Promise<Map<string, { bytes: number; files: number }>> {
-    const { rows } = await sql<{ id: string | null; bytes: number | string | null; files: number | string }>`
-      select storage_config_id as id, sum(size) as bytes, count(*) as files
-      from files group by storage_config_id`.execute(this.db);
-    return new Map(
-      rows
-        .filter((r) => r.id !== null)
-        .map((r) => [String(r.id), { bytes: Number(r.bytes ?? 0), files: Number(r.files) }]),
-    );
+  /** Every storage config (one dashboard row each) with its bytes and file count. */
+  async storageUsage(): Promise<StorageUsageRow[]> {
+    // No aliases: query plans (checked by tests) then name the tables.
+    return this.db
+      .selectFrom('storage_configs')
+      .leftJoin('storage_usage', 'storage_usage.storage_config_id', 'storage_configs.id')
+      .select([
+        'storage_configs.id',
+        'storage_configs.name',
+        'storage_configs.storage_type',
+        'storage_configs.total_capacity',
+        'storage_configs.is_default',
+        'storage_usage.bytes',
+        'storage_usage.files',
+      ])
+      .orderBy('storage_configs.name')
+      .execute();
   }
 }

@@ -98,17 +98,16 @@ export class StorageConfigRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
-  /** Bytes used by file shares per config. */
+  /** Bytes used by file shares per config, from the trigger-maintained counter (db/counters.ts). */
   async usedBytes(ids: string[]): Promise<Map<string, number>> {
     const result = new Map<string, number>();
     if (ids.length === 0) return result;
     const rows = await this.db
-      .selectFrom('files')
-      .select(['storage_config_id', sql<number>`coalesce(sum(size), 0)`.as('used')])
+      .selectFrom('storage_usage')
+      .select(['storage_config_id', 'bytes'])
       .where('storage_config_id', 'in', ids)
-      .groupBy('storage_config_id')
       .execute();
-    for (const row of rows) result.set(row.storage_config_id, Number(row.used));
+    for (const row of rows) result.set(row.storage_config_id, Number(row.bytes));
     return result;
   }
 

@@ -3,7 +3,8 @@ import type { BackupModule } from '@clipnest/contract';
 /**
  * Which tables each backup module holds, with their primary key.
  * Tables a module names but this install lacks (a feature not built yet) are skipped.
- * Transient tables (login tokens, upload sessions, stats) are never backed up.
+ * Transient tables (login tokens, upload sessions, stats) are never backed up, nor the dashboard
+ * counters (db/counters.ts): they are derived, and the rows a restore writes fire their triggers.
  */
 export const MODULE_TABLES: Record<BackupModule, { table: string; key: string }[]> = {
   account_management: [{ table: 'admins', key: 'id' }],

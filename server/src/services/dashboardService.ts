@@ -21,30 +21,19 @@ export interface DashboardServiceDeps {
   cacheTtlMs?: number;
 }
 
-/** Columns each query needs; a table lacking one is treated as absent for that query. */
-const NEEDS = {
-  recentPastes: { table: 'pastes', columns: ['id', 'slug', 'created_by', 'created_at'] },
-  recentFiles: { table: 'files', columns: ['id', 'slug', 'filename', 'size', 'created_by', 'created_at'] },
-  usage: { table: 'files', columns: ['storage_config_id', 'size'] },
-  configs: { table: 'storage_configs', columns: ['id', 'name', 'storage_type', 'total_capacity', 'is_default'] },
-} as const;
-
 export class DashboardService {
   private cached: { stats: DashboardStats; at: number } | undefined;
-  /** Tables and columns: they change only with migrations, so read once and kept until the cache is cleared. */
-  private catalogue: Promise<Map<string, string[]>> | undefined;
 
   constructor(private readonly deps: DashboardServiceDeps) {}
 
   cacheHandle(): CacheHandle {
     return {
       pathScoped: false,
-      size: () => (this.cached ? 1 : 0) + (this.catalogue ? 1 : 0),
+      size: () => (this.cached ? 1 : 0),
       clear: (scope) => {
         if (scope) return 0;
-        const cleared = (this.cached ? 1 : 0) + (this.catalogue ? 1 : 0);
+        const cleared = this.cached ? 1 : 0;
         this.cached = undefined;
-        this.catalogue = undefined;
         return cleared;
       },
     };
@@ -60,51 +49,38 @@ export class DashboardService {
     return stats;
   }
 
+  /**
+   * Every query is a primary-key lookup on a counter table (db/counters.ts), the storage config list,
+   * or `ORDER BY created_at DESC LIMIT` on an index: nothing here grows with the number of shares.
+   */
   private async compute(): Promise<DashboardStats> {
     const { dashboard, stats, clock } = this.deps;
-    this.catalogue ??= dashboard.columns().catch((error: unknown) => {
-      this.catalogue = undefined;
-      throw error;
-    });
-    const catalogue = await this.catalogue;
-    const has = (need: { table: string; columns: readonly string[] }) => {
-      const columns = catalogue.get(need.table);
-      return columns !== undefined && need.columns.every((c) => columns.includes(c));
-    };
-
-    const available = Object.fromEntries(DASHBOARD_TABLES.map((t) => [t, catalogue.has(t)])) as Record<
+    // A table is available once its migration registered its row counter (mounts: not yet built).
+    const tracked = await dashboard.rowCounts(DASHBOARD_TABLES);
+    const available = Object.fromEntries(DASHBOARD_TABLES.map((t) => [t, tracked.has(t)])) as Record<
       DashboardTable,
       boolean
     >;
-    const counts = Object.fromEntries(DASHBOARD_TABLES.map((t) => [t, 0])) as Record<DashboardTable, number>;
-    for (const table of DASHBOARD_TABLES) {
-      if (available[table]) counts[table] = await dashboard.count(table);
-    }
+    const counts = Object.fromEntries(DASHBOARD_TABLES.map((t) => [t, tracked.get(t) ?? 0])) as Record<
+      DashboardTable,
+      number
+    >;
 
     const days = await stats.lastDays(DASHBOARD_DAYS);
-    const since = `${days[0]?.day ?? isoNow(clock).slice(0, 10)}T00:00:00.000Z`;
-    const pastesPerDay = has({ table: 'pastes', columns: ['created_at'] })
-      ? await dashboard.createdPerDay('pastes', since)
-      : new Map<string, number>();
-    const filesPerDay = has({ table: 'files', columns: ['created_at'] })
-      ? await dashboard.createdPerDay('files', since)
-      : new Map<string, number>();
+    const created = await dashboard.createdPerDay(['pastes', 'files'], days[0]?.day ?? isoNow(clock).slice(0, 10));
     const daily: DashboardDay[] = days.map(({ day, values }) => ({
       day,
       paste_views: values.paste_views ?? 0,
       file_views: values.file_views ?? 0,
       file_downloads: values.file_downloads ?? 0,
-      pastes_created: pastesPerDay.get(day) ?? 0,
-      files_created: filesPerDay.get(day) ?? 0,
+      pastes_created: created.get('pastes')?.get(day) ?? 0,
+      files_created: created.get('files')?.get(day) ?? 0,
     }));
 
     const storage: DashboardStorageUsage[] = [];
-    if (has(NEEDS.configs)) {
-      const usage = has(NEEDS.usage)
-        ? await dashboard.usageByConfig()
-        : new Map<string, { bytes: number; files: number }>();
-      for (const config of await dashboard.storageConfigs()) {
-        const used = usage.get(String(config.id)) ?? { bytes: 0, files: 0 };
+    if (available.storage_configs) {
+      for (const config of await dashboard.storageUsage()) {
+        const used = { bytes: Number(config.bytes ?? 0), files: Number(config.files ?? 0) };
         const capacity = config.total_capacity === null ? null : Number(config.total_capacity);
         const hasCapacity = capacity !== null && Number.isFinite(capacity) && capacity > 0;
         storage.push({
@@ -121,12 +97,12 @@ export class DashboardService {
     }
 
     const recent: DashboardActivity[] = [];
-    if (has(NEEDS.recentPastes)) {
+    if (available.pastes) {
       for (const row of await dashboard.recent('pastes', DASHBOARD_RECENT_LIMIT, false)) {
         recent.push({ type: 'paste', ...activityOf(row), filename: null, size: null });
       }
     }
-    if (has(NEEDS.recentFiles)) {
+    if (available.files) {
       for (const row of await dashboard.recent('files', DASHBOARD_RECENT_LIMIT, true)) {
         recent.push({ type: 'file', ...activityOf(row) });
       }

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { trackRowCount } from '../../src/db/counters.js';
 import type { Database, FilesTable, PastesTable, StorageConfigsTable } from '../../src/db/schema.js';
 import type { TestServer } from './harness.js';
 
@@ -122,10 +123,15 @@ export interface MountRow {
   storage_config_id: string | null;
 }
 
-/** Creates `mounts` in its documented shape unless it already exists (a later migration may own it). */
+/**
+ * Creates `mounts` in its documented shape unless it already exists (a later migration may own it),
+ * and registers its row counter as the mounts migration must (db/counters.ts).
+ */
 export async function ensureMountsTable(target: TestServer | Db): Promise<void> {
+  const db = dbOf(target);
   await sql`create table if not exists mounts (id varchar(64) primary key, name varchar(50) not null,
-    storage_config_id varchar(64) references storage_configs (id))`.execute(dbOf(target));
+    storage_config_id varchar(64) references storage_configs (id))`.execute(db);
+  await trackRowCount(db, 'mounts');
 }
 
 export async function insertMount(

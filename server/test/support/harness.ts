@@ -5,6 +5,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { ApiEnvelope } from '@clipnest/contract';
 import pg from 'pg';
 import { loadConfig } from '../../src/config.js';
+import type { OpenOptions } from '../../src/db/database.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { buildServer, type BuiltServer } from '../../src/server.js';
@@ -50,7 +51,11 @@ export interface TestServer {
 }
 
 /** Starts the real app on 127.0.0.1 with a fresh database and data directory. */
-export async function startTestServer(target: DbTarget, env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  target: DbTarget,
+  env: Record<string, string> = {},
+  options: { onQuery?: OpenOptions['onQuery'] } = {},
+): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'clipnest-test-'));
   let schema: string | undefined;
   let databaseUrl = '';
@@ -75,7 +80,7 @@ export async function startTestServer(target: DbTarget, env: Record<string, stri
   const clock = new TestClock();
   const built = await buildServer(config, {
     clock,
-    database: schema ? { pgSchema: schema } : undefined,
+    database: { ...(schema ? { pgSchema: schema } : {}), onQuery: options.onQuery },
     logger: createLogger('error'),
   });
   const server: ServerType = await new Promise((resolve) => {

@@ -4,6 +4,7 @@ import { pastes } from './0002_pastes.js';
 import { storageFiles } from './0003_storage_files.js';
 import { dailyStats } from './0004_daily_stats.js';
 import { uploadSessions } from './0006_upload_sessions.js';
+import { dashboardCounters } from './0007_dashboard_counters.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003_storage_files': storageFiles,
   '0004_daily_stats': dailyStats,
   '0006_upload_sessions': uploadSessions,
+  '0007_dashboard_counters': dashboardCounters,
 };
