@@ -461,7 +461,8 @@ async function main() {
       { label: 'Clipnest → s3rver', fields: { s3_config_id: s3config.id } },
     ]) {
       let slug;
-      const up = multipartUpload(file, size.bytes, { ...target.fields, use_proxy: 'true' });
+      // Fields as the web app sends them: the exact size before the file part.
+      const up = multipartUpload(file, size.bytes, { ...target.fields, use_proxy: 'true', size: String(size.bytes) });
       const r = await measure(pid, size.bytes, async () => {
         const res = await send(`${server.url}/api/upload`, {
           headers: { 'content-type': up.contentType, authorization: `Bearer ${token}` },
