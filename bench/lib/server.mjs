@@ -38,14 +38,20 @@ async function waitForHealth(url, child, timeoutMs = 60_000) {
 }
 
 /**
- * @param {{ env?: Record<string,string>, nodeArgs?: string[] }} [options]
+ * @param {{ env?: Record<string,string>, nodeArgs?: string[], cpus?: string }} [options]
+ *   cpus: pin the server to these CPUs (taskset list, e.g. '1'), so a load generator on the others does not steal its core.
  * @returns {Promise<{ url: string, pid: number, dataDir: string, login(): Promise<string>, stop(): Promise<void> }>}
  */
 export async function startServer(options = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'clipnest-bench-'));
   const bundle = await buildServerBundle();
-  const child = spawn(process.execPath, ['--enable-source-maps', ...(options.nodeArgs ?? []), bundle], {
+  const nodeArgs = ['--enable-source-maps', ...(options.nodeArgs ?? []), bundle];
+  // taskset execs node, so the pid stays the server's.
+  const [command, args] = options.cpus
+    ? ['taskset', ['-c', options.cpus, process.execPath, ...nodeArgs]]
+    : [process.execPath, nodeArgs];
+  const child = spawn(command, args, {
     cwd: repoRoot,
     env: {
       ...process.env,
