@@ -299,7 +299,7 @@ describe.each(dbTargets)('POST /api/upload on %s', (target) => {
     const before = await countFiles(server);
     const objects = filesUnder(localRoot(server));
     const keys = await bucketKeys();
-    for (const fields of [{}, { s3_config_id: s3Config.id }]) {
+    for (const fields of [{}, { s3_config_id: s3Config.id }] as Record<string, string>[]) {
       const good = await upload(server, 'twelve bytes', { token, fields: { ...fields, size: '12' } });
       expect(good.status).toBe(201);
       expect((await rawGet(server, `/api/file-download/${good.body.data!.slug}`)).text).toBe('twelve bytes');
