@@ -5,7 +5,7 @@
 //   - context:  s3rver on its own (plain PUT / GET, no Clipnest in between)
 // Throughput is measured at the client; memory is the server's peak RSS per transfer
 // (/proc/<pid>/status VmHWM after resetting it through /proc/<pid>/clear_refs, plus VmRSS polled every
-// 25 ms). tsx starts the server in a child process: the measured pid is that node process.
+// 25 ms) of the server process (the bundle `npm start` runs).
 //
 //   npm run bench -w bench -- files          (BENCH_FILES_QUICK=1 for 20 MB / 100 MB)
 import { spawn } from 'node:child_process';
@@ -16,7 +16,6 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -54,37 +53,6 @@ function log(...args) {
 }
 
 // ---------- processes and memory ----------
-
-function childrenOf(pid) {
-  const out = [];
-  try {
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      const text = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
-      if (text) out.push(...text.split(/\s+/).map(Number));
-    }
-  } catch {
-    // gone
-  }
-  return out;
-}
-
-/** The node process that runs main.ts under `pid` (tsx → node; esbuild children are skipped). */
-function realServerPid(pid) {
-  const queue = [pid];
-  let found = pid;
-  while (queue.length > 0) {
-    const current = queue.shift();
-    try {
-      const cmd = readFileSync(`/proc/${current}/cmdline`, 'utf8').split('\0');
-      const exe = path.basename(cmd[0] ?? '');
-      if (exe === 'node' && cmd.some((a) => a.endsWith('main.ts'))) found = current;
-    } catch {
-      // gone
-    }
-    queue.push(...childrenOf(current));
-  }
-  return found;
-}
 
 function procStatus(pid) {
   const text = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -409,8 +377,8 @@ async function main() {
   log('s3rver on', s3rver.endpoint);
   const server = await startServer({ env: { LOG_LEVEL: 'error' } });
   cleanups.push(() => server.stop());
-  const pid = realServerPid(server.pid);
-  log('server', server.url, 'pid', pid, `(tsx pid ${server.pid})`);
+  const pid = server.pid;
+  log('server', server.url, 'pid', pid);
   const token = await server.login();
   await api(server, token, 'PUT', '/api/admin/settings/group/1', { max_upload_size: 4, max_upload_size_unit: 'GB' });
   const s3config = await api(server, token, 'POST', '/api/s3-configs', {
@@ -493,7 +461,8 @@ async function main() {
       { label: 'Clipnest → s3rver', fields: { s3_config_id: s3config.id } },
     ]) {
       let slug;
-      const up = multipartUpload(file, size.bytes, { ...target.fields, use_proxy: 'true' });
+      // Fields as the web app sends them: the exact size before the file part.
+      const up = multipartUpload(file, size.bytes, { ...target.fields, use_proxy: 'true', size: String(size.bytes) });
       const r = await measure(pid, size.bytes, async () => {
         const res = await send(`${server.url}/api/upload`, {
           headers: { 'content-type': up.contentType, authorization: `Bearer ${token}` },

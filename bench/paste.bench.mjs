@@ -7,12 +7,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { machineLine, writeSection } from './lib/report.mjs';
 import { startServer } from './lib/server.mjs';
+import { clientThreads, onClientCpus, pinningLine, serverCpus } from './lib/cpus.mjs';
 
 const run = promisify(execFile);
 const PASTES = Number(process.env.BENCH_PASTES ?? 200);
 const DURATION = process.env.BENCH_DURATION ?? '10s';
 const CONNECTIONS = 64;
-const THREADS = 2;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 function median(values) {
@@ -43,10 +43,10 @@ function toMs(value, unit) {
 
 /** Runs wrk --latency and returns req/s, p50/p99 in ms, request and error counts. */
 async function wrk(url, script) {
-  const args = [`-t${THREADS}`, `-c${CONNECTIONS}`, `-d${DURATION}`, '--latency'];
+  const args = [`-t${clientThreads}`, `-c${CONNECTIONS}`, `-d${DURATION}`, '--latency'];
   if (script) args.push('-s', script);
   args.push(url);
-  const { stdout } = await run('wrk', args, { maxBuffer: 10 * 1024 * 1024 });
+  const { stdout } = await run(...onClientCpus('wrk', args), { maxBuffer: 10 * 1024 * 1024 });
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? NaN);
   const pct = (p) => {
     const m = new RegExp(`^\\s*${p}%\\s+([\\d.]+)(us|ms|s|m)\\s*$`, 'm').exec(stdout);
@@ -63,7 +63,7 @@ const loadBefore = os
   .map((l) => l.toFixed(1))
   .join(' / ');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'clipnest-paste-bench-'));
-const server = await startServer();
+const server = await startServer({ cpus: serverCpus });
 try {
   const token = await server.login();
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
@@ -128,8 +128,8 @@ wrk.body = ${JSON.stringify(body)}
     `| ${name} | ${fmt(r.rps)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.requests} | ${r.non2xx} |`;
   const markdown = `## Pastes (SQLite)
 
-${machineLine()}, load average ${loadBefore} before the run. wrk -t${THREADS} -c${CONNECTIONS} -d${DURATION} --latency
-against one server process (tsx, SQLite in WAL mode), ${PASTES} markdown pastes of ${content.length} characters, max views 0.
+${machineLine()}, load average ${loadBefore} before the run. wrk -t${clientThreads} -c${CONNECTIONS} -d${DURATION} --latency
+against one server process (the bundle \`npm start\` runs, SQLite in WAL mode; ${pinningLine()}), ${PASTES} markdown pastes of ${content.length} characters, max views 0.
 View = \`GET /api/paste/{random slug}\` (each one an atomic \`UPDATE … RETURNING\` view count plus the
 daily stats counter); create = \`POST /api/paste\` with an admin Bearer token and a ${body.length}-byte JSON body.
 Health and view ran alternately ${ROUNDS} times each (medians shown; requests summed); view/health ratio per round:

@@ -46,7 +46,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'npx tsx ../server/src/main.ts',
+    // The bundle `npm start` serves (scripts/server-bundle.mjs), rebuilt first so it matches the sources.
+    command: 'node ../scripts/server-bundle.mjs && node --enable-source-maps ../server/dist/main.mjs',
     cwd: here,
     url: `${BASE_URL}/api/health`,
     reuseExistingServer: false,

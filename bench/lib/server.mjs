@@ -1,10 +1,12 @@
-// Starts the real Clipnest server (tsx, no reload) on 127.0.0.1 with a throwaway data directory.
+// Starts the real Clipnest server on 127.0.0.1 with a throwaway data directory: the same bundle `npm start`
+// runs (scripts/server-bundle.mjs), in one node process whose pid is the server's.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServerBundle } from '../../scripts/server-bundle.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BENCH_ADMIN = { username: 'bench-admin', password: 'bench-admin-password-1' };
@@ -36,14 +38,20 @@ async function waitForHealth(url, child, timeoutMs = 60_000) {
 }
 
 /**
- * @param {{ env?: Record<string,string> }} [options]
+ * @param {{ env?: Record<string,string>, nodeArgs?: string[], cpus?: string }} [options]
+ *   cpus: pin the server to these CPUs (taskset list, e.g. '1'), so a load generator on the others does not steal its core.
  * @returns {Promise<{ url: string, pid: number, dataDir: string, login(): Promise<string>, stop(): Promise<void> }>}
  */
 export async function startServer(options = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'clipnest-bench-'));
-  const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
-  const child = spawn(tsx, [path.join(repoRoot, 'server', 'src', 'main.ts')], {
+  const bundle = await buildServerBundle();
+  const nodeArgs = ['--enable-source-maps', ...(options.nodeArgs ?? []), bundle];
+  // taskset execs node, so the pid stays the server's.
+  const [command, args] = options.cpus
+    ? ['taskset', ['-c', options.cpus, process.execPath, ...nodeArgs]]
+    : [process.execPath, nodeArgs];
+  const child = spawn(command, args, {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -61,7 +69,6 @@ export async function startServer(options = {}) {
   await waitForHealth(url, child);
   return {
     url,
-    // tsx runs the server in a child of its own; the benchmark measures that process.
     pid: child.pid,
     dataDir,
     async login() {

@@ -97,6 +97,12 @@ export const uploadFieldsSchema = z.object({
   expires_in: z.preprocess(emptyToUndefined, formInt(expiresInSchema).optional()),
   max_views: z.preprocess(emptyToUndefined, formInt(maxViewsSchema).optional()),
   use_proxy: z.preprocess(emptyToUndefined, formBoolean.optional()),
+  /**
+   * The file's exact size in bytes, when the client knows it (the web app sends it before the file part).
+   * Checked against the limits before the body is read; a file of another size is refused with 400.
+   * With it the server streams to S3 in one PUT instead of buffering multipart parts.
+   */
+  size: z.preprocess(emptyToUndefined, formInt(z.number().int().min(0, 'size cannot be negative')).optional()),
 });
 export type UploadFields = z.output<typeof uploadFieldsSchema>;
 

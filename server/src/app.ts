@@ -74,8 +74,10 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
     }),
   );
   app.use('/api/*', async (c, next) => {
+    // Set before the handler (a route's own Cache-Control replaces it): setting a header after the
+    // response exists makes Hono rebuild it as a full web Response, which costs a third of a small request.
+    c.header('Cache-Control', 'no-store');
     await next();
-    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
   });
 
   const api = new Hono<AppEnv>();

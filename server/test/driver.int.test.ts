@@ -298,6 +298,25 @@ for (const target of targets) {
       expect(await names(driver, d)).toEqual(['exact', 'keep']);
     });
 
+    it('write: a new file of known size (one PUT on S3) enforces size and maxBytes and leaves nothing behind', async () => {
+      const d = dir();
+      const once = { overwrite: false } as const;
+      await expectCode(driver.write(`${d}/short`, streamOf('abc'), { ...once, size: 4 }), 'size_mismatch');
+      await expectCode(driver.stat(`${d}/short`), 'not_found');
+      await expectCode(driver.write(`${d}/long`, streamOf('abcde'), { ...once, size: 4 }), 'size_mismatch');
+      await expectCode(driver.stat(`${d}/long`), 'not_found');
+      const big = generated(3 * 1024 * 1024);
+      await expectCode(
+        driver.write(`${d}/big`, big.stream, { ...once, size: 3 * 1024 * 1024, maxBytes: 1024 * 1024 }),
+        'too_large',
+      );
+      await expectCode(driver.stat(`${d}/big`), 'not_found');
+      expect(await driver.write(`${d}/exact`, streamOf('abcd'), { ...once, size: 4 })).toMatchObject({ size: 4 });
+      expect(await text((await driver.read(`${d}/exact`)).stream)).toBe('abcd');
+      expect(await driver.write(`${d}/empty`, streamOf(''), { ...once, size: 0 })).toMatchObject({ size: 0 });
+      expect(await names(driver, d)).toEqual(['empty', 'exact']);
+    });
+
     it('write: an aborted stream leaves no file and no temp file', async () => {
       const d = dir();
       const controller = new AbortController();

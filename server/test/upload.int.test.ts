@@ -291,6 +291,37 @@ describe.each(dbTargets)('POST /api/upload on %s', (target) => {
     await setMaxUpload(server, token, 100, 'MB');
   }, 30_000);
 
+  it('checks a declared size field before reading and refuses a file of another size (local and S3)', async () => {
+    const bucketKeys = async () => {
+      const xml = await (await fetch(`${s3.endpoint}/${s3.bucket}?list-type=2`)).text();
+      return [...xml.matchAll(/<Key>([^<]+)<\/Key>/g)].map((m) => m[1]);
+    };
+    const before = await countFiles(server);
+    const objects = filesUnder(localRoot(server));
+    const keys = await bucketKeys();
+    for (const fields of [{}, { s3_config_id: s3Config.id }] as Record<string, string>[]) {
+      const good = await upload(server, 'twelve bytes', { token, fields: { ...fields, size: '12' } });
+      expect(good.status).toBe(201);
+      expect((await rawGet(server, `/api/file-download/${good.body.data!.slug}`)).text).toBe('twelve bytes');
+      for (const size of ['11', '13']) {
+        const wrong = await upload(server, 'twelve bytes', { token, fields: { ...fields, size } });
+        expect(wrong.status).toBe(400);
+        expect(wrong.body.message).toMatch(/announced|size/);
+      }
+      const bad = await upload(server, 'x', { token, fields: { ...fields, size: '-1' } });
+      expect(bad.status).toBe(400);
+      // Above the limit by its declaration alone: refused before a byte of the file is stored.
+      await setMaxUpload(server, token, 1, 'KB');
+      const declared = await upload(server, 'small body', { token, fields: { ...fields, size: String(5 * 1024) } });
+      expect(declared.status).toBe(413);
+      expect(declared.body.message).toContain('maximum upload size');
+      await setMaxUpload(server, token, 100, 'MB');
+    }
+    expect(await countFiles(server)).toBe(before + 2);
+    expect(filesUnder(localRoot(server)).length).toBe(objects.length + 1);
+    expect((await bucketKeys()).length).toBe(keys.length + 1);
+  });
+
   it('streams a 200 MB upload and download without holding the file in memory', async () => {
     await setMaxUpload(server, token, 1, 'GB');
     const before = process.memoryUsage().rss;

@@ -2,6 +2,7 @@ import type { ValidationErrorData } from '@clipnest/contract';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { AppError } from '../errors.js';
+import { nodeRequestBody, readLimited } from './requestBody.js';
 
 export const DEFAULT_JSON_LIMIT = 1024 * 1024;
 
@@ -23,22 +24,14 @@ export async function readBodyText(c: Context, maxBytes: number): Promise<string
   const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `request body is larger than ${formatSize(maxBytes)}`);
   const declared = Number(c.req.header('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
-  const body = c.req.raw.body;
+  const body = nodeRequestBody(c);
   if (!body) return '';
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
+  try {
+    return (await readLimited(body, maxBytes, tooLarge)).toString('utf8');
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw AppError.validation(`the request body could not be read: ${(error as Error).message}`);
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Parses a JSON body against a schema: 415 for another content type, 400 for bad JSON or bad fields. */

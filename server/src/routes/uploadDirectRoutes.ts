@@ -48,7 +48,7 @@ export function uploadDirectRoutes(deps: {
       principal,
       fields,
       body,
-      { filename, partMimetype: type, requestLength, signal: c.req.raw.signal },
+      { filename, partMimetype: type, requestLength, size: requestLength, signal: c.req.raw.signal },
       prepared,
     );
     const base = origin(c, deps.trustProxy, deps.publicUrl);

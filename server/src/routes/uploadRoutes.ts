@@ -1,11 +1,10 @@
-import { Readable } from 'node:stream';
-import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import { Permission, uploadFieldsSchema, type FileView } from '@clipnest/contract';
 import busboy from 'busboy';
 import { Hono } from 'hono';
 import { AppError } from '../errors.js';
 import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
+import { nodeRequestBody } from '../http/requestBody.js';
 import { ok } from '../http/envelope.js';
 import type { FileService } from '../services/fileService.js';
 
@@ -24,17 +23,6 @@ function parseFields(fields: Record<string, string>) {
 }
 
 /**
- * The request body as a Node stream. On @hono/node-server the socket's own IncomingMessage is used
- * (no Web-stream round trip per chunk); elsewhere the Web body is adapted.
- */
-function requestBodyOf(env: unknown, raw: () => ReadableStream<Uint8Array> | null): Readable | null {
-  const incoming = (env as { incoming?: unknown } | undefined)?.incoming;
-  if (incoming instanceof Readable && !incoming.readableDidRead) return incoming;
-  const body = raw();
-  return body ? Readable.fromWeb(body as unknown as NodeWebReadableStream<Uint8Array>) : null;
-}
-
-/**
  * POST /api/upload: multipart/form-data parsed with busboy and streamed into the storage driver.
  * Text fields must come before the `file` part (fields after it are ignored).
  */
@@ -50,7 +38,7 @@ export function uploadRoutes(deps: { files: FileService; guard: Guard }) {
     const requestLength = lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
     // Before a byte of the body is read: the whole request cannot possibly fit.
     await files.checkDeclaredSize(requestLength);
-    const source = requestBodyOf(c.env, () => c.req.raw.body);
+    const source = nodeRequestBody(c);
     if (!source) throw AppError.validation('select a file to upload', [{ path: 'file', message: 'required' }]);
 
     let parser: busboy.Busboy;

@@ -45,6 +45,17 @@ export const ACCESS_TOKEN_TTL_S = 3 * 3600;
 export const REDIRECT_TTL_MAX_S = 3600;
 const SLUG_ALPHABET = 'abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
+/** 413 for a file above the max upload size setting, with the limit in `data` for clients. */
+export function tooLargeError(maxBytes: number, detail = ''): AppError {
+  return new AppError(
+    'PAYLOAD_TOO_LARGE',
+    `file exceeds the maximum upload size of ${formatBytes(maxBytes)}${detail}`,
+    {
+      data: { max_upload_size: maxBytes },
+    },
+  );
+}
+
 export function formatBytes(bytes: number): string {
   const units = ['B', 'KB', 'MB', 'GB', 'TB'];
   let value = bytes;
@@ -97,6 +108,8 @@ export interface UploadMeta {
   partMimetype?: string;
   /** Content-Length of the whole request, when the client sent one. */
   requestLength?: number;
+  /** The file's exact size, when known before reading (a raw PUT body with Content-Length). */
+  size?: number;
   signal?: AbortSignal;
 }
 
@@ -224,11 +237,7 @@ export class FileService {
   async checkDeclaredSize(requestLength: number | undefined): Promise<number> {
     const maxBytes = await this.maxUploadSize();
     if (requestLength !== undefined && requestLength > maxBytes + MULTIPART_OVERHEAD_ALLOWANCE) {
-      throw new AppError(
-        'PAYLOAD_TOO_LARGE',
-        `file exceeds the maximum upload size of ${formatBytes(maxBytes)} (request is ${formatBytes(requestLength)})`,
-        { data: { max_upload_size: maxBytes } },
-      );
+      throw tooLargeError(maxBytes, ` (request is ${formatBytes(requestLength)})`);
     }
     return maxBytes;
   }
@@ -284,6 +293,12 @@ export class FileService {
     const filename = cleanFilename(meta.filename);
     const { config, folder, maxBytes, remaining } = prepared;
     const limit = Math.min(maxBytes, remaining);
+    const declaredSize = meta.size ?? fields.size;
+    if (declaredSize !== undefined && declaredSize > limit) {
+      throw declaredSize > maxBytes
+        ? tooLargeError(maxBytes)
+        : this.insufficient(declaredSize, remaining, config.total_capacity ?? 0, false);
+    }
     const driver = this.deps.storageConfigs.driverOf(config);
     const storagePath = folder ? `${folder}/${storageName(filename)}` : storageName(filename);
     const mimetype = isMarkdownFilename(filename)
@@ -305,9 +320,7 @@ export class FileService {
     });
     const tooLarge = () =>
       limit === maxBytes
-        ? new AppError('PAYLOAD_TOO_LARGE', `file exceeds the maximum upload size of ${formatBytes(maxBytes)}`, {
-            data: { max_upload_size: maxBytes },
-          })
+        ? tooLargeError(maxBytes)
         : this.insufficient(counted, remaining, config.total_capacity ?? 0, true);
 
     let written: { size: number; etag?: string };
@@ -315,6 +328,7 @@ export class FileService {
       const entry = await driver.write(storagePath, body.pipeThrough(meter), {
         overwrite: false,
         contentType: mimetype,
+        size: declaredSize,
         maxBytes: Number.isFinite(limit) ? limit : undefined,
         signal: meta.signal,
       });
@@ -384,11 +398,7 @@ export class FileService {
   async planDirectUpload(fields: UploadFields, rawFilename: string, size: number, browserType?: string) {
     const filename = cleanFilename(rawFilename);
     const { config, folder, maxBytes, remaining } = await this.prepareUpload(fields);
-    if (size > maxBytes) {
-      throw new AppError('PAYLOAD_TOO_LARGE', `file exceeds the maximum upload size of ${formatBytes(maxBytes)}`, {
-        data: { max_upload_size: maxBytes },
-      });
-    }
+    if (size > maxBytes) throw tooLargeError(maxBytes);
     if (size > remaining) throw this.insufficient(size, remaining, config.total_capacity ?? 0, false);
     const storagePath = folder ? `${folder}/${storageName(filename)}` : storageName(filename);
     const mimetype = isMarkdownFilename(filename)

@@ -11,7 +11,7 @@ import { newId } from '../lib/ids.js';
 import type { Logger } from '../lib/logger.js';
 import type { SsrfGuard } from '../net/ssrfGuard.js';
 import { webFromNode } from '../storage/streams.js';
-import { cleanFilename, formatBytes, type FileService } from './fileService.js';
+import { cleanFilename, tooLargeError, type FileService } from './fileService.js';
 import { creatorId, type Principal } from './principal.js';
 
 /** Finished jobs are kept this long for GET /api/url/jobs/{id}. */
@@ -127,9 +127,7 @@ export class UrlUploadService {
     const length = contentLengthOf(response);
     if (length !== null && length > maxBytes) {
       response.destroy();
-      throw new AppError('PAYLOAD_TOO_LARGE', `file exceeds the maximum upload size of ${formatBytes(maxBytes)}`, {
-        data: { max_upload_size: maxBytes },
-      });
+      throw tooLargeError(maxBytes);
     }
     let counted = 0;
     const limited = webFromNode(response).pipeThrough(

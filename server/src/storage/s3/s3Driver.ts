@@ -5,7 +5,8 @@
 //   as cursor.
 // - Checksums 'WHEN_REQUIRED' both ways (TOOLING.md): with the SDK default a streamed body goes out
 //   aws-chunked and emulators store the framing verbatim.
-// - Writes of unknown length go through lib-storage's Upload (multipart above one part, at most
+// - Writes of known length stream in one PutObject (up to 5 GiB);
+//   writes of unknown length go through lib-storage's Upload (multipart above one part, at most
 //   (queueSize + 1) × partSize bytes in memory); a failed, oversize or aborted write leaves no object.
 // - move = copy + delete; copy = CopyObject (UploadPartCopy above 5 GiB); recursive remove = batched
 //   DeleteObjects.
@@ -74,6 +75,9 @@ export interface S3DriverOptions {
 const MiB = 1024 * 1024;
 const MAX_LIST = 1000;
 const MAX_COPY_SINGLE = 5 * 1024 * MiB;
+const SILENT_LOGGER = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+/** S3's limit for one PutObject. */
+const MAX_SINGLE_PUT = 5 * 1024 * MiB;
 const COPY_PART = 512 * MiB;
 const MAX_PRESIGN_TTL = 7 * 24 * 3600;
 /** An UploadPart of unknown length is buffered (S3 needs Content-Length); above this it is refused. */
@@ -191,6 +195,8 @@ export class S3Driver implements StorageDriver {
       responseChecksumValidation: 'WHEN_REQUIRED',
       maxAttempts: 3,
       requestHandler: { connectionTimeout: options.connectionTimeoutMs ?? 10_000 },
+      // Every failure reaches the caller as a StorageError; the SDK's own console notes would only repeat it.
+      logger: SILENT_LOGGER,
     });
     this.multipart = new S3Multipart(this);
   }
@@ -426,30 +432,56 @@ export class S3Driver implements StorageDriver {
       if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path });
       const meter = new ByteMeter({ size: opts.size, maxBytes: opts.maxBytes, path });
       let streamError: unknown;
+      // A single PUT does not notice its body failing (the SDK pipes it): such a failure aborts the request.
+      const sending = new AbortController();
       const metered = pipeline(source, meter, (err) => {
-        if (err) streamError = err;
+        if (!err) return;
+        streamError = err;
+        sending.abort();
       });
-      const upload = new Upload({
-        client: this.client,
-        params: {
-          Bucket: this.bucket,
-          Key: this.key(path),
-          Body: metered,
-          ...(opts.contentType ? { ContentType: opts.contentType } : {}),
-        },
-        // Known sizes get parts big enough to stay under 10,000 parts (S3's limit).
-        partSize: opts.size !== undefined ? Math.max(this.partSize, Math.ceil(opts.size / 9_000)) : this.partSize,
-        queueSize: this.queueSize,
-        leavePartsOnError: false,
-      });
-      const onAbort = () => {
-        void upload.abort().catch(() => undefined);
-        source.destroy();
+      const params = {
+        Bucket: this.bucket,
+        Key: this.key(path),
+        Body: metered,
+        ...(opts.contentType ? { ContentType: opts.contentType } : {}),
       };
+      let done: Promise<unknown>;
+      let onAbort: () => void;
+      // A known size streams in one PUT: no part buffers in memory, and the bytes cross once. Only for new
+      // keys: some backends (s3rver) keep a cut-off PUT's bytes, so a failure must be cleaned up by a delete.
+      const single = opts.size !== undefined && opts.size <= MAX_SINGLE_PUT && opts.overwrite === false;
+      if (single) {
+        done = this.client.send(new PutObjectCommand({ ...params, ContentLength: opts.size }), {
+          abortSignal: sending.signal,
+        });
+        onAbort = () => {
+          sending.abort();
+          source.destroy();
+        };
+      } else {
+        const upload = new Upload({
+          client: this.client,
+          params,
+          // Known sizes get parts big enough to stay under 10,000 parts (S3's limit).
+          partSize: opts.size !== undefined ? Math.max(this.partSize, Math.ceil(opts.size / 9_000)) : this.partSize,
+          queueSize: this.queueSize,
+          leavePartsOnError: false,
+        });
+        done = upload.done();
+        onAbort = () => {
+          void upload.abort().catch(() => undefined);
+          source.destroy();
+        };
+      }
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        await upload.done();
+        await done;
       } catch (err) {
+        if (single) {
+          await this.client
+            .send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(path) }))
+            .catch(() => null);
+        }
         if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path, cause: err });
         throw mapS3Error(streamError ?? err, path);
       } finally {

@@ -24,6 +24,8 @@ export function buildUploadForm(file: File, filename: string, options: ShareOpti
   const form = new FormData();
   form.append('mimetype', uploadMimetype(filename, file.type));
   for (const [name, value] of shareOptionEntries(options)) form.append(name, value);
+  // The exact size lets the server refuse an oversize file at once and stream to S3 in one request.
+  form.append('size', String(file.size));
   form.append('file', file, filename);
   return form;
 }

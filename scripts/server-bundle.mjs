@@ -1,0 +1,37 @@
+// Bundles server/src into server/dist/main.mjs (esbuild, ~0.2 s), so `npm start`, the browser tests and the
+// benchmarks run plain JavaScript: no TypeScript loader in the serving process (less memory, faster start).
+// Packages from node_modules stay external; the workspace's own contract package is bundled in.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { root } from './lib.mjs';
+
+export const serverBundle = path.join(root, 'server', 'dist', 'main.mjs');
+
+function dependenciesOf(workspace) {
+  const pkg = JSON.parse(readFileSync(path.join(root, workspace, 'package.json'), 'utf8'));
+  return Object.keys(pkg.dependencies ?? {});
+}
+
+export async function buildServerBundle() {
+  const external = [...new Set([...dependenciesOf('server'), ...dependenciesOf('contract')])]
+    .filter((name) => !name.startsWith('@clipnest/'))
+    .flatMap((name) => [name, `${name}/*`]);
+  await build({
+    entryPoints: [path.join(root, 'server', 'src', 'main.ts')],
+    outfile: serverBundle,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: 'linked',
+    external,
+    logLevel: 'warning',
+  });
+  return serverBundle;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await buildServerBundle();
+}
