@@ -1,23 +1,27 @@
-// 1 GB multipart upload to s3rver the way the browser does it (init, sign each part just before its
-// PUT, 3 PUTs in flight straight to the presigned URLs, report ETags, complete), beside
-// `/usr/bin/aws s3 cp` of the same file to the same emulator in the same run. Also the Clipnest
-// server's CPU time during the transfer (utime+stime of the real node process from /proc), which
-// should stay near idle: the bytes do not pass through it.
-import { spawn, spawnSync } from 'node:child_process';
+// 1 GB multipart upload to s3rver the way the browser does it (lib/multipartClient.mjs: init, one
+// call signing the first parts, then per part one call that reports the part just PUT and signs the
+// next, 3 PUTs in flight straight to the presigned URLs, complete), beside `/usr/bin/aws s3 cp` of
+// the same file to the same emulator in the same run. Also the Clipnest server's CPU time during
+// the transfer (utime+stime of the real node process from /proc), which should stay near idle: the
+// bytes do not pass through it. For comparison, the older per-part flow (one sign-parts and one
+// POST parts call per part), which the API still accepts.
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { addS3Config, api } from './lib/api.mjs';
+import { initMultipart, multipartUpload } from './lib/multipartClient.mjs';
+import { cpuSeconds, serverPid } from './lib/proc.mjs';
 import { machineLine, writeSection } from './lib/report.mjs';
-import { freePort, repoRoot, startServer } from './lib/server.mjs';
+import { startS3rver } from './lib/s3rver.mjs';
+import { startServer } from './lib/server.mjs';
 
 const SIZE = Number(process.env.BENCH_MULTIPART_BYTES ?? 1024 * 1024 * 1024);
 const CONCURRENCY = 3;
 const MiB = 1024 * 1024;
 const BUCKET = 'bench';
-const CORS = `<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><AllowedMethod>PUT</AllowedMethod><AllowedMethod>GET</AllowedMethod><AllowedHeader>*</AllowedHeader><ExposeHeader>ETag</ExposeHeader></CORSRule></CORSConfiguration>`;
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'clipnest-bench-mp-'));
 const cleanups = [];
@@ -25,91 +29,6 @@ const cleanup = async () => {
   for (const fn of cleanups.reverse()) await fn().catch(() => undefined);
   rmSync(work, { recursive: true, force: true });
 };
-
-function ticks() {
-  const out = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
-  return Number(out.stdout.trim()) || 100;
-}
-const CLK_TCK = ticks();
-
-/** utime + stime of a process, in seconds. */
-function cpuSeconds(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
-}
-
-/** The real node server: the descendant of tsx's pid whose command line runs main.ts. */
-function serverPid(rootPid) {
-  const children = new Map();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // gone
-    }
-  }
-  let found = rootPid;
-  const queue = [rootPid];
-  while (queue.length) {
-    const pid = queue.shift();
-    for (const child of children.get(pid) ?? []) {
-      queue.push(child);
-      const cmd = readFileSync(`/proc/${child}/cmdline`, 'utf8');
-      if (cmd.includes('main.ts')) found = child;
-    }
-  }
-  return found;
-}
-
-async function startS3rver() {
-  const require = createRequire(path.join(repoRoot, 'server', 'package.json'));
-  const cli = path.join(path.dirname(require.resolve('s3rver/package.json')), 'bin', 's3rver.js');
-  const port = await freePort();
-  const cors = path.join(work, 'cors.xml');
-  writeFileSync(cors, CORS);
-  const child = spawn(
-    process.execPath,
-    [
-      '--openssl-legacy-provider',
-      cli,
-      '-d',
-      path.join(work, 's3'),
-      '-a',
-      '127.0.0.1',
-      '-p',
-      String(port),
-      '--silent',
-      '--no-vhost-buckets',
-      '--configure-bucket',
-      BUCKET,
-      cors,
-    ],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  const endpoint = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 150; i++) {
-    try {
-      await fetch(endpoint);
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  return {
-    endpoint,
-    pid: child.pid,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
 function makeFile(file) {
   const chunk = randomBytes(MiB);
@@ -121,75 +40,38 @@ function makeFile(file) {
   closeSync(fd);
 }
 
-async function api(server, token, method, urlPath, body, retried = false) {
-  let res;
-  try {
-    res = await fetch(server.url + urlPath, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (error) {
-    // A keep-alive socket the server closed while idle (e.g. during the aws run): retry once.
-    if (retried) throw error;
-    return api(server, token, method, urlPath, body, true);
-  }
-  return answer(res, method, urlPath);
-}
-
-async function answer(res, method, urlPath) {
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method} ${urlPath}: ${res.status} ${json.message}`);
-  return json.data;
-}
-
-/** The browser's flow, from Node. */
-async function clipnestUpload(server, token, configId, file) {
-  const init = await api(server, token, 'POST', '/api/upload/multipart/init', {
-    s3_config_id: configId,
-    filename: 'bench-1g.bin',
-    size: SIZE,
-    mimetype: 'application/octet-stream',
-  });
+/** The flow before sign-parts took `completed`: sign each part alone, PUT, report it alone. */
+async function perPartUpload(server, token, configId, file) {
+  let calls = 0;
+  const call = (method, urlPath, body) => {
+    calls += 1;
+    return api(server, token, method, urlPath, body);
+  };
+  const init = await initMultipart(server, token, { configId, size: SIZE, filename: 'bench-per-part.bin' });
   const handle = await open(file, 'r');
   let next = 1;
   const worker = async () => {
-    for (;;) {
-      const n = next++;
-      if (n > init.part_count) return;
+    for (let n = next++; n <= init.part_count; n = next++) {
       const offset = (n - 1) * init.part_size;
       const length = Math.min(init.part_size, SIZE - offset);
       const buffer = Buffer.allocUnsafe(length);
       await handle.read(buffer, 0, length, offset);
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const { urls } = await api(server, token, 'POST', '/api/upload/multipart/sign-parts', {
-            file_id: init.file_id,
-            part_numbers: [n],
-          });
-          const put = await fetch(urls[0].url, { method: 'PUT', body: buffer });
-          await put.arrayBuffer();
-          const etag = put.headers.get('etag');
-          if (!put.ok || !etag) throw new Error(`part ${n}: ${put.status}, no ETag obtained`);
-          await api(server, token, 'POST', '/api/upload/multipart/parts', {
-            file_id: init.file_id,
-            part_number: n,
-            etag,
-            size: length,
-          });
-          break;
-        } catch (error) {
-          if (attempt >= 3) throw error;
-          await new Promise((r) => setTimeout(r, 1000 * attempt));
-        }
-      }
+      const { urls } = await call('POST', '/api/upload/multipart/sign-parts', {
+        file_id: init.file_id,
+        part_numbers: [n],
+      });
+      const put = await fetch(urls[0].url, { method: 'PUT', body: buffer });
+      await put.arrayBuffer();
+      const etag = put.headers.get('etag');
+      if (!put.ok || !etag) throw new Error(`part ${n}: ${put.status}, no ETag obtained`);
+      await call('POST', '/api/upload/multipart/parts', { file_id: init.file_id, part_number: n, etag, size: length });
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   await handle.close();
-  const view = await api(server, token, 'POST', '/api/upload/multipart/complete', { file_id: init.file_id });
+  const view = await call('POST', '/api/upload/multipart/complete', { file_id: init.file_id });
   if (view.size !== SIZE) throw new Error(`completed size ${view.size}`);
-  return init;
+  return { init, calls };
 }
 
 function awsCopy(endpoint, file) {
@@ -212,51 +94,53 @@ function awsCopy(endpoint, file) {
   return (performance.now() - started) / 1000;
 }
 
+/** Wall time and CPU time of the server and of s3rver while `run` uploads. */
+async function measure(pids, run) {
+  const before = pids.map(cpuSeconds);
+  const started = performance.now();
+  const result = await run();
+  const seconds = (performance.now() - started) / 1000;
+  const [server, s3] = pids.map((pid, i) => cpuSeconds(pid) - before[i]);
+  return { ...result, seconds, serverCpu: server, s3Cpu: s3 };
+}
+
 const mbps = (seconds) => SIZE / MiB / seconds;
+const pct = (run) => `${((run.serverCpu / run.seconds) * 100).toFixed(1)} %`;
 
 try {
   const file = path.join(work, 'bench-1g.bin');
   makeFile(file);
-  const s3 = await startS3rver();
+  const s3 = await startS3rver({ dir: path.join(work, 's3rver'), bucket: BUCKET });
   cleanups.push(s3.stop);
   const server = await startServer();
   cleanups.push(server.stop);
   const token = await server.login();
-  const config = await api(server, token, 'POST', '/api/s3-configs', {
-    name: 'bench s3rver',
-    provider: 'minio',
-    endpoint: s3.endpoint,
-    bucket: BUCKET,
-    region: 'us-east-1',
-    access_key_id: 'S3RVER',
-    secret_access_key: 'S3RVER',
-    path_style: true,
-  });
+  const config = await addS3Config(server, token, { name: 'bench s3rver', endpoint: s3.endpoint, bucket: BUCKET });
   await api(server, token, 'PUT', '/api/admin/settings/group/1', { max_upload_size: 4, max_upload_size_unit: 'GB' });
-  const pid = serverPid(server.pid);
+  const pids = [serverPid(server.pid), s3.pid];
 
-  // aws first; the Clipnest run follows on the same emulator (separate keys).
+  // aws first; the Clipnest runs follow on the same emulator (separate keys).
   const awsSeconds = awsCopy(s3.endpoint, file);
-  const cpuBefore = cpuSeconds(pid);
-  const s3CpuBefore = cpuSeconds(s3.pid);
-  const started = performance.now();
-  const init = await clipnestUpload(server, token, config.id, file);
-  const clipnestSeconds = (performance.now() - started) / 1000;
-  const serverCpu = cpuSeconds(pid) - cpuBefore;
-  const s3Cpu = cpuSeconds(s3.pid) - s3CpuBefore;
+  const flow = await measure(pids, () =>
+    multipartUpload(server, token, { configId: config.id, file, size: SIZE, filename: 'bench-1g.bin' }),
+  );
+  const perPart = await measure(pids, () => perPartUpload(server, token, config.id, file));
 
-  const ratio = mbps(clipnestSeconds) / mbps(awsSeconds);
+  const ratio = mbps(flow.seconds) / mbps(awsSeconds);
   const markdown = `## multipart — 1 GB browser-style multipart upload to the S3 emulator
 
 ${machineLine()}; s3rver 3.7 on 127.0.0.1 (its disk store is the bottleneck for both clients).
 
-| client | time | throughput |
-| --- | ---: | ---: |
-| \`/usr/bin/aws s3 cp\` (awscli 2, 8 MiB parts, 10 threads) | ${awsSeconds.toFixed(1)} s | ${mbps(awsSeconds).toFixed(1)} MiB/s |
-| Clipnest flow from Node (init, sign-parts per part, ${CONCURRENCY} presigned PUTs in flight, report ETag, complete) | ${clipnestSeconds.toFixed(1)} s | ${mbps(clipnestSeconds).toFixed(1)} MiB/s |
+| client | API calls | time | throughput | Clipnest server CPU |
+| --- | ---: | ---: | ---: | ---: |
+| \`/usr/bin/aws s3 cp\` (awscli 2, 8 MiB parts, 10 threads) | — | ${awsSeconds.toFixed(1)} s | ${mbps(awsSeconds).toFixed(1)} MiB/s | — |
+| Clipnest flow from Node (${CONCURRENCY} presigned PUTs in flight; one sign-parts call per part reports the part just sent and signs the next) | ${flow.calls + 1} | ${flow.seconds.toFixed(1)} s | ${mbps(flow.seconds).toFixed(1)} MiB/s | ${flow.serverCpu.toFixed(2)} s (**${pct(flow)}** of one core) |
+| older per-part flow (sign-parts and POST parts for every part) | ${perPart.calls + 1} | ${perPart.seconds.toFixed(1)} s | ${mbps(perPart.seconds).toFixed(1)} MiB/s | ${perPart.serverCpu.toFixed(2)} s (${pct(perPart)}) |
 
-- ${(SIZE / MiB).toFixed(0)} MiB in ${init.part_count} parts of ${init.part_size / MiB} MiB; ratio to aws s3 cp: **${ratio.toFixed(2)}×** (target ≥ 0.8×).
-- Clipnest server CPU time during its transfer: **${serverCpu.toFixed(2)} s** for ${clipnestSeconds.toFixed(1)} s of wall time (${((serverCpu / clipnestSeconds) * 100).toFixed(1)} % of one core; it signs URLs and records parts, the bytes go straight to the bucket). s3rver used ${s3Cpu.toFixed(1)} s.
+- ${(SIZE / MiB).toFixed(0)} MiB in ${flow.init.part_count} parts of ${flow.init.part_size / MiB} MiB; ratio to aws s3 cp: **${ratio.toFixed(2)}×** (target ≥ 0.8×).
+- Server CPU is utime+stime of the server process during each transfer: it signs part URLs (SigV4 computed
+  from the upload's first SDK-signed URL, \`server/src/storage/s3/partUrlSigner.ts\`) and records parts;
+  the bytes go straight to the bucket. s3rver used ${flow.s3Cpu.toFixed(1)} s for the Clipnest flow.
 `;
   console.log(markdown);
   writeSection('multipart', markdown);

@@ -10,8 +10,10 @@
  * - Multipart: POST /api/upload/multipart/init → {file_id, upload_id, part_size, part_count, presigned_parts};
  *   for each part: POST …/sign-parts {file_id, part_numbers} just before the PUT (re-sign on retry);
  *   PUT bytes to `url` (`proxied` urls are our own: send the Authorization header; the server records
- *   the part); for presigned parts read the response's ETag header and POST …/parts {file_id,
- *   part_number, etag, size}. Resume: GET …/parts?file_id= → parts already recorded + `missing`.
+ *   the part); for presigned parts read the response's ETag header and report it: in the next
+ *   sign-parts call's `completed` [{PartNumber, ETag, size}] (one call per part: report this one, sign
+ *   the next) or with POST …/parts {file_id, part_number, etag, size}. Resume: GET …/parts?file_id=
+ *   → parts already recorded + `missing`.
  *   Finish: POST …/complete {file_id} → FileView; give up: POST …/abort {file_id}.
  * - URL: POST /api/url/info {url}; GET /api/url/proxy?url= (client-side path); POST /api/url/fetch
  *   (server-side) → job; GET /api/url/jobs/{id} for progress; POST /api/url/cancel {file_id}.
@@ -108,11 +110,39 @@ const partNumberSchema = z.coerce
   .min(1, 'part numbers start at 1')
   .max(MULTIPART_MAX_PARTS);
 
-/** POST /api/upload/multipart/sign-parts: sign just before use; retries re-sign. */
-export const signPartsSchema = z.object({
-  file_id: fileIdSchema,
-  part_numbers: z.array(partNumberSchema).min(1, 'give at least one part number').max(1000, 'at most 1000 parts'),
-});
+/** A part and the ETag its PUT answered (spec shape, either case); `size` is checked where given. */
+const reportedPartSchema = z
+  .object({
+    PartNumber: partNumberSchema.optional(),
+    partNumber: partNumberSchema.optional(),
+    ETag: z.string().max(255).optional(),
+    etag: z.string().max(255).optional(),
+    size: z.coerce.number().int().min(0).optional(),
+  })
+  .transform((p, ctx) => {
+    const partNumber = p.PartNumber ?? p.partNumber;
+    if (partNumber === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'PartNumber is required' });
+      return z.NEVER;
+    }
+    return { partNumber, etag: (p.ETag ?? p.etag ?? '').trim(), size: p.size };
+  });
+
+/**
+ * POST /api/upload/multipart/sign-parts: sign just before use; retries re-sign. `completed` reports
+ * parts PUT since the last call (recorded before signing), so one call per part both records the
+ * part just sent and signs the next; `part_numbers` may then be empty (the last parts).
+ */
+export const signPartsSchema = z
+  .object({
+    file_id: fileIdSchema,
+    part_numbers: z.array(partNumberSchema).max(1000, 'at most 1000 parts').default([]),
+    completed: z.array(reportedPartSchema).max(1000, 'at most 1000 parts').optional(),
+  })
+  .refine((body) => body.part_numbers.length > 0 || (body.completed?.length ?? 0) > 0, {
+    message: 'give at least one part number',
+    path: ['part_numbers'],
+  });
 export type SignPartsRequest = z.input<typeof signPartsSchema>;
 
 export interface SignedPart {
@@ -124,6 +154,8 @@ export interface SignedPart {
 export interface SignPartsResult {
   urls: SignedPart[];
   expires_in: number;
+  /** The parts of `completed`, as recorded (only when the request had `completed`). */
+  recorded?: UploadedPartView[];
 }
 
 /** POST /api/upload/multipart/parts: the client reports a part it PUT to a presigned URL. */
@@ -155,27 +187,11 @@ export interface MultipartStatus {
   missing: number[];
 }
 
-const completePartSchema = z
-  .object({
-    PartNumber: partNumberSchema.optional(),
-    partNumber: partNumberSchema.optional(),
-    ETag: z.string().max(255).optional(),
-    etag: z.string().max(255).optional(),
-  })
-  .transform((p, ctx) => {
-    const partNumber = p.PartNumber ?? p.partNumber;
-    if (partNumber === undefined) {
-      ctx.addIssue({ code: 'custom', message: 'PartNumber is required' });
-      return z.NEVER;
-    }
-    return { partNumber, etag: (p.ETag ?? p.etag ?? '').trim() };
-  });
-
 /** POST /api/upload/multipart/complete. `parts` is optional: the server has the record; when given it must match. */
 export const multipartCompleteSchema = z.object({
   file_id: fileIdSchema,
   upload_id: z.string().max(1024).optional(),
-  parts: z.array(completePartSchema).max(MULTIPART_MAX_PARTS).optional(),
+  parts: z.array(reportedPartSchema).max(MULTIPART_MAX_PARTS).optional(),
 });
 export type MultipartCompleteRequest = z.input<typeof multipartCompleteSchema>;
 

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { FileView, ListPage, StorageConfigView } from '@clipnest/contract';
+import type { FileView, ListPage, SettingView, StorageConfigView } from '@clipnest/contract';
 import type { Page } from '@playwright/test';
 import { call, uniqueName } from '../support/api';
 import { BASE_URL } from '../support/env';
@@ -80,9 +80,11 @@ test.describe('large uploads straight to S3 (s3rver with CORS)', () => {
         const url = new URL(request.url());
         if (!url.pathname.startsWith('/api/upload/multipart')) return;
         apiCalls.push(`${phase} ${request.method()} ${url.pathname}`);
-        if (phase === 'before' && request.method() === 'POST' && url.pathname.endsWith('/multipart/parts')) {
+        // Parts are reported with the next sign-parts call (`completed`), the last ones on their own.
+        if (phase === 'before' && request.method() === 'POST' && url.pathname.endsWith('/multipart/sign-parts')) {
+          const reported = (request.postDataJSON() as { completed?: { PartNumber: number }[] }).completed ?? [];
           void request.response().then((response) => {
-            if (response?.ok()) recordedBefore.add((request.postDataJSON() as { part_number: number }).part_number);
+            if (response?.ok()) for (const p of reported) recordedBefore.add(p.PartNumber);
           });
         }
       });
@@ -176,6 +178,45 @@ test('on local storage a big file goes in parts through the server', async ({ ad
     expect(sha256(bytes)).toBe(big.sha256);
   } finally {
     big.cleanup();
+  }
+});
+
+test('a file over the max upload size gets the spec error on the page and is never sent', async ({
+  adminPage: page,
+  token,
+}) => {
+  const setting = async (key: string) => {
+    const { envelope } = await call<SettingView[]>('GET', '/admin/settings?group=1', { token });
+    return envelope.data?.find((s) => s.key === key)?.value;
+  };
+  const previous = {
+    max_upload_size: await setting('max_upload_size'),
+    max_upload_size_unit: await setting('max_upload_size_unit'),
+  };
+  await call('PUT', '/admin/settings/group/1', { token, body: { max_upload_size: 1, max_upload_size_unit: 'MB' } });
+  const over = randomFile('over-limit.bin', 2 * MiB);
+  const under = randomFile('under-limit.bin', 100 * 1024);
+  try {
+    // Any request carrying the big file's name (presign, multipart init, form upload) would mean it was sent.
+    const leaks: string[] = [];
+    page.on('request', (request) => {
+      if (request.postDataBuffer()?.includes('over-limit.bin')) leaks.push(`${request.method()} ${request.url()}`);
+    });
+    await page.goto('/upload');
+    await page.getByTestId('upload-input').setInputFiles([over.path, under.path]);
+    const refused = page.getByTestId('upload-item').filter({ hasText: 'over-limit.bin' });
+    await expect(refused.getByRole('alert')).toHaveText('The file exceeds the size limit (1 MB)');
+    // Only the file within the limit counts.
+    await page.getByRole('button', { name: 'Upload 1 file' }).click();
+    const accepted = page.getByTestId('upload-item').filter({ hasText: 'under-limit.bin' });
+    await expect(accepted).toHaveAttribute('data-stage', 'completed', { timeout: 30_000 });
+    await expect(refused).toHaveAttribute('data-stage', 'pending');
+    await expect(refused.getByRole('alert')).toBeVisible();
+    expect(leaks).toEqual([]);
+  } finally {
+    await call('PUT', '/admin/settings/group/1', { token, body: previous });
+    over.cleanup();
+    under.cleanup();
   }
 });
 

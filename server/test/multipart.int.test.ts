@@ -1,12 +1,18 @@
 // Resumable multipart uploads for file shares, on s3rver (presigned parts, no ListParts: the server's
 // record is the resume source) and on local storage (parts through the server): resume listing,
 // complete with a missing part / a wrong ETag, abort, and the 24 h sweep.
-import type { FileView, MultipartInitResult, MultipartStatus, StorageConfigView } from '@clipnest/contract';
+import type {
+  FileView,
+  MultipartInitResult,
+  MultipartStatus,
+  SignPartsResult,
+  StorageConfigView,
+} from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbTargets, expectEnvelope, startTestServer, type TestServer } from './support/harness.js';
 import { countFiles, createS3Config, rawGet } from './support/fileShares.js';
 import { motoAvailable, startMoto, startS3rver, type S3Emulator } from './support/s3Emulator.js';
-import { MiB, md5Hex, sendParts, testBytes } from './support/uploads.js';
+import { MiB, fileShareKey, md5Hex, sendParts, testBytes } from './support/uploads.js';
 
 // moto (when installed) has ListParts: there the server verifies the record against the backend.
 const storages = motoAvailable() ? (['s3rver', 'local', 'moto'] as const) : (['s3rver', 'local'] as const);
@@ -201,6 +207,123 @@ describe.each(dbTargets)('multipart upload (%s)', (target) => {
     },
     60_000,
   );
+
+  // The browser's flow: one sign-parts call reports the parts just PUT (`completed`) and signs the next.
+  describe.each(storages.filter((s) => s !== 'local'))('sign-parts with completed parts on %s', (storage) => {
+    const signParts = (body: Record<string, unknown>) =>
+      server.call<SignPartsResult>('POST', '/api/upload/multipart/sign-parts', { token, body });
+
+    it('records the reported parts before signing; resume lists them; complete is byte-exact', async () => {
+      const bytes = testBytes(15 * MiB + 99, 12);
+      const up = await init(storage, bytes.length);
+      expect(up.part_count).toBe(4);
+      const slice = (n: number) => bytes.subarray((n - 1) * up.part_size, Math.min(bytes.length, n * up.part_size));
+      const put = async (url: string, n: number) => {
+        const res = await fetch(url, { method: 'PUT', body: slice(n) as Uint8Array<ArrayBuffer> });
+        expect(res.status).toBe(200);
+        return res.headers.get('etag')!;
+      };
+      // The first call signs a window of parts (the first URL of an upload comes from the SDK, the
+      // others from the server's own signer: all must be accepted by the backend).
+      const first = await signParts({ file_id: up.file_id, part_numbers: [1, 2, 3] });
+      expectEnvelope(first.body, 200);
+      expect(first.body.data!.recorded).toBeUndefined();
+      const urls = new Map(first.body.data!.urls.map((u) => [u.partNumber, u.url]));
+      expect(new Set([...urls.values()]).size).toBe(3);
+      const etag1 = await put(urls.get(1)!, 1);
+      const etag2 = await put(urls.get(2)!, 2);
+      // Report 1 and 2, sign 4.
+      const next = await signParts({
+        file_id: up.file_id,
+        part_numbers: [4],
+        completed: [
+          { PartNumber: 1, ETag: etag1, size: slice(1).length },
+          { partNumber: 2, etag: etag2 },
+        ],
+      });
+      expectEnvelope(next.body, 200);
+      expect(next.body.data!.recorded).toEqual([
+        { PartNumber: 1, ETag: etag1, size: 5 * MiB },
+        { PartNumber: 2, ETag: etag2, size: 5 * MiB },
+      ]);
+      expect(next.body.data!.urls.map((u) => u.partNumber)).toEqual([4]);
+      // The "tab closes" here: the server knows 1 and 2.
+      expect((await status(up.file_id)).body.data!.missing).toEqual([3, 4]);
+      const etag4 = await put(next.body.data!.urls[0]!.url, 4);
+      const etag3 = await put(urls.get(3)!, 3);
+      // The last parts: nothing left to sign.
+      const last = await signParts({
+        file_id: up.file_id,
+        completed: [
+          { PartNumber: 4, ETag: etag4, size: slice(4).length },
+          { PartNumber: 3, ETag: etag3 },
+        ],
+      });
+      expectEnvelope(last.body, 200);
+      expect(last.body.data!.urls).toEqual([]);
+      expect((await status(up.file_id)).body.data!.missing).toEqual([]);
+      const done = await complete({ file_id: up.file_id });
+      expectEnvelope(done.body, 201);
+      const download = await rawGet(server, `/api/file-download/${done.body.data!.slug}`);
+      const body =
+        download.status === 302
+          ? new Uint8Array(await (await fetch(download.headers.get('location')!)).arrayBuffer())
+          : download.body;
+      expect(md5Hex(body)).toBe(md5Hex(bytes));
+    }, 60_000);
+
+    it('refuses bad reports with a clear 400 and records nothing of that call', async () => {
+      const up = await init(storage, 6 * MiB);
+      const etag = '"0123456789abcdef0123456789abcdef"';
+      const cases: [Record<string, unknown>, RegExp][] = [
+        [{ part_numbers: [] }, /at least one part number/],
+        [{ completed: [] }, /at least one part number/],
+        [{ completed: [{ PartNumber: 1, ETag: etag, size: 10 }] }, /part 1 must be 5242880 bytes, not 10/],
+        [{ completed: [{ PartNumber: 2, ETag: '' }] }, /no ETag obtained/],
+        [{ completed: [{ PartNumber: 3, ETag: etag }] }, /outside 1..2/],
+        [{ completed: [{ ETag: etag }] }, /PartNumber is required/],
+        [
+          {
+            part_numbers: [1],
+            completed: [
+              { PartNumber: 1, ETag: etag },
+              { PartNumber: 2, ETag: '' },
+            ],
+          },
+          /no ETag/,
+        ],
+      ];
+      for (const [body, message] of cases) {
+        const res = await signParts({ file_id: up.file_id, ...body });
+        expect(res.status, JSON.stringify(body)).toBe(400);
+        expect(res.body.message).toMatch(message);
+      }
+      expect((await status(up.file_id)).body.data!.parts).toEqual([]);
+      // A part reported twice in one call: the last report wins (one upsert per part, on both databases).
+      const signed = await signParts({ file_id: up.file_id, part_numbers: [1] });
+      const put = await fetch(signed.body.data!.urls[0]!.url, {
+        method: 'PUT',
+        body: testBytes(5 * MiB, 13) as Uint8Array<ArrayBuffer>,
+      });
+      const real = put.headers.get('etag')!;
+      const twice = await signParts({
+        file_id: up.file_id,
+        completed: [
+          { PartNumber: 1, ETag: etag },
+          { PartNumber: 1, ETag: real },
+        ],
+      });
+      expectEnvelope(twice.body, 200);
+      expect((await status(up.file_id)).body.data!.parts).toEqual([{ PartNumber: 1, ETag: real, size: 5 * MiB }]);
+      // Another user's upload: the key holder can neither sign nor report.
+      const key = await fileShareKey(server, token, 'reporter');
+      const foreign = await server.call('POST', '/api/upload/multipart/sign-parts', {
+        apiKey: key.key,
+        body: { file_id: up.file_id, completed: [{ PartNumber: 2, ETag: etag }] },
+      });
+      expect(foreign.status).toBe(403);
+    }, 60_000);
+  });
 
   it('a part PUT through the server must have the exact part size', async () => {
     const up = await init('local', 6 * MiB);

@@ -46,16 +46,18 @@ export class UploadSessionRepository {
     });
   }
 
-  async recordPart(part: UploadPartRow): Promise<void> {
+  /** Records parts (one statement); a part sent again replaces its earlier record. */
+  async recordParts(parts: UploadPartRow[]): Promise<void> {
+    if (parts.length === 0) return;
     await this.db
       .insertInto('upload_parts')
-      .values(part)
+      .values(parts)
       .onConflict((oc) =>
-        oc.columns(['session_id', 'part_number']).doUpdateSet({
-          etag: part.etag,
-          size: part.size,
-          created_at: part.created_at,
-        }),
+        oc.columns(['session_id', 'part_number']).doUpdateSet((eb) => ({
+          etag: eb.ref('excluded.etag'),
+          size: eb.ref('excluded.size'),
+          created_at: eb.ref('excluded.created_at'),
+        })),
       )
       .execute();
   }

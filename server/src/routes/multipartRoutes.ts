@@ -39,7 +39,7 @@ export function multipartRoutes(deps: { directUploads: DirectUploadService; guar
     .post('/sign-parts', async (c) => {
       const principal = await need(c);
       const input = await readJson(c, signPartsSchema);
-      return ok(c, await directUploads.signParts(principal, input.file_id, input.part_numbers));
+      return ok(c, await directUploads.signParts(principal, input.file_id, input.part_numbers, input.completed));
     })
     .post('/parts', async (c) => {
       const principal = await need(c);

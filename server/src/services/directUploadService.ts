@@ -9,6 +9,7 @@ import type {
   MultipartStatus,
   PresignResult,
   SignPartsResult,
+  UploadedPartView,
   UploadFields,
 } from '@clipnest/contract';
 import { MULTIPART_PART_SIZE, UPLOAD_SESSION_TTL_MS } from '@clipnest/contract';
@@ -27,6 +28,8 @@ import { storageToAppError } from './storageErrors.js';
 const MiB = 1024 * 1024;
 /** Presigned URLs for parts are short-lived: they are signed just before each PUT. */
 export const PART_URL_TTL_S = 15 * 60;
+/** A session's updated_at (what the 24 h sweep looks at) is written at most this often. */
+const TOUCH_INTERVAL_MS = 60_000;
 
 interface ShareJson {
   slug?: string;
@@ -35,6 +38,13 @@ interface ShareJson {
   expires_in?: number;
   max_views?: number;
   use_proxy?: boolean;
+}
+
+/** A part the client PUT to a presigned URL and reports with its ETag. */
+export interface ReportedPart {
+  partNumber: number;
+  etag: string;
+  size?: number;
 }
 
 export interface DirectUploadInput extends UploadFields {
@@ -326,12 +336,28 @@ export class DirectUploadService {
     return { row, driver, mp, uploadId: row.upload_id };
   }
 
-  /** URLs for the given parts, signed now (retries call again and get fresh ones). */
-  async signParts(principal: Principal, fileId: string, partNumbers: number[]): Promise<SignPartsResult> {
+  /**
+   * URLs for the given parts, signed now (retries call again and get fresh ones). `completed` parts
+   * (PUT to earlier URLs) are recorded first, so a client needs one call per part.
+   */
+  async signParts(
+    principal: Principal,
+    fileId: string,
+    partNumbers: number[],
+    completed: ReportedPart[] = [],
+  ): Promise<SignPartsResult> {
     const { row, mp, uploadId } = await this.multipartOf(principal, fileId);
     const numbers = [...new Set(partNumbers)].sort((a, b) => a - b);
     for (const n of numbers) this.checkPartNumber(row, n);
-    await this.deps.sessions.touch(row.id, this.now());
+    const recorded = await this.record(
+      row,
+      completed.map((p) => this.checkedReport(row, p)),
+    );
+    const result = (urls: SignPartsResult['urls']): SignPartsResult => ({
+      urls,
+      expires_in: PART_URL_TTL_S,
+      ...(completed.length > 0 ? { recorded } : {}),
+    });
     if (mp.presignedParts && mp.signPart) {
       const urls = [];
       for (const n of numbers) {
@@ -348,16 +374,15 @@ export class DirectUploadService {
           throw mapped;
         }
       }
-      return { urls, expires_in: PART_URL_TTL_S };
+      return result(urls);
     }
-    return {
-      urls: numbers.map((n) => ({
+    return result(
+      numbers.map((n) => ({
         partNumber: n,
         url: `/api/upload/multipart/part?file_id=${encodeURIComponent(row.id)}&part_number=${n}`,
         proxied: true,
       })),
-      expires_in: PART_URL_TTL_S,
-    };
+    );
   }
 
   /** A part streamed through the server (local storage, or when the bucket's CORS blocks the browser). */
@@ -381,36 +406,53 @@ export class DirectUploadService {
       if (isStorageError(error, 'not_found')) throw AppError.validation('upload aborted');
       throw storageToAppError(error);
     }
-    await this.record(row, partNumber, part.etag, part.size);
+    await this.record(row, [{ partNumber, etag: part.etag, size: part.size }]);
     return { PartNumber: partNumber, ETag: part.etag, size: part.size };
   }
 
-  private async record(row: UploadSessionRow, partNumber: number, etag: string, size: number): Promise<void> {
+  /** A reported part with its size: refused when the number, the size or the ETag is wrong. */
+  private checkedReport(row: UploadSessionRow, part: ReportedPart): { partNumber: number; etag: string; size: number } {
+    this.checkPartNumber(row, part.partNumber);
+    const expected = this.partSizeOf(row, part.partNumber);
+    if (part.size !== undefined && part.size !== expected) {
+      throw AppError.validation(`part ${part.partNumber} must be ${expected} bytes, not ${part.size}`);
+    }
+    if (unquote(part.etag) === '') throw missingEtag([part.partNumber]);
+    return { partNumber: part.partNumber, etag: part.etag, size: expected };
+  }
+
+  /** Records parts and keeps the session alive; answers them as the API shows them. */
+  private async record(
+    row: UploadSessionRow,
+    parts: Array<{ partNumber: number; etag: string; size: number }>,
+  ): Promise<UploadedPartView[]> {
     const now = this.now();
-    await this.deps.sessions.recordPart({
-      session_id: row.id,
-      part_number: partNumber,
-      etag: quote(etag),
-      size,
-      created_at: now,
-    });
-    await this.deps.sessions.touch(row.id, now);
+    // One row per part number (the last report wins): an upsert may not touch a row twice.
+    const unique = [...new Map(parts.map((p) => [p.partNumber, p])).values()];
+    await this.deps.sessions.recordParts(
+      unique.map((p) => ({
+        session_id: row.id,
+        part_number: p.partNumber,
+        etag: quote(p.etag),
+        size: p.size,
+        created_at: now,
+      })),
+    );
+    // Every call of an upload in progress lands here; one write a minute is enough for the 24 h sweep.
+    if (Date.parse(now) - Date.parse(row.updated_at) >= TOUCH_INTERVAL_MS) await this.deps.sessions.touch(row.id, now);
+    return unique.map((p) => ({ PartNumber: p.partNumber, ETag: quote(p.etag), size: p.size }));
   }
 
   /** The client reports a part it PUT to a presigned URL (the ETag header of the PUT's answer). */
   async recordPart(
     principal: Principal,
     input: { file_id: string; part_number: number; etag: string; size?: number },
-  ): Promise<{ PartNumber: number; ETag: string; size: number }> {
+  ): Promise<UploadedPartView> {
     const { row } = await this.multipartOf(principal, input.file_id);
-    this.checkPartNumber(row, input.part_number);
-    const expected = this.partSizeOf(row, input.part_number);
-    if (input.size !== undefined && input.size !== expected) {
-      throw AppError.validation(`part ${input.part_number} must be ${expected} bytes, not ${input.size}`);
-    }
-    if (unquote(input.etag) === '') throw missingEtag([input.part_number]);
-    await this.record(row, input.part_number, input.etag, expected);
-    return { PartNumber: input.part_number, ETag: quote(input.etag), size: expected };
+    const [recorded] = await this.record(row, [
+      this.checkedReport(row, { partNumber: input.part_number, etag: input.etag, size: input.size }),
+    ]);
+    return recorded!;
   }
 
   /** Parts recorded (merged with ListParts where the backend has it) and the ones still missing. */

@@ -36,6 +36,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { pipeline, type Readable } from 'node:stream';
 import { assertNormalized, baseName, isWithin, normalizePath } from '../paths.js';
 import { ByteMeter, isAbortError, nodeFromWeb, resolveRange, sliceNode, webFromNode } from '../streams.js';
+import { PartUrlSigner, partUrlTemplate, type PartUrlTemplate } from './partUrlSigner.js';
 import {
   StorageError,
   type Entry,
@@ -198,7 +199,7 @@ export class S3Driver implements StorageDriver {
       // Every failure reaches the caller as a StorageError; the SDK's own console notes would only repeat it.
       logger: SILENT_LOGGER,
     });
-    this.multipart = new S3Multipart(this);
+    this.multipart = new S3Multipart(this, new PartUrlSigner(options.secretAccessKey));
   }
 
   /** Object key of a driver path. */
@@ -731,12 +732,20 @@ async function bufferPart(source: Readable, max: number, path: string): Promise<
   return Buffer.concat(chunks);
 }
 
+/** Uploads whose part URL template is kept (one SDK-signed URL each; the oldest are dropped). */
+const MAX_PART_TEMPLATES = 256;
+
 class S3Multipart implements MultipartCapability {
   readonly minPartSize = 5 * MiB;
   readonly maxParts = 10_000;
   readonly presignedParts = true;
+  /** key + uploadId → the first SDK-signed part URL, re-signed for the other parts (partUrlSigner.ts). */
+  private readonly templates = new Map<string, PartUrlTemplate | null>();
 
-  constructor(private readonly d: S3Driver) {}
+  constructor(
+    private readonly d: S3Driver,
+    private readonly signer: PartUrlSigner,
+  ) {}
 
   private check(path: string, uploadId: string): void {
     assertNormalized(path);
@@ -775,8 +784,12 @@ class S3Multipart implements MultipartCapability {
     this.check(path, uploadId);
     this.checkPartNumber(path, partNumber);
     const expiresIn = Math.max(1, Math.min(Math.floor(ttlSeconds), MAX_PRESIGN_TTL));
+    const cacheKey = `${this.d.key(path)}\n${uploadId}`;
+    const template = this.templates.get(cacheKey);
+    if (template) return this.signer.sign(template, partNumber, expiresIn, new Date());
+    let url: string;
     try {
-      return await getSignedUrl(
+      url = await getSignedUrl(
         this.d.client,
         new UploadPartCommand({
           Bucket: this.d.bucket,
@@ -789,6 +802,12 @@ class S3Multipart implements MultipartCapability {
     } catch (err) {
       throw mapS3Error(err, path);
     }
+    if (template === undefined) {
+      // null remembers a URL shape the signer does not reproduce: the SDK signs every part then.
+      if (this.templates.size >= MAX_PART_TEMPLATES) this.templates.delete(this.templates.keys().next().value!);
+      this.templates.set(cacheKey, partUrlTemplate(url));
+    }
+    return url;
   }
 
   async uploadPart(
@@ -873,6 +892,7 @@ class S3Multipart implements MultipartCapability {
   async complete(path: string, uploadId: string, parts: Array<{ partNumber: number; etag: string }>): Promise<Entry> {
     this.check(path, uploadId);
     if (parts.length === 0) throw new StorageError('invalid_part', 'no parts given', { path });
+    this.templates.delete(`${this.d.key(path)}\n${uploadId}`);
     let previous = 0;
     for (const part of parts) {
       if (!Number.isInteger(part.partNumber) || part.partNumber <= previous) {
@@ -895,6 +915,7 @@ class S3Multipart implements MultipartCapability {
 
   async abort(path: string, uploadId: string): Promise<void> {
     this.check(path, uploadId);
+    this.templates.delete(`${this.d.key(path)}\n${uploadId}`);
     await this.d.send(
       new AbortMultipartUploadCommand({ Bucket: this.d.bucket, Key: this.d.key(path), UploadId: uploadId }),
       path,

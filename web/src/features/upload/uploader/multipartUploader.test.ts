@@ -15,6 +15,7 @@ function fakeServer(options: { partCount: number; size: number; presigned?: bool
   const signed: number[] = [];
   let aborted = false;
   let completed: unknown;
+  let recordedAtComplete = -1;
   const api: MultipartApi = {
     post: <T>(path: string, body: unknown) => {
       calls.push({ path, body });
@@ -29,13 +30,17 @@ function fakeServer(options: { partCount: number; size: number; presigned?: bool
           presigned_parts: options.presigned ?? true,
         } as T);
       if (path.endsWith('/sign-parts')) {
-        const n = (b.part_numbers as number[])[0]!;
-        signed.push(n);
-        return Promise.resolve({
-          urls: [
-            { partNumber: n, url: `http://bucket/p${n}?sig=${signed.length}`, proxied: options.presigned === false },
-          ],
-        } as T);
+        const completedParts = (b.completed ?? []) as { PartNumber: number; ETag: string }[];
+        for (const p of completedParts) recorded.set(p.PartNumber, p.ETag);
+        const urls = (b.part_numbers as number[]).map((n) => {
+          signed.push(n);
+          return {
+            partNumber: n,
+            url: `http://bucket/p${n}?sig=${signed.length}`,
+            proxied: options.presigned === false,
+          };
+        });
+        return Promise.resolve({ urls } as T);
       }
       if (path.endsWith('/parts')) {
         recorded.set(b.part_number as number, b.etag as string);
@@ -43,6 +48,7 @@ function fakeServer(options: { partCount: number; size: number; presigned?: bool
       }
       if (path.endsWith('/complete')) {
         completed = body;
+        recordedAtComplete = recorded.size;
         return Promise.resolve({ slug: 'done', filename: 'big.bin' } as T);
       }
       if (path.endsWith('/abort')) {
@@ -79,6 +85,10 @@ function fakeServer(options: { partCount: number; size: number; presigned?: bool
     },
     get completed() {
       return completed;
+    },
+    /** Parts the server had recorded when complete was called. */
+    get recordedAtComplete() {
+      return recordedAtComplete;
     },
   };
 }
@@ -124,6 +134,26 @@ describe('multipart uploader', () => {
     expect(parts.map((p) => p.PartNumber)).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
+  it('needs about one API call per part: ETags ride on the next sign-parts call, the last ones on their own', async () => {
+    const server = fakeServer({ partCount: 7, size: 65 });
+    const put = async (url: string) => {
+      await new Promise((r) => setTimeout(r, 5));
+      return { status: 200, etag: `"e-${url.split('?')[0]}"`, body: undefined };
+    };
+    await createMultipartUploader({ api: server.api, put, store: createMemoryResumeStore() }).upload(makeTask(65).task);
+    const signCalls = server.calls.filter((c) => c.path.endsWith('/sign-parts'));
+    const bodies = signCalls.map((c) => c.body as { part_numbers: number[]; completed?: { PartNumber: number }[] });
+    // The first call signs the first part of each of the 3 workers; later calls sign one part each.
+    expect(bodies[0]!.part_numbers).toEqual([1, 2, 3]);
+    expect(bodies.slice(1).every((b) => b.part_numbers.length <= 1)).toBe(true);
+    expect(signCalls.length).toBeGreaterThanOrEqual(5);
+    expect(signCalls.length).toBeLessThanOrEqual(8);
+    expect(server.calls.some((c) => c.path.endsWith('/multipart/parts'))).toBe(false);
+    // Every part was reported before complete (a reload before it would still find them).
+    expect(bodies.flatMap((b) => (b.completed ?? []).map((p) => p.PartNumber)).sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(server.recordedAtComplete).toBe(7);
+  });
+
   it('re-signs the URL on each retry and waits 1000 ms × attempt', async () => {
     const server = fakeServer({ partCount: 2, size: 20 });
     const delays: number[] = [];
@@ -160,6 +190,8 @@ describe('multipart uploader', () => {
     const [saved] = await store.list();
     expect(saved?.file_id).toBe('f1');
     expect(server.aborted).toBe(false);
+    // The part that did arrive is on the server's record for the resume.
+    expect([...server.recorded.keys()]).toEqual([1]);
   });
 
   it('rejects a presigned part without an ETag (no ETag obtained)', async () => {

@@ -7,6 +7,7 @@ import {
   type FileView,
   type MultipartInitResult,
   type MultipartStatus,
+  type SignedPart,
   type SignPartsResult,
 } from '@clipnest/contract';
 import { api, isApiError } from '../../../lib/api';
@@ -77,8 +78,10 @@ export function shareBody(task: UploadTask, filename: string): Record<string, st
 /**
  * Resumable multipart upload (spec §4 "Multipart upload", "Resume"; §9): parts of 5 MiB, 3 in
  * flight, 3 attempts each with a 1000 ms × attempt pause; each part URL is signed just before its
- * PUT and again on every retry. Presigned parts go straight to the bucket and are then reported to
- * the server with their ETag; on local storage the URLs point at the server, which records them.
+ * PUT (one call for the first part of every worker) and again on every retry. Presigned parts go
+ * straight to the bucket; their ETag is reported with the worker's next sign-parts call (one API
+ * call per part), the last ones on their own. On local storage the URLs point at the server, which
+ * records the parts itself.
  * The session is kept in IndexedDB until it completes, so a reload can resume: the server lists
  * the parts it has and only the missing ones are sent.
  */
@@ -206,19 +209,46 @@ export function createMultipartUploader(deps: MultipartDeps = {}): Uploader {
           tick();
         };
 
+        // ETags of parts PUT to presigned URLs that the server has not recorded yet. They ride on the
+        // next sign-parts call, so each part costs one API call: report the part just sent, sign the next.
+        const unreported = new Map<number, { etag: string; size: number }>();
+        const signedUrls = new Map<number, SignedPart>();
+        const sign = async (partNumbers: number[], abortSignal = signal) => {
+          const completed = [...unreported].map(([PartNumber, p]) => ({ PartNumber, ETag: p.etag, size: p.size }));
+          unreported.clear();
+          try {
+            const signed = await client.post<SignPartsResult>(
+              '/upload/multipart/sign-parts',
+              { file_id: session.file_id, part_numbers: partNumbers, ...(completed.length ? { completed } : {}) },
+              abortSignal,
+            );
+            for (const url of signed.urls) signedUrls.set(url.partNumber, url);
+          } catch (error) {
+            for (const p of completed) {
+              if (!unreported.has(p.PartNumber)) unreported.set(p.PartNumber, { etag: p.ETag, size: p.size });
+            }
+            throw error;
+          }
+        };
+        const takeUrl = (n: number) => {
+          const url = signedUrls.get(n);
+          signedUrls.delete(n);
+          return url;
+        };
+
         const sendPart = async (n: number) => {
           const start = (n - 1) * partSize;
           const blob = file.slice(start, start + sizeOf(n));
           for (let attempt = 1; ; attempt++) {
             if (signal.aborted) throw cancelledError();
             try {
-              // Signed just before use; a retry signs again (the old URL may have expired).
-              const signed = await client.post<SignPartsResult>(
-                '/upload/multipart/sign-parts',
-                { file_id: session.file_id, part_numbers: [n] },
-                signal,
-              );
-              const target = signed.urls.find((u) => u.partNumber === n) ?? signed.urls[0];
+              // Signed just before use (the first try may take the URL signed with the first batch);
+              // a retry signs again (the old URL may have expired).
+              let target = attempt === 1 ? takeUrl(n) : undefined;
+              if (!target) {
+                await sign([n]);
+                target = takeUrl(n);
+              }
               if (!target) throw new UploadError(i18n.t('errors.invalidResponse'));
               inFlight.set(n, 0);
               const result = await put(target.url, blob, {
@@ -231,13 +261,8 @@ export function createMultipartUploader(deps: MultipartDeps = {}): Uploader {
               });
               const etag = result.etag?.trim();
               if (!etag) throw new UploadError(i18n.t('errors.upload.noEtag'));
-              if (!target.proxied) {
-                await client.post(
-                  '/upload/multipart/parts',
-                  { file_id: session.file_id, part_number: n, etag, size: blob.size },
-                  signal,
-                );
-              }
+              // Parts through the server (proxied) are recorded by the server itself.
+              if (!target.proxied) unreported.set(n, { etag, size: blob.size });
               markDone(n, etag, blob.size);
               return;
             } catch (error) {
@@ -250,6 +275,11 @@ export function createMultipartUploader(deps: MultipartDeps = {}): Uploader {
               await sleep(retryDelayMs * attempt, signal);
             }
           }
+        };
+
+        /** Reports what is left when there is no next part to sign (complete carries the ETags anyway). */
+        const flush = async () => {
+          if (unreported.size > 0) await sign([]).catch(() => undefined);
         };
 
         let next = 0;
@@ -265,11 +295,19 @@ export function createMultipartUploader(deps: MultipartDeps = {}): Uploader {
               if (!failure.cancelled) inner.abort();
             }
           }
+          // Last parts: report them now, so a reload before complete still finds them on the server.
+          if (!failure) await flush();
         };
-        await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, missing.length)) }, worker));
+        const workers = Math.max(1, Math.min(concurrency, missing.length));
+        // One call signs the first part of every worker; the failure, if any, shows again per part.
+        if (missing.length > 0) await sign(missing.slice(0, workers)).catch(() => undefined);
+        if (signal.aborted) throw cancelledError();
+        await Promise.all(Array.from({ length: workers }, worker));
         await saving;
         if (task.signal.aborted) throw cancelledError();
         if (failure) {
+          // The parts that did arrive count for the resume.
+          if (unreported.size > 0) await sign([], task.signal).catch(() => undefined);
           const detail = failure.message;
           const generic = i18n.t('errors.upload.somePartsFailed');
           throw new UploadError(detail === generic ? generic : `${generic}: ${detail}`, { status: failure.status });
