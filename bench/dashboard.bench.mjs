@@ -9,6 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { machineLine, writeSection } from './lib/report.mjs';
 import { repoRoot, startServer } from './lib/server.mjs';
+import { clientThreads, onClientCpus, pinningLine, serverCpus } from './lib/cpus.mjs';
 
 const run = promisify(execFile);
 const require = createRequire(path.join(repoRoot, 'server', 'package.json'));
@@ -113,10 +114,10 @@ function toMs(value, unit) {
 }
 
 async function wrk(url, token) {
-  const args = ['-t2', `-c${CONNECTIONS}`, `-d${DURATION}`, '--latency'];
+  const args = [`-t${clientThreads}`, `-c${CONNECTIONS}`, `-d${DURATION}`, '--latency'];
   if (token) args.push('-H', `Authorization: Bearer ${token}`);
   args.push(url);
-  const { stdout } = await run('wrk', args, { maxBuffer: 10 * 1024 * 1024 });
+  const { stdout } = await run(...onClientCpus('wrk', args), { maxBuffer: 10 * 1024 * 1024 });
   const pct = (p) => {
     const m = new RegExp(`^\\s*${p}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(stdout);
     return m ? toMs(m[1], m[2]) : NaN;
@@ -133,7 +134,7 @@ const loadBefore = os
   .loadavg()
   .map((l) => l.toFixed(1))
   .join(' / ');
-const server = await startServer();
+const server = await startServer({ cpus: serverCpus });
 try {
   const token = await server.login();
   const auth = { authorization: `Bearer ${token}` };
@@ -182,7 +183,7 @@ try {
 
   const markdown = `## Dashboard (SQLite, ${PASTES.toLocaleString('en')} pastes)
 
-${machineLine()}, load average ${loadBefore} before the run. One server process (tsx, SQLite in WAL mode) with
+${machineLine()}, load average ${loadBefore} before the run. One server process (the bundle \`npm start\` runs, SQLite in WAL mode; ${pinningLine()}) with
 ${PASTES.toLocaleString('en')} pastes and ${FILES.toLocaleString('en')} file rows written straight into its database file in one
 transaction (${(seedMs / 1000).toFixed(1)} s, counter triggers included), all created within the charted week
 (${createdInWeek.toLocaleString('en')} of them on the 7 charted UTC days). \`GET /api/admin/dashboard/stats?fresh=1\` recomputes
@@ -199,7 +200,7 @@ ${seqRow('GET /api/admin/dashboard/stats (15 s cache)', cached)}
 
 Fresh dashboard p50 = ${ratio.toFixed(1)} × health p50.
 
-wrk -t2 -c${CONNECTIONS} -d${DURATION} --latency, health and fresh dashboard alternating ${ROUNDS} times (medians):
+wrk -t${clientThreads} -c${CONNECTIONS} -d${DURATION} --latency, health and fresh dashboard alternating ${ROUNDS} times (medians):
 
 | Endpoint | req/s | p50 ms | p99 ms | non-2xx |
 |---|---:|---:|---:|---:|
