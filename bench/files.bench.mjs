@@ -25,12 +25,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import { freePort, repoRoot, startServer } from './lib/server.mjs';
+import { startS3rver } from './lib/s3rver.mjs';
 import { machineLine, writeSection } from './lib/report.mjs';
 
-const require = createRequire(import.meta.url);
 const MB = 1024 * 1024;
 const QUICK = process.env.BENCH_FILES_QUICK === '1';
 const SIZES = QUICK
@@ -230,28 +229,6 @@ async function makeFile(bytes, name) {
   return file;
 }
 
-async function startS3rverProcess() {
-  const port = await freePort();
-  const dir = path.join(work, 's3rver');
-  const cli = path.join(path.dirname(require.resolve('s3rver/package.json')), 'bin', 's3rver.js');
-  const proc = startChild(process.execPath, [
-    '--openssl-legacy-provider',
-    cli,
-    '-d',
-    dir,
-    '-a',
-    '127.0.0.1',
-    '-p',
-    String(port),
-    '--silent',
-    '--no-vhost-buckets',
-    '--configure-bucket',
-    BUCKET,
-  ]);
-  await waitForPort(port);
-  return { ...proc, port, endpoint: `http://127.0.0.1:${port}` };
-}
-
 async function startNginx(root) {
   const port = await freePort();
   const prefix = path.join(work, 'nginx');
@@ -373,7 +350,8 @@ async function main() {
   }
   log('source files ready');
 
-  const s3rver = await startS3rverProcess();
+  const s3rver = await startS3rver({ dir: path.join(work, 's3rver'), bucket: BUCKET });
+  cleanups.push(() => s3rver.stop());
   log('s3rver on', s3rver.endpoint);
   const server = await startServer({ env: { LOG_LEVEL: 'error' } });
   cleanups.push(() => server.stop());

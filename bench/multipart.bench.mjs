@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { addS3Config, api } from './lib/api.mjs';
 import { initMultipart, multipartUpload } from './lib/multipartClient.mjs';
-import { cpuSeconds, serverPid } from './lib/proc.mjs';
+import { cpuSeconds } from './lib/proc.mjs';
 import { machineLine, writeSection } from './lib/report.mjs';
 import { startS3rver } from './lib/s3rver.mjs';
 import { startServer } from './lib/server.mjs';
@@ -117,7 +117,7 @@ try {
   const token = await server.login();
   const config = await addS3Config(server, token, { name: 'bench s3rver', endpoint: s3.endpoint, bucket: BUCKET });
   await api(server, token, 'PUT', '/api/admin/settings/group/1', { max_upload_size: 4, max_upload_size_unit: 'GB' });
-  const pids = [serverPid(server.pid), s3.pid];
+  const pids = [server.pid, s3.pid];
 
   // aws first; the Clipnest runs follow on the same emulator (separate keys).
   const awsSeconds = awsCopy(s3.endpoint, file);
