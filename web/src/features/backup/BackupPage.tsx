@@ -24,7 +24,7 @@ import { Table, TBody, TD, TH, THead, TR } from '../../components/ui/table';
 import { errorMessage, isApiError } from '../../lib/api';
 import { logout } from '../../lib/auth';
 import { cn } from '../../lib/cn';
-import { formatDateTime } from '../../lib/format';
+import { formatBytes, formatDateTime, formatNumber } from '../../lib/format';
 import { ScheduleCard } from './ScheduleCard';
 import { BACKUP_MODULES_QUERY_KEY, downloadBackup, previewRestore, runRestore, useBackupModules } from './api';
 
@@ -110,7 +110,7 @@ function CreateBackup() {
                     <span className="text-xs tabular-nums text-muted-foreground">
                       {t('adminPanel.backup.rows', {
                         count: rows,
-                        formatted: new Intl.NumberFormat(i18n.language).format(rows),
+                        formatted: formatNumber(rows, i18n.language),
                       })}
                     </span>
                   ) : null}
@@ -138,7 +138,7 @@ function CreateBackup() {
 
 function PreviewTable({ preview, tableModule }: { preview: RestorePreview; tableModule: (table: string) => string }) {
   const { t, i18n } = useTranslation();
-  const n = (value: number) => new Intl.NumberFormat(i18n.language).format(value);
+  const n = (value: number) => formatNumber(value, i18n.language);
   const effect = (row: RestorePreview['tables'][number]) =>
     preview.mode === 'overwrite'
       ? t('adminPanel.backup.preview.overwriteEffect', { removed: n(row.existing), added: n(row.incoming) })
@@ -303,9 +303,6 @@ function RestoreBackup() {
     void pick(event.dataTransfer.files[0]);
   };
 
-  const sizeText = (bytes: number) =>
-    bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.ceil(bytes / 1024))} KB`;
-
   return (
     <Section title={t('adminPanel.backup.restoreTitle')} description={t('adminPanel.backup.restoreBody')}>
       <Field id={inputId} label={t('adminPanel.backup.file')} error={fileError}>
@@ -329,7 +326,7 @@ function RestoreBackup() {
                 <p className="truncate text-sm font-medium" data-testid="restore-file-name">
                   {file.name}
                 </p>
-                <p className="text-xs text-muted-foreground">{sizeText(file.size)}</p>
+                <p className="text-xs text-muted-foreground">{formatBytes(file.size, i18n.language)}</p>
               </>
             ) : (
               <p className="text-sm text-muted-foreground">{t('adminPanel.backup.dropHint')}</p>

@@ -31,7 +31,6 @@ import {
 } from '../../components/ui/dropdown-menu';
 import { EmptyState } from '../../components/ui/empty-state';
 import { IconButton } from '../../components/ui/icon-button';
-import { formatBytes } from '../../components/ui/progress';
 import { ListSkeleton } from '../../components/ui/list-skeleton';
 import { LoadError } from '../../components/ui/load-error';
 import { PageHeader, RefreshButton } from '../../components/ui/page-header';
@@ -43,7 +42,7 @@ import { Table, TBody, TD, TH, THead, TR } from '../../components/ui/table';
 import { Tooltip } from '../../components/ui/tooltip';
 import { errorMessage, isApiError } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
-import { formatDateTime, formatRelative, isPast } from '../../lib/format';
+import { formatBytes, formatDateTime, formatRelative, isPast } from '../../lib/format';
 import { shareLink, useDeleteFiles, useFiles } from './api';
 import { FileEditDialog } from './FileEditDialog';
 

@@ -11,6 +11,7 @@ import { ChoiceChips } from '../../components/ui/choice-chips';
 import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
 import { Select } from '../../components/ui/select';
+import { formatNumber } from '../../lib/format';
 import { fieldProps, SettingsPageFrame, SettingsSection, SwitchRow, useSettingsForm } from './kit';
 
 const KEYS: SettingKey[] = [
@@ -21,10 +22,6 @@ const KEYS: SettingKey[] = [
   'proxy_sign_all',
   'proxy_sign_expires',
 ];
-
-function formatBytes(bytes: number, lang: string): string {
-  return new Intl.NumberFormat(lang).format(bytes);
-}
 
 /** Global settings (spec §3): upload limit with units, proxy defaults, overwrite mode, signing. */
 export default function GlobalSettingsPage() {
@@ -50,7 +47,7 @@ export default function GlobalSettingsPage() {
           label={t('adminPanel.global.maxUploadSize')}
           help={
             bytes !== null
-              ? t('adminPanel.global.maxUploadSizeBytes', { bytes: formatBytes(bytes, i18n.language) })
+              ? t('adminPanel.global.maxUploadSizeBytes', { bytes: formatNumber(bytes, i18n.language) })
               : t('adminPanel.global.maxUploadSizeHelp')
           }
           error={size.error ?? unit.error}

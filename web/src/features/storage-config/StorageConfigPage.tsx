@@ -30,11 +30,12 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { LoadError } from '../../components/ui/load-error';
 import { PageHeader, RefreshButton } from '../../components/ui/page-header';
 import { IconButton } from '../../components/ui/icon-button';
-import { formatBytes, Progress } from '../../components/ui/progress';
+import { Progress } from '../../components/ui/progress';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Tooltip } from '../../components/ui/tooltip';
 import { errorMessage, isApiError } from '../../lib/api';
 import { cn } from '../../lib/cn';
+import { formatBytes } from '../../lib/format';
 import { testStorageConfig, useDeleteStorageConfig, useSetDefaultStorageConfig, useStorageConfigs } from './api';
 import { StorageConfigFormDialog } from './StorageConfigFormDialog';
 

@@ -46,7 +46,7 @@ import { Table, TBody, TD, TH, THead, TR } from '../../components/ui/table';
 import { Tooltip } from '../../components/ui/tooltip';
 import { errorMessage, isApiError } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
-import { formatDateTime, formatRelative } from '../../lib/format';
+import { formatBytes, formatDateTime, formatRelative } from '../../lib/format';
 import { PlainTextView } from '../paste-view/PlainTextView';
 import {
   pasteShareUrl,
@@ -63,13 +63,6 @@ const SEARCH_MIN = 2;
 interface Sort {
   field: PasteSortField;
   order: 'asc' | 'desc';
-}
-
-function formatSize(bytes: number, lang: string): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const nf = new Intl.NumberFormat(lang, { maximumFractionDigits: 1 });
-  if (bytes < 1024 * 1024) return `${nf.format(bytes / 1024)} KB`;
-  return `${nf.format(bytes / 1024 / 1024)} MB`;
 }
 
 function StatusBadges({ paste }: { paste: PasteListItem }) {
@@ -254,7 +247,7 @@ function PasteCard({
         </div>
         <div>
           <dt className="text-xs text-muted-foreground">{t('paste.manage.columns.size')}</dt>
-          <dd className="mt-0.5">{formatSize(paste.size, i18n.language)}</dd>
+          <dd className="mt-0.5">{formatBytes(paste.size, i18n.language)}</dd>
         </div>
         <div>
           <dt className="text-xs text-muted-foreground">{t('paste.manage.columns.expires')}</dt>
