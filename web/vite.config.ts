@@ -2,13 +2,16 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { lazyHeavyPrecache } from './pwaPrecache.ts';
 
 const apiTarget = process.env.CLIPNEST_API_URL ?? 'http://127.0.0.1:8787';
+const precache = lazyHeavyPrecache();
 
 export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    precache.plugin,
     VitePWA({
       // The app shows its own "new version" prompt instead of reloading behind the user's back.
       registerType: 'prompt',
@@ -35,6 +38,16 @@ export default defineConfig({
         // The API, raw/download endpoints and WebDAV are always live, never served from the app shell.
         navigateFallbackDenylist: [/^\/api\//, /^\/dav(\/|$)/],
         cleanupOutdatedCaches: true,
+        // Diagrams, maths, highlighting and export load on demand: not part of the offline shell.
+        manifestTransforms: [precache.manifestTransform],
+        // What is loaded on demand is kept once used (hashed names never change), so it works offline after.
+        runtimeCaching: [
+          {
+            urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/assets/'),
+            handler: 'CacheFirst',
+            options: { cacheName: 'clipnest-lazy-assets', expiration: { maxEntries: 200 } },
+          },
+        ],
       },
     }),
   ],

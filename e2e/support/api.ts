@@ -52,6 +52,21 @@ export async function deleteAllKeys(token: string): Promise<void> {
   for (const key of await listKeys(token)) await deleteKey(token, key.id);
 }
 
+/** Replaces every key with three that show each status (enabled, never expiring with a base path, disabled guest). */
+export async function seedSampleKeys(
+  token: string,
+  photos = { name: 'photo-backup', basic_path: '/photos' },
+): Promise<void> {
+  await deleteAllKeys(token);
+  await createKey(token, { name: 'ci-deploy', permissions: Perm.TEXT | Perm.FILE_SHARE, expires_in_days: 30 });
+  await createKey(token, {
+    ...photos,
+    permissions: Perm.MOUNT_VIEW | Perm.MOUNT_UPLOAD | Perm.MOUNT_COPY | Perm.WEBDAV_READ,
+    expires_at: null,
+  });
+  await createKey(token, { name: 'guest-viewer', permissions: Perm.TEXT, is_guest: 1, enabled: false });
+}
+
 let counter = 0;
 /** A key name unique within the run. */
 export function uniqueName(prefix: string): string {

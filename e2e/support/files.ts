@@ -1,15 +1,7 @@
-/** File-share helpers for the e2e suite: sample files, API uploads and an s3rver emulator. */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+/** File-share helpers for the e2e suite: sample files and API uploads. */
 import { crc32, deflateSync } from 'node:zlib';
 import type { ApiEnvelope, FileView } from '@clipnest/contract';
 import { BASE_URL } from './env';
-
-const require = createRequire(import.meta.url);
 
 function chunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
@@ -128,69 +120,4 @@ export async function uploadViaApi(
   const envelope = (await response.json()) as ApiEnvelope<FileView>;
   if (!response.ok || !envelope.data) throw new Error(`upload ${name} → ${response.status}: ${envelope.message}`);
   return envelope.data;
-}
-
-export interface S3rver {
-  endpoint: string;
-  bucket: string;
-  stop: () => Promise<void>;
-}
-
-/** A port nobody listens on right now (other suites may run their own emulators). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** s3rver on 127.0.0.1 with one bucket (TOOLING.md: needs --openssl-legacy-provider). */
-export async function startS3rver(bucket = 'e2e-files'): Promise<S3rver> {
-  const port = await freePort();
-  const dir = mkdtempSync(path.join(tmpdir(), 'clipnest-e2e-s3rver-'));
-  const cli = path.join(path.dirname(require.resolve('s3rver/package.json')), 'bin', 's3rver.js');
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      '--openssl-legacy-provider',
-      cli,
-      '-d',
-      dir,
-      '-a',
-      '127.0.0.1',
-      '-p',
-      String(port),
-      '--silent',
-      '--no-vhost-buckets',
-      '--configure-bucket',
-      bucket,
-    ],
-    { stdio: 'ignore' },
-  );
-  const endpoint = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    try {
-      // Ours once the bucket answers (s3rver never checks signatures).
-      if ((await fetch(`${endpoint}/${bucket}`)).ok) break;
-      throw new Error('bucket not ready');
-    } catch {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error('s3rver did not start');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  return {
-    endpoint,
-    bucket,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 200));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }

@@ -1,88 +1,15 @@
-/** Helpers for the large/remote upload e2e tests: s3rver with open CORS, an S3 config, a slow file server. */
-import { spawn, type ChildProcess } from 'node:child_process';
+/** Helpers for the large/remote upload e2e tests: an S3 config for the emulator, random files, a slow file server. */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { StorageConfigView } from '@clipnest/contract';
 import { call } from './api';
-import { freePort } from './files';
-
-const require = createRequire(import.meta.url);
-
-/** CORS letting the browser PUT parts straight to the bucket and read their ETag. */
-const OPEN_CORS_XML = `<CORSConfiguration>
-  <CORSRule>
-    <AllowedOrigin>*</AllowedOrigin>
-    <AllowedMethod>GET</AllowedMethod>
-    <AllowedMethod>PUT</AllowedMethod>
-    <AllowedMethod>POST</AllowedMethod>
-    <AllowedMethod>HEAD</AllowedMethod>
-    <AllowedMethod>DELETE</AllowedMethod>
-    <AllowedHeader>*</AllowedHeader>
-    <ExposeHeader>ETag</ExposeHeader>
-    <MaxAgeSeconds>3000</MaxAgeSeconds>
-  </CORSRule>
-</CORSConfiguration>`;
-
-export interface CorsS3rver {
-  endpoint: string;
-  bucket: string;
-  stop: () => Promise<void>;
-}
-
-/** s3rver on 127.0.0.1 with one bucket and open CORS (TOOLING.md: needs --openssl-legacy-provider). */
-export async function startCorsS3rver(bucket = 'e2e-uploads'): Promise<CorsS3rver> {
-  const port = await freePort();
-  const dir = mkdtempSync(path.join(tmpdir(), 'clipnest-e2e-s3rver-cors-'));
-  const corsFile = path.join(dir, 'cors.xml');
-  writeFileSync(corsFile, OPEN_CORS_XML);
-  const cli = path.join(path.dirname(require.resolve('s3rver/package.json')), 'bin', 's3rver.js');
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      '--openssl-legacy-provider',
-      cli,
-      '-d',
-      path.join(dir, 'data'),
-      '-a',
-      '127.0.0.1',
-      '-p',
-      String(port),
-      '--silent',
-      '--no-vhost-buckets',
-      '--configure-bucket',
-      bucket,
-      corsFile,
-    ],
-    { stdio: 'ignore' },
-  );
-  const endpoint = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${endpoint}/${bucket}`)).ok) break;
-      throw new Error('bucket not ready');
-    } catch {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error('s3rver did not start');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  return {
-    endpoint,
-    bucket,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 200));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+import type { S3rver } from './s3rver';
 
 /** An S3 storage config (path style) pointing at the emulator, created through the API. */
-export async function createS3Config(token: string, s3: CorsS3rver, name: string): Promise<StorageConfigView> {
+export async function createS3Config(token: string, s3: S3rver, name: string): Promise<StorageConfigView> {
   const { status, envelope } = await call<StorageConfigView>('POST', '/s3-configs', {
     token,
     body: {

@@ -4,16 +4,8 @@ import { call, createKey, Perm, uniqueName, type KeyView } from '../support/api'
 import { seriousViolations } from '../support/axe';
 import { BASE_URL } from '../support/env';
 import { expect, seedStorage, test } from '../support/fixtures';
-import {
-  HTML_ATTACK,
-  makePdf,
-  makePng,
-  MARKDOWN_SAMPLE,
-  startS3rver,
-  SVG_ATTACK,
-  uploadViaApi,
-  type S3rver,
-} from '../support/files';
+import { HTML_ATTACK, makePdf, makePng, MARKDOWN_SAMPLE, SVG_ATTACK, uploadViaApi } from '../support/files';
+import { startS3rver, type S3rver } from '../support/s3rver';
 
 /** Fails the test on any dialog (alert/confirm) a shared file might open. */
 function forbidDialogs(page: Page, seen: string[]) {

@@ -1,4 +1,4 @@
-import { createKey, deleteAllKeys, Perm } from '../support/api';
+import { seedSampleKeys } from '../support/api';
 import { expect, seedStorage, test } from '../support/fixtures';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,15 +13,7 @@ test.describe('screenshots', () => {
   test.beforeAll(async () => {
     const { adminToken } = await import('../support/api');
     const token = await adminToken();
-    await deleteAllKeys(token);
-    await createKey(token, { name: 'ci-deploy', permissions: Perm.TEXT | Perm.FILE_SHARE, expires_in_days: 30 });
-    await createKey(token, {
-      name: 'photo-backup',
-      permissions: Perm.MOUNT_VIEW | Perm.MOUNT_UPLOAD | Perm.MOUNT_COPY | Perm.WEBDAV_READ,
-      basic_path: '/photos',
-      expires_at: null,
-    });
-    await createKey(token, { name: 'guest-viewer', permissions: Perm.TEXT, is_guest: 1, enabled: false });
+    await seedSampleKeys(token);
   });
 
   for (const theme of themes) {

@@ -4,15 +4,8 @@ import type { Page } from '@playwright/test';
 import { call, uniqueName } from '../support/api';
 import { BASE_URL } from '../support/env';
 import { expect, test } from '../support/fixtures';
-import {
-  createS3Config,
-  randomFile,
-  sha256,
-  startCorsS3rver,
-  startFileServer,
-  type CorsS3rver,
-  type FileServer,
-} from '../support/uploads';
+import { createS3Config, randomFile, sha256, startFileServer, type FileServer } from '../support/uploads';
+import { startS3rver, type S3rver } from '../support/s3rver';
 
 const shots = process.env.UPLOADS_SHOTS_DIR ?? '/tmp/uploads-shots';
 const MiB = 1024 * 1024;
@@ -34,12 +27,12 @@ function partNumberOf(url: string): number | null {
 }
 
 test.describe('large uploads straight to S3 (s3rver with CORS)', () => {
-  let s3: CorsS3rver;
+  let s3: S3rver;
   let configName: string;
 
   test.beforeAll(async ({ token }) => {
     mkdirSync(shots, { recursive: true });
-    s3 = await startCorsS3rver();
+    s3 = await startS3rver({ bucket: 'e2e-uploads', cors: true });
     configName = uniqueName('Emulator CORS');
     await createS3Config(token, s3, configName);
   });

@@ -1,4 +1,4 @@
-/** Dates in the reader's language; relative phrases ("in 3 days", "5 minutes ago"). */
+/** Numbers, sizes, speeds, durations and dates in the reader's language; relative phrases ("in 3 days", "5 minutes ago"). */
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 24 * 3600],
   ['month', 30 * 24 * 3600],
@@ -8,6 +8,42 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['minute', 60],
   ['second', 1],
 ];
+
+const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'] as const;
+
+/** 2147483648 → "2,147,483,648" (grouping as the language writes it). */
+export function formatNumber(value: number, lang?: string): string {
+  return new Intl.NumberFormat(lang).format(value);
+}
+
+/** 1536 → "1.5 KB" (binary steps, one decimal under 100). Locale-aware digits. */
+export function formatBytes(bytes: number, lang?: string): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return '—';
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const digits = unit === 0 || value >= 100 ? 0 : 1;
+  const text = new Intl.NumberFormat(lang, { maximumFractionDigits: digits, minimumFractionDigits: 0 }).format(value);
+  return `${text} ${BYTE_UNITS[unit]}`;
+}
+
+/** Bytes per second → "3.2 MB/s". */
+export function formatSpeed(bytesPerSecond: number, lang?: string): string {
+  return `${formatBytes(bytesPerSecond, lang)}/s`;
+}
+
+/** Seconds → clock text: "1:05:09" past an hour, else "4:07". */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}:${pad(m)}:${pad(sec)}` : `${m}:${pad(sec)}`;
+}
 
 export function formatDateTime(iso: string, lang: string): string {
   const date = new Date(iso);

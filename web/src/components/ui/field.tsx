@@ -27,21 +27,40 @@ export function Field({
         {optional && <span className="ms-1.5 font-normal text-muted-foreground">({optional})</span>}
       </Label.Root>
       {children}
-      {help && !error && (
-        <p id={`${id}-help`} className="text-xs leading-snug text-muted-foreground">
-          {help}
-        </p>
-      )}
-      {error && (
-        <p
-          id={`${id}-error`}
-          role="alert"
-          className="text-xs font-medium leading-snug text-destructive-soft-foreground"
-        >
-          {error}
-        </p>
-      )}
+      <FieldMessage id={id} help={help} error={error} />
     </div>
+  );
+}
+
+/** The line under a control: its error when there is one (announced), else its help text. */
+export function FieldMessage({
+  id,
+  help,
+  error,
+  className,
+}: {
+  /** The control's id: the texts get `${id}-help` / `${id}-error` for aria-describedby. */
+  id?: string;
+  help?: ReactNode;
+  error?: string | undefined;
+  className?: string;
+}) {
+  if (error) {
+    return (
+      <p
+        id={id && `${id}-error`}
+        role="alert"
+        className={cn('text-xs font-medium leading-snug text-destructive-soft-foreground', className)}
+      >
+        {error}
+      </p>
+    );
+  }
+  if (!help) return null;
+  return (
+    <p id={id && `${id}-help`} className={cn('text-xs leading-snug text-muted-foreground', className)}>
+      {help}
+    </p>
   );
 }
 

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { cn } from '../../lib/cn';
 
 /**
- * Loading placeholder for a list shown as a table on desktop (lg+) and as cards on phones.
+ * Loading placeholder for a DataList: a table on wide screens (xl+), cards below.
  * `row` is the content of one table row placeholder, `card` the content of one card placeholder.
  */
 export function ListSkeleton({
@@ -21,7 +21,7 @@ export function ListSkeleton({
 }) {
   return (
     <>
-      <div className="hidden lg:block">
+      <div className="hidden xl:block">
         <div className="overflow-hidden rounded-xl border border-border bg-surface">
           <div className="h-10 border-b border-border bg-surface-muted" />
           {Array.from({ length: rows }, (_, i) => (
@@ -34,7 +34,7 @@ export function ListSkeleton({
           ))}
         </div>
       </div>
-      <ul className="grid gap-3 lg:hidden">
+      <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2 xl:hidden">
         {Array.from({ length: cards }, (_, i) => (
           <li key={i} className="space-y-3 rounded-xl border border-border bg-surface p-4">
             {card}

@@ -1,6 +1,7 @@
 import { Switch as RadixSwitch } from 'radix-ui';
-import type { ComponentProps } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { cn } from '../../lib/cn';
+import { fieldAria, FieldMessage } from './field';
 
 export function Switch({ className, ...props }: ComponentProps<typeof RadixSwitch.Root>) {
   return (
@@ -15,5 +16,41 @@ export function Switch({ className, ...props }: ComponentProps<typeof RadixSwitc
     >
       <RadixSwitch.Thumb className="block size-5 translate-x-0.5 rounded-full bg-white shadow-sm transition-transform data-[state=checked]:translate-x-[22px] rtl:data-[state=checked]:-translate-x-[22px]" />
     </RadixSwitch.Root>
+  );
+}
+
+/** A labelled on/off choice: label and help (or error) on the start side, the switch on the end. */
+export function SwitchField({
+  id,
+  label,
+  help,
+  error,
+  checked,
+  onCheckedChange,
+  className,
+}: {
+  id: string;
+  label: ReactNode;
+  help?: ReactNode;
+  error?: string | undefined;
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+  className?: string;
+}) {
+  return (
+    <div className={cn('flex items-start justify-between gap-4', className)}>
+      <div className="min-w-0">
+        <label htmlFor={id} className="text-sm font-medium">
+          {label}
+        </label>
+        <FieldMessage id={id} help={help} error={error} className="mt-0.5" />
+      </div>
+      <Switch
+        {...fieldAria(id, error, Boolean(help))}
+        checked={checked}
+        onCheckedChange={onCheckedChange}
+        className="mt-0.5 pointer-coarse:my-2"
+      />
+    </div>
   );
 }

@@ -16,7 +16,7 @@ import { ChoiceChips } from '../../components/ui/choice-chips';
 import { Dialog, DialogContent } from '../../components/ui/dialog';
 import { Field, fieldAria } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
-import { Switch } from '../../components/ui/switch';
+import { SwitchField } from '../../components/ui/switch';
 import { isApiError } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { useCreateApiKey, useUpdateApiKey } from './api';
@@ -96,33 +96,6 @@ function PermissionGroup({
         ))}
       </div>
     </fieldset>
-  );
-}
-
-function SwitchRow({
-  label,
-  help,
-  checked,
-  onChange,
-}: {
-  label: string;
-  help: string;
-  checked: boolean;
-  onChange: (checked: boolean) => void;
-}) {
-  const id = useId();
-  return (
-    <div className="flex items-center justify-between gap-4 py-1">
-      <div className="min-w-0">
-        <label htmlFor={id} className="text-sm font-medium">
-          {label}
-        </label>
-        <p id={`${id}-help`} className="text-xs text-muted-foreground">
-          {help}
-        </p>
-      </div>
-      <Switch id={id} checked={checked} onCheckedChange={onChange} aria-describedby={`${id}-help`} />
-    </div>
   );
 }
 
@@ -383,18 +356,22 @@ function KeyFormContent({
         </div>
 
         <div className="flex flex-col gap-2 rounded-lg border border-border px-3 py-2">
-          <SwitchRow
+          <SwitchField
+            id={`${formId}-guest`}
+            className="py-1"
             label={t('keys.form.guest')}
             help={t('keys.form.guestHelp')}
             checked={state.isGuest}
-            onChange={(isGuest) => change({ ...state, isGuest })}
+            onCheckedChange={(isGuest) => change({ ...state, isGuest })}
           />
           <div className="h-px bg-border" />
-          <SwitchRow
+          <SwitchField
+            id={`${formId}-enabled`}
+            className="py-1"
             label={t('keys.form.enabled')}
             help={t('keys.form.enabledHelp')}
             checked={state.enabled}
-            onChange={(enabled) => change({ ...state, enabled })}
+            onCheckedChange={(enabled) => change({ ...state, enabled })}
           />
         </div>
 

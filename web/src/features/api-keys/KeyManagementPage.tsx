@@ -1,28 +1,22 @@
 import { ALL_PERMISSIONS, permissionNames, type ApiKeyView } from '@clipnest/contract';
-import { Copy, Ellipsis, KeyRound, Pencil, Plus, SearchX, Trash2 } from 'lucide-react';
+import { Copy, KeyRound, Pencil, Plus, SearchX, Trash2 } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { DataList, type DataListColumn } from '../../components/ui/data-list';
 import { Dialog, DialogContent } from '../../components/ui/dialog';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '../../components/ui/dropdown-menu';
 import { EmptyState } from '../../components/ui/empty-state';
 import { IconButton } from '../../components/ui/icon-button';
 import { ListSkeleton } from '../../components/ui/list-skeleton';
 import { LoadError } from '../../components/ui/load-error';
 import { PageHeader, RefreshButton } from '../../components/ui/page-header';
+import { RelativeTime } from '../../components/ui/relative-time';
+import { RowActions } from '../../components/ui/row-actions';
 import { SearchField } from '../../components/ui/search-field';
 import { Skeleton } from '../../components/ui/skeleton';
-import { SortHeader } from '../../components/ui/sort-header';
-import { Table, TBody, TD, TH, THead, TR } from '../../components/ui/table';
 import { Tooltip } from '../../components/ui/tooltip';
 import { errorMessage, isApiError } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
@@ -83,30 +77,23 @@ function StatusBadges({ apiKey }: { apiKey: ApiKeyView }) {
   );
 }
 
-function Expiry({ value }: { value: string | null }) {
+function Expiry({ value, compact = false }: { value: string | null; compact?: boolean }) {
   const { t, i18n } = useTranslation();
   if (!value) return <span className="text-muted-foreground">{t('keys.neverExpires')}</span>;
-  const expired = isPast(value);
+  const tone = isPast(value) ? 'text-destructive-soft-foreground' : undefined;
+  if (compact) return <RelativeTime iso={value} className={tone} />;
   return (
     <span className="flex flex-col">
-      <span className={expired ? 'text-destructive-soft-foreground' : undefined}>
-        {formatDateTime(value, i18n.language)}
-      </span>
+      <span className={tone}>{formatDateTime(value, i18n.language)}</span>
       <span className="text-xs text-muted-foreground">{formatRelative(value, i18n.language)}</span>
     </span>
   );
 }
 
 function LastUsed({ value }: { value: string | null }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   if (!value) return <span className="text-muted-foreground">{t('keys.neverUsed')}</span>;
-  return (
-    <Tooltip content={formatDateTime(value, i18n.language)}>
-      <span tabIndex={0} className="rounded-sm">
-        {formatRelative(value, i18n.language)}
-      </span>
-    </Tooltip>
-  );
+  return <RelativeTime iso={value} />;
 }
 
 function MaskedKey({ apiKey, onCopy }: { apiKey: ApiKeyView; onCopy: () => void }) {
@@ -123,51 +110,6 @@ function MaskedKey({ apiKey, onCopy }: { apiKey: ApiKeyView; onCopy: () => void 
         <Copy className="size-3.5" />
       </IconButton>
     </span>
-  );
-}
-
-function RowActions({
-  apiKey,
-  onEdit,
-  onDelete,
-  onCopy,
-}: {
-  apiKey: ApiKeyView;
-  onEdit: () => void;
-  onDelete: () => void;
-  onCopy: () => void;
-}) {
-  const { t } = useTranslation();
-  return (
-    <div className="flex items-center justify-end gap-0.5">
-      <IconButton label={t('keys.edit', { name: apiKey.name })} size="icon-sm" onClick={onEdit}>
-        <Pencil className="size-4" />
-      </IconButton>
-      <DropdownMenu>
-        <Tooltip content={t('common.moreActions')}>
-          <DropdownMenuTrigger asChild>
-            <Button variant="ghost" size="icon-sm" aria-label={`${t('common.moreActions')}: ${apiKey.name}`}>
-              <Ellipsis className="size-4" />
-            </Button>
-          </DropdownMenuTrigger>
-        </Tooltip>
-        <DropdownMenuContent>
-          <DropdownMenuItem onSelect={onEdit}>
-            <Pencil />
-            {t('common.edit')}
-          </DropdownMenuItem>
-          <DropdownMenuItem onSelect={onCopy}>
-            <Copy />
-            {t('common.copy')}
-          </DropdownMenuItem>
-          <DropdownMenuSeparator />
-          <DropdownMenuItem destructive onSelect={onDelete}>
-            <Trash2 />
-            {t('common.delete')}
-          </DropdownMenuItem>
-        </DropdownMenuContent>
-      </DropdownMenu>
-    </div>
   );
 }
 
@@ -204,53 +146,54 @@ function TableSkeleton() {
   );
 }
 
-function KeyCard({
-  apiKey,
-  onEdit,
-  onDelete,
-  onCopy,
-}: {
-  apiKey: ApiKeyView;
-  onEdit: () => void;
-  onDelete: () => void;
-  onCopy: () => void;
-}) {
-  const { t } = useTranslation();
+function KeyName({ apiKey, onCopy }: { apiKey: ApiKeyView; onCopy: () => void }) {
   return (
-    <li className="rounded-xl border border-border bg-surface p-4 shadow-sm" data-testid="key-card">
-      <div className="flex items-start justify-between gap-2">
-        <div className="min-w-0">
-          <p className="truncate font-medium">{apiKey.name}</p>
-          <MaskedKey apiKey={apiKey} onCopy={onCopy} />
-        </div>
-        <RowActions apiKey={apiKey} onEdit={onEdit} onDelete={onDelete} onCopy={onCopy} />
-      </div>
-      <div className="mt-2">
-        <StatusBadges apiKey={apiKey} />
-      </div>
-      <div className="mt-3">
-        <PermissionSummary mask={apiKey.permissions} />
-      </div>
-      <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-3 border-t border-border pt-3 text-sm">
-        <div>
-          <dt className="text-xs text-muted-foreground">{t('keys.columns.expires')}</dt>
-          <dd className="mt-0.5">
-            <Expiry value={apiKey.expires_at} />
-          </dd>
-        </div>
-        <div>
-          <dt className="text-xs text-muted-foreground">{t('keys.columns.lastUsed')}</dt>
-          <dd className="mt-0.5">
-            <LastUsed value={apiKey.last_used} />
-          </dd>
-        </div>
-        <div className="col-span-2">
-          <dt className="text-xs text-muted-foreground">{t('keys.columns.basicPath')}</dt>
-          <dd className="mt-0.5 truncate font-mono text-xs">{apiKey.basic_path}</dd>
-        </div>
-      </dl>
-    </li>
+    <div className="min-w-0">
+      <p className="truncate font-medium">{apiKey.name}</p>
+      <MaskedKey apiKey={apiKey} onCopy={onCopy} />
+    </div>
   );
+}
+
+/** The table columns; on phones the card shows the same facts. */
+function useKeyColumns(onCopy: (key: ApiKeyView) => void): DataListColumn<ApiKeyView, SortColumn>[] {
+  const { t } = useTranslation();
+  return [
+    {
+      id: 'name',
+      header: t('keys.columns.name'),
+      sortField: 'name',
+      className: 'max-w-52',
+      cell: (key) => <KeyName apiKey={key} onCopy={() => onCopy(key)} />,
+    },
+    {
+      id: 'permissions',
+      header: t('keys.columns.permissions'),
+      className: 'min-w-40 max-w-72',
+      cell: (key) => <PermissionSummary mask={key.permissions} />,
+    },
+    {
+      id: 'basicPath',
+      header: t('keys.columns.basicPath'),
+      className: 'max-w-40',
+      cell: (key) => <code className="block truncate font-mono text-xs">{key.basic_path}</code>,
+    },
+    {
+      id: 'expires',
+      header: t('keys.columns.expires'),
+      sortField: 'expires',
+      className: 'whitespace-nowrap',
+      cell: (key) => <Expiry value={key.expires_at} compact />,
+    },
+    {
+      id: 'lastUsed',
+      header: t('keys.columns.lastUsed'),
+      sortField: 'lastUsed',
+      className: 'whitespace-nowrap',
+      cell: (key) => <LastUsed value={key.last_used} />,
+    },
+    { id: 'status', header: t('keys.columns.status'), cell: (key) => <StatusBadges apiKey={key} /> },
+  ];
 }
 
 /** Key management (spec §2, §3, §6): list, create, edit, delete and copy API keys. */
@@ -259,6 +202,7 @@ export default function KeyManagementPage() {
   const keys = useApiKeys();
   const remove = useDeleteApiKey();
   const copyKey = useCopyKey();
+  const columns = useKeyColumns((key) => void copyKey(key));
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<SortState>({ column: 'created', direction: 'desc' });
   const [formOpen, setFormOpen] = useState(false);
@@ -291,13 +235,6 @@ export default function KeyManagementPage() {
       setDeleting(null);
     }
   }
-
-  const rowProps = (key: ApiKeyView) => ({
-    apiKey: key,
-    onEdit: () => openEdit(key),
-    onDelete: () => setDeleting(key),
-    onCopy: () => void copyKey(key),
-  });
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
@@ -347,67 +284,44 @@ export default function KeyManagementPage() {
           {visible.length === 0 ? (
             <EmptyState icon={SearchX} title={t('keys.noMatch', { query })} />
           ) : (
-            <>
-              <div className="hidden lg:block">
-                <Table>
-                  <THead>
-                    <tr className="border-b border-border">
-                      <SortHeader field="name" sortedBy={sort.column} order={sort.direction} onSort={onSort}>
-                        {t('keys.columns.name')}
-                      </SortHeader>
-                      <TH>{t('keys.columns.permissions')}</TH>
-                      <TH>{t('keys.columns.basicPath')}</TH>
-                      <SortHeader field="expires" sortedBy={sort.column} order={sort.direction} onSort={onSort}>
-                        {t('keys.columns.expires')}
-                      </SortHeader>
-                      <SortHeader field="lastUsed" sortedBy={sort.column} order={sort.direction} onSort={onSort}>
-                        {t('keys.columns.lastUsed')}
-                      </SortHeader>
-                      <TH>{t('keys.columns.status')}</TH>
-                      <TH className="text-end">
-                        <span className="sr-only">{t('keys.columns.actions')}</span>
-                      </TH>
-                    </tr>
-                  </THead>
-                  <TBody>
-                    {visible.map((key) => {
-                      const props = rowProps(key);
-                      return (
-                        <TR key={key.id} data-testid="key-row">
-                          <TD className="max-w-60">
-                            <p className="truncate font-medium">{key.name}</p>
-                            <MaskedKey apiKey={key} onCopy={props.onCopy} />
-                          </TD>
-                          <TD className="min-w-44 max-w-72">
-                            <PermissionSummary mask={key.permissions} />
-                          </TD>
-                          <TD className="max-w-40">
-                            <code className="block truncate font-mono text-xs">{key.basic_path}</code>
-                          </TD>
-                          <TD className="whitespace-nowrap">
-                            <Expiry value={key.expires_at} />
-                          </TD>
-                          <TD className="whitespace-nowrap">
-                            <LastUsed value={key.last_used} />
-                          </TD>
-                          <TD>
-                            <StatusBadges apiKey={key} />
-                          </TD>
-                          <TD className="w-px whitespace-nowrap ps-0">
-                            <RowActions {...props} />
-                          </TD>
-                        </TR>
-                      );
-                    })}
-                  </TBody>
-                </Table>
-              </div>
-              <ul className="grid gap-3 sm:grid-cols-2 lg:hidden">
-                {visible.map((key) => (
-                  <KeyCard key={key.id} {...rowProps(key)} />
-                ))}
-              </ul>
-            </>
+            <DataList
+              items={visible}
+              getId={(key) => key.id}
+              columns={columns}
+              sort={{ field: sort.column, order: sort.direction, onSort }}
+              rowTestId="key-row"
+              cardTestId="key-card"
+              actions={(key) => (
+                <RowActions
+                  name={key.name}
+                  quick={[{ label: t('keys.edit', { name: key.name }), icon: Pencil, onClick: () => openEdit(key) }]}
+                  menu={[
+                    { label: t('common.edit'), icon: Pencil, onSelect: () => openEdit(key) },
+                    { label: t('common.copy'), icon: Copy, onSelect: () => void copyKey(key) },
+                    { label: t('common.delete'), icon: Trash2, destructive: true, onSelect: () => setDeleting(key) },
+                  ]}
+                />
+              )}
+              card={{
+                title: (key) => <KeyName apiKey={key} onCopy={() => void copyKey(key)} />,
+                body: (key) => (
+                  <>
+                    <StatusBadges apiKey={key} />
+                    <PermissionSummary mask={key.permissions} />
+                  </>
+                ),
+                facts: (key) => [
+                  { label: t('keys.columns.expires'), value: <Expiry value={key.expires_at} /> },
+                  { label: t('keys.columns.lastUsed'), value: <LastUsed value={key.last_used} /> },
+                  {
+                    label: t('keys.columns.basicPath'),
+                    value: key.basic_path,
+                    wide: true,
+                    className: 'truncate font-mono text-xs',
+                  },
+                ],
+              }}
+            />
           )}
         </div>
       )}

@@ -11,35 +11,27 @@ import { CircleCheck, Download, FileJson, RotateCcw, ShieldAlert, Upload } from 
 import { useId, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
+import { SettingsSection } from '../../components/settings';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Checkbox } from '../../components/ui/checkbox';
 import { ChoiceChips } from '../../components/ui/choice-chips';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { Field, fieldAria } from '../../components/ui/field';
+import { Field, fieldAria, FieldMessage } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
+import { PageHeader } from '../../components/ui/page-header';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Table, TBody, TD, TH, THead, TR } from '../../components/ui/table';
 import { errorMessage, isApiError } from '../../lib/api';
 import { logout } from '../../lib/auth';
 import { cn } from '../../lib/cn';
-import { formatDateTime } from '../../lib/format';
+import { formatBytes, formatDateTime, formatNumber } from '../../lib/format';
 import { ScheduleCard } from './ScheduleCard';
 import { BACKUP_MODULES_QUERY_KEY, downloadBackup, previewRestore, runRestore, useBackupModules } from './api';
 
 /** Larger files are refused before reading (the server takes at most 512 MB). */
 const MAX_FILE_BYTES = 512 * 1024 * 1024;
-
-function Section({ title, description, children }: { title: string; description: string; children: React.ReactNode }) {
-  return (
-    <section className="rounded-xl border border-border bg-surface p-4 shadow-sm sm:p-6">
-      <h2 className="text-base font-semibold">{title}</h2>
-      <p className="mt-1 text-sm text-muted-foreground">{description}</p>
-      <div className="mt-5 flex flex-col gap-5">{children}</div>
-    </section>
-  );
-}
 
 function CreateBackup() {
   const { t, i18n } = useTranslation();
@@ -69,7 +61,7 @@ function CreateBackup() {
   }
 
   return (
-    <Section title={t('adminPanel.backup.createTitle')} description={t('adminPanel.backup.createBody')}>
+    <SettingsSection title={t('adminPanel.backup.createTitle')} description={t('adminPanel.backup.createBody')}>
       <ChoiceChips
         label={t('adminPanel.backup.createTitle')}
         value={kind}
@@ -110,7 +102,7 @@ function CreateBackup() {
                     <span className="text-xs tabular-nums text-muted-foreground">
                       {t('adminPanel.backup.rows', {
                         count: rows,
-                        formatted: new Intl.NumberFormat(i18n.language).format(rows),
+                        formatted: formatNumber(rows, i18n.language),
                       })}
                     </span>
                   ) : null}
@@ -118,11 +110,7 @@ function CreateBackup() {
               );
             })}
           </div>
-          {error && (
-            <p id="backup-modules-error" role="alert" className="text-xs font-medium text-destructive-soft-foreground">
-              {error}
-            </p>
-          )}
+          <FieldMessage id="backup-modules" error={error} />
         </fieldset>
       )}
       <p className="text-xs text-muted-foreground">{t('adminPanel.backup.secretsNote')}</p>
@@ -132,13 +120,13 @@ function CreateBackup() {
           {t('adminPanel.backup.download')}
         </Button>
       </div>
-    </Section>
+    </SettingsSection>
   );
 }
 
 function PreviewTable({ preview, tableModule }: { preview: RestorePreview; tableModule: (table: string) => string }) {
   const { t, i18n } = useTranslation();
-  const n = (value: number) => new Intl.NumberFormat(i18n.language).format(value);
+  const n = (value: number) => formatNumber(value, i18n.language);
   const effect = (row: RestorePreview['tables'][number]) =>
     preview.mode === 'overwrite'
       ? t('adminPanel.backup.preview.overwriteEffect', { removed: n(row.existing), added: n(row.incoming) })
@@ -303,11 +291,8 @@ function RestoreBackup() {
     void pick(event.dataTransfer.files[0]);
   };
 
-  const sizeText = (bytes: number) =>
-    bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.ceil(bytes / 1024))} KB`;
-
   return (
-    <Section title={t('adminPanel.backup.restoreTitle')} description={t('adminPanel.backup.restoreBody')}>
+    <SettingsSection title={t('adminPanel.backup.restoreTitle')} description={t('adminPanel.backup.restoreBody')}>
       <Field id={inputId} label={t('adminPanel.backup.file')} error={fileError}>
         <div
           onDragOver={(event) => {
@@ -329,7 +314,7 @@ function RestoreBackup() {
                 <p className="truncate text-sm font-medium" data-testid="restore-file-name">
                   {file.name}
                 </p>
-                <p className="text-xs text-muted-foreground">{sizeText(file.size)}</p>
+                <p className="text-xs text-muted-foreground">{formatBytes(file.size, i18n.language)}</p>
               </>
             ) : (
               <p className="text-sm text-muted-foreground">{t('adminPanel.backup.dropHint')}</p>
@@ -474,7 +459,7 @@ function RestoreBackup() {
         busy={restoring}
         onConfirm={() => void restore()}
       />
-    </Section>
+    </SettingsSection>
   );
 }
 
@@ -483,10 +468,7 @@ export default function BackupPage() {
   const { t } = useTranslation();
   return (
     <div className="mx-auto flex w-full max-w-4xl flex-col gap-6">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight">{t('admin.pages.backup')}</h1>
-        <p className="mt-1 text-sm text-muted-foreground">{t('admin.pageBody.backup')}</p>
-      </div>
+      <PageHeader title={t('admin.pages.backup')} description={t('admin.pageBody.backup')} />
       <CreateBackup />
       <RestoreBackup />
       <ScheduleCard />

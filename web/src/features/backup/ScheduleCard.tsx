@@ -4,16 +4,13 @@ import { CalendarClock, Play, Save } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
+import { SettingField, SettingInput, SettingsSection, SettingSwitch, useSettingsForm } from '../../components/settings';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
-import { Field } from '../../components/ui/field';
-import { Input } from '../../components/ui/input';
 import { Select } from '../../components/ui/select';
 import { Skeleton } from '../../components/ui/skeleton';
 import { errorMessage, isApiError } from '../../lib/api';
 import { formatDateTime, formatRelative } from '../../lib/format';
-// The settings form kit is shared by every page that edits settings (see settings-global/kit.tsx).
-import { fieldProps, SwitchRow, useSettingsForm } from '../settings-global/kit';
 import { BACKUP_SCHEDULE_QUERY_KEY, runScheduledBackup, useBackupSchedule } from './api';
 
 const KEYS: SettingKey[] = [
@@ -23,6 +20,12 @@ const KEYS: SettingKey[] = [
   'backup_schedule_keep',
 ];
 
+/** The whole-number settings of the schedule, with their label keys. */
+const COUNTS = [
+  ['backup_schedule_interval_hours', 'interval'],
+  ['backup_schedule_keep', 'keep'],
+] as const;
+
 /** Optional scheduled backups (spec §3): every N hours to a storage config, keeping the newest N. */
 export function ScheduleCard() {
   const { t, i18n } = useTranslation();
@@ -30,9 +33,6 @@ export function ScheduleCard() {
   const status = useBackupSchedule();
   const form = useSettingsForm(SettingGroup.GLOBAL, KEYS);
   const [running, setRunning] = useState(false);
-  const target = fieldProps(form, 'backup_schedule_storage_config_id');
-  const interval = fieldProps(form, 'backup_schedule_interval_hours');
-  const keep = fieldProps(form, 'backup_schedule_keep');
   const targets = status.data?.targets ?? [];
 
   async function save(event: React.FormEvent) {
@@ -54,63 +54,59 @@ export function ScheduleCard() {
 
   const last = status.data?.last_run;
   return (
-    <section className="rounded-xl border border-border bg-surface p-4 shadow-sm sm:p-6" data-testid="backup-schedule">
-      <h2 className="flex items-center gap-2 text-base font-semibold">
-        <CalendarClock className="size-4 text-muted-foreground" aria-hidden="true" />
-        {t('adminPanel.backup.schedule.title')}
-      </h2>
-      <p className="mt-1 text-sm text-muted-foreground">{t('adminPanel.backup.schedule.body')}</p>
+    <SettingsSection
+      title={t('adminPanel.backup.schedule.title')}
+      description={t('adminPanel.backup.schedule.body')}
+      icon={CalendarClock}
+      data-testid="backup-schedule"
+    >
       {form.query.isPending || status.isPending ? (
-        <div className="mt-5 space-y-3">
+        <div className="space-y-3">
           <Skeleton className="h-6 w-full" />
           <Skeleton className="h-10 w-full" />
         </div>
       ) : (
-        <form noValidate onSubmit={(event) => void save(event)} className="mt-5 flex flex-col gap-5">
+        <form noValidate onSubmit={(event) => void save(event)} className="flex flex-col gap-5">
           {targets.length === 0 && <Alert tone="info">{t('adminPanel.backup.schedule.noTargets')}</Alert>}
-          <SwitchRow
+          <SettingSwitch
             form={form}
             settingKey="backup_schedule_enabled"
             label={t('adminPanel.backup.schedule.enabled')}
             help={t('adminPanel.backup.schedule.enabledHelp')}
           />
           <div className="grid gap-4 sm:grid-cols-3">
-            <Field id={target.id} label={t('adminPanel.backup.schedule.target')} error={target.error}>
-              <Select
-                {...target.aria}
-                value={String(form.values.backup_schedule_storage_config_id ?? '')}
-                onChange={(event) => form.set('backup_schedule_storage_config_id', event.target.value)}
-              >
-                <option value="">{t('adminPanel.backup.schedule.noTarget')}</option>
-                {targets.map((option) => (
-                  <option key={option.id} value={option.id}>
-                    {option.name}
-                  </option>
-                ))}
-              </Select>
-            </Field>
-            <Field id={interval.id} label={t('adminPanel.backup.schedule.interval')} error={interval.error}>
-              <Input
-                {...interval.aria}
+            <SettingField
+              form={form}
+              settingKey="backup_schedule_storage_config_id"
+              label={t('adminPanel.backup.schedule.target')}
+            >
+              {(aria) => (
+                <Select
+                  {...aria}
+                  value={String(form.values.backup_schedule_storage_config_id ?? '')}
+                  onChange={(event) => form.set('backup_schedule_storage_config_id', event.target.value)}
+                >
+                  <option value="">{t('adminPanel.backup.schedule.noTarget')}</option>
+                  {targets.map((option) => (
+                    <option key={option.id} value={option.id}>
+                      {option.name}
+                    </option>
+                  ))}
+                </Select>
+              )}
+            </SettingField>
+            {COUNTS.map(([settingKey, label]) => (
+              <SettingInput
+                key={settingKey}
+                form={form}
+                settingKey={settingKey}
+                label={t(`adminPanel.backup.schedule.${label}`)}
                 type="number"
                 inputMode="numeric"
                 min={1}
                 step={1}
-                value={String(form.values.backup_schedule_interval_hours ?? '')}
-                onChange={(event) => form.set('backup_schedule_interval_hours', event.target.value)}
               />
-            </Field>
-            <Field id={keep.id} label={t('adminPanel.backup.schedule.keep')} error={keep.error}>
-              <Input
-                {...keep.aria}
-                type="number"
-                inputMode="numeric"
-                min={1}
-                step={1}
-                value={String(form.values.backup_schedule_keep ?? '')}
-                onChange={(event) => form.set('backup_schedule_keep', event.target.value)}
-              />
-            </Field>
+            ))}
           </div>
           <dl className="grid gap-2 rounded-lg bg-surface-muted px-3 py-2.5 text-sm sm:grid-cols-2">
             <div>
@@ -152,6 +148,6 @@ export function ScheduleCard() {
           </div>
         </form>
       )}
-    </section>
+    </SettingsSection>
   );
 }

@@ -22,7 +22,7 @@ import { RefreshButton } from '../../components/ui/page-header';
 import { Skeleton } from '../../components/ui/skeleton';
 import { errorMessage, isApiError } from '../../lib/api';
 import { cn } from '../../lib/cn';
-import { formatDateTime, formatRelative } from '../../lib/format';
+import { formatBytes, formatDateTime, formatNumber, formatRelative } from '../../lib/format';
 import { useCacheStats, useClearCache, useDashboardStats, useRefreshDashboard } from './api';
 import { BarChart, type ChartPoint } from './BarChart';
 
@@ -33,18 +33,6 @@ const COUNT_CARDS: { table: DashboardTable; icon: LucideIcon; to: string }[] = [
   { table: 'mounts', icon: FolderTree, to: '/admin/mount-management' },
   { table: 'storage_configs', icon: Database, to: '/admin/storage-config' },
 ];
-
-export function formatBytes(bytes: number, lang: string): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  const digits = unit === 0 || value >= 100 ? 0 : 1;
-  return `${new Intl.NumberFormat(lang, { maximumFractionDigits: digits }).format(value)} ${units[unit]}`;
-}
 
 function Card({
   title,
@@ -343,7 +331,7 @@ function CacheCard() {
           <p className="text-muted-foreground">
             {t('adminPanel.dashboard.cacheEntries', {
               count: stats.data.total_entries,
-              formatted: new Intl.NumberFormat(i18n.language).format(stats.data.total_entries),
+              formatted: formatNumber(stats.data.total_entries, i18n.language),
             })}
           </p>
           <ul className="flex flex-wrap gap-1.5">

@@ -3,7 +3,6 @@ import {
   ChevronLeft,
   ChevronRight,
   Copy,
-  Ellipsis,
   ExternalLink,
   FileUp,
   Files,
@@ -11,7 +10,6 @@ import {
   Pencil,
   SearchX,
   Trash2,
-  X,
 } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,31 +17,22 @@ import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { Badge } from '../../components/ui/badge';
 import { Button, buttonClasses } from '../../components/ui/button';
-import { Checkbox } from '../../components/ui/checkbox';
 import { ChoiceChips } from '../../components/ui/choice-chips';
+import { DataList, type DataListColumn } from '../../components/ui/data-list';
 import { Dialog, DialogContent } from '../../components/ui/dialog';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '../../components/ui/dropdown-menu';
 import { EmptyState } from '../../components/ui/empty-state';
-import { IconButton } from '../../components/ui/icon-button';
-import { formatBytes } from '../../components/ui/progress';
 import { ListSkeleton } from '../../components/ui/list-skeleton';
 import { LoadError } from '../../components/ui/load-error';
 import { PageHeader, RefreshButton } from '../../components/ui/page-header';
+import { RelativeTime } from '../../components/ui/relative-time';
+import { RowActions } from '../../components/ui/row-actions';
 import { SearchField } from '../../components/ui/search-field';
 import { SelectionBar } from '../../components/ui/selection-bar';
 import { Skeleton } from '../../components/ui/skeleton';
-import { SortHeader } from '../../components/ui/sort-header';
-import { Table, TBody, TD, TH, THead, TR } from '../../components/ui/table';
-import { Tooltip } from '../../components/ui/tooltip';
+import { useRowSelection } from '../../components/ui/use-row-selection';
 import { errorMessage, isApiError } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
-import { formatDateTime, formatRelative, isPast } from '../../lib/format';
+import { formatBytes, formatDateTime, formatRelative, isPast } from '../../lib/format';
 import { shareLink, useDeleteFiles, useFiles } from './api';
 import { FileEditDialog } from './FileEditDialog';
 
@@ -81,53 +70,6 @@ function Expiry({ value }: { value: string | null }) {
   );
 }
 
-interface RowHandlers {
-  onEdit: () => void;
-  onDelete: () => void;
-  onCopy: () => void;
-}
-
-function RowActions({ file, onEdit, onDelete, onCopy }: { file: FileView } & RowHandlers) {
-  const { t } = useTranslation();
-  return (
-    <div className="flex items-center justify-end gap-0.5">
-      <IconButton label={t('files.manage.copyLinkOf', { name: file.filename })} size="icon-sm" onClick={onCopy}>
-        <Copy className="size-4" />
-      </IconButton>
-      <DropdownMenu>
-        <Tooltip content={t('common.moreActions')}>
-          <DropdownMenuTrigger asChild>
-            <Button variant="ghost" size="icon-sm" aria-label={`${t('common.moreActions')}: ${file.filename}`}>
-              <Ellipsis className="size-4" />
-            </Button>
-          </DropdownMenuTrigger>
-        </Tooltip>
-        <DropdownMenuContent>
-          <DropdownMenuItem onSelect={onEdit}>
-            <Pencil />
-            {t('common.edit')}
-          </DropdownMenuItem>
-          <DropdownMenuItem asChild>
-            <Link to={`/file/${encodeURIComponent(file.slug)}`} target="_blank" rel="noopener">
-              <ExternalLink />
-              {t('files.manage.open')}
-            </Link>
-          </DropdownMenuItem>
-          <DropdownMenuItem onSelect={onCopy}>
-            <Copy />
-            {t('files.view.copyLink')}
-          </DropdownMenuItem>
-          <DropdownMenuSeparator />
-          <DropdownMenuItem destructive onSelect={onDelete}>
-            <Trash2 />
-            {t('common.delete')}
-          </DropdownMenuItem>
-        </DropdownMenuContent>
-      </DropdownMenu>
-    </div>
-  );
-}
-
 function FileName({ file }: { file: FileView }) {
   const { t, i18n } = useTranslation();
   return (
@@ -144,50 +86,6 @@ function FileName({ file }: { file: FileView }) {
         {formatBytes(file.size, i18n.language)} · <span className="font-mono">{file.slug}</span>
       </p>
     </div>
-  );
-}
-
-function FileCard({
-  file,
-  selected,
-  onSelect,
-  ...handlers
-}: { file: FileView; selected: boolean; onSelect: (on: boolean) => void } & RowHandlers) {
-  const { t, i18n } = useTranslation();
-  return (
-    <li className="rounded-xl border border-border bg-surface p-4 shadow-sm" data-testid="file-card">
-      <div className="flex items-start gap-3">
-        <Checkbox
-          checked={selected}
-          onCheckedChange={(v) => onSelect(v === true)}
-          aria-label={t('files.manage.selectOne', { name: file.filename })}
-          className="mt-1 pointer-coarse:size-5"
-        />
-        <div className="min-w-0 flex-1">
-          <FileName file={file} />
-        </div>
-        <RowActions file={file} {...handlers} />
-      </div>
-      {file.remark && <p className="mt-2 line-clamp-2 text-sm text-muted-foreground">{file.remark}</p>}
-      <dl className="mt-3 grid grid-cols-3 gap-3 border-t border-border pt-3 text-sm">
-        <div>
-          <dt className="text-xs text-muted-foreground">{t('files.manage.columns.views')}</dt>
-          <dd className="mt-0.5">
-            <Views file={file} />
-          </dd>
-        </div>
-        <div>
-          <dt className="text-xs text-muted-foreground">{t('files.manage.columns.expires')}</dt>
-          <dd className="mt-0.5 truncate">
-            <Expiry value={file.expires_at} />
-          </dd>
-        </div>
-        <div>
-          <dt className="text-xs text-muted-foreground">{t('files.manage.columns.created')}</dt>
-          <dd className="mt-0.5 break-words">{formatRelative(file.created_at, i18n.language)}</dd>
-        </div>
-      </dl>
-    </li>
   );
 }
 
@@ -219,6 +117,58 @@ function FileListSkeleton() {
   );
 }
 
+/** The table columns; on phones the same facts show in cards. */
+function useFileColumns(): DataListColumn<FileView, FileSortField>[] {
+  const { t, i18n } = useTranslation();
+  return [
+    {
+      id: 'file',
+      header: t('files.manage.columns.file'),
+      sortField: 'filename',
+      className: 'max-w-64',
+      cell: (file) => <FileName file={file} />,
+    },
+    {
+      id: 'storage',
+      header: t('files.manage.columns.storage'),
+      className: 'max-w-40',
+      cell: (file) => (
+        <Badge className="max-w-full">
+          <span className="truncate">{file.storage_config_name ?? file.provider_type}</span>
+        </Badge>
+      ),
+    },
+    {
+      id: 'size',
+      header: t('files.manage.columns.size'),
+      sortField: 'size',
+      className: 'whitespace-nowrap tabular-nums',
+      cell: (file) => formatBytes(file.size, i18n.language),
+    },
+    {
+      id: 'views',
+      header: t('files.manage.columns.views'),
+      sortField: 'views',
+      className: 'whitespace-nowrap',
+      cell: (file) => <Views file={file} />,
+    },
+    {
+      id: 'expires',
+      header: t('files.manage.columns.expires'),
+      sortField: 'expires_at',
+      className: 'whitespace-nowrap',
+      cell: (file) => <Expiry value={file.expires_at} />,
+    },
+    {
+      id: 'created',
+      header: t('files.manage.columns.created'),
+      sortField: 'created_at',
+      className: 'whitespace-nowrap',
+      cell: (file) => <RelativeTime iso={file.created_at} />,
+    },
+  ];
+}
+
 /** Admin file management (spec §2, §7 Files): search, sort, pages, edit, batch delete, copy link. */
 export default function FileManagementPage() {
   const { t, i18n } = useTranslation();
@@ -231,16 +181,14 @@ export default function FileManagementPage() {
   const limit = FILE_LIST_DEFAULT_LIMIT;
   const files = useFiles({ limit, offset, search, sort, order });
   const remove = useDeleteFiles();
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const selection = useRowSelection();
+  const columns = useFileColumns();
   const [editing, setEditing] = useState<FileView | null>(null);
   const [deleting, setDeleting] = useState<FileView[] | null>(null);
   const [mode, setMode] = useState<DeleteMode>('both');
 
   const items = useMemo(() => files.data?.items ?? [], [files.data]);
   const total = files.data?.total ?? 0;
-  const visibleIds = items.map((f) => f.id);
-  const selectedVisible = visibleIds.filter((id) => selected.has(id));
-  const allChecked = items.length > 0 && selectedVisible.length === items.length;
 
   const onSort = (column: FileSortField) => {
     if (sort === column) setOrder((o) => (o === 'asc' ? 'desc' : 'asc'));
@@ -250,16 +198,13 @@ export default function FileManagementPage() {
     }
     setOffset(0);
   };
-  const toggle = (id: string, on: boolean) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
   const copy = async (file: FileView) => {
     if (await copyText(shareLink(file.slug))) toast.success(t('files.view.linkCopied'));
     else toast.error(t('common.copyFailed'));
+  };
+  const askDelete = (list: FileView[]) => {
+    setMode('both');
+    setDeleting(list.length > 0 ? list : null);
   };
 
   async function confirmDelete() {
@@ -271,25 +216,15 @@ export default function FileManagementPage() {
           description: result.failed[0]?.message,
         });
       } else toast.success(t('files.manage.deleted', { count: result.deleted }));
-      setSelected((s) => {
-        const next = new Set(s);
-        for (const f of deleting) next.delete(f.id);
-        return next;
-      });
+      selection.setMany(
+        deleting.map((f) => f.id),
+        false,
+      );
       setDeleting(null);
     } catch (error) {
       if (!(isApiError(error) && error.loggedOut)) toast.error(errorMessage(error));
     }
   }
-
-  const handlers = (file: FileView): RowHandlers => ({
-    onEdit: () => setEditing(file),
-    onDelete: () => {
-      setMode('both');
-      setDeleting([file]);
-    },
-    onCopy: () => void copy(file),
-  });
 
   const from = total === 0 ? 0 : offset + 1;
   const to = Math.min(offset + limit, total);
@@ -325,25 +260,17 @@ export default function FileManagementPage() {
           )}
         </div>
 
-        {selected.size > 0 && (
-          <SelectionBar label={t('files.manage.selectionBar')} className="sticky top-2 z-20 shadow-sm">
-            <span className="text-sm font-medium">{t('files.manage.selected', { count: selected.size })}</span>
-            <Button
-              variant="destructive"
-              size="sm"
-              className="ms-auto"
-              onClick={() => {
-                const all = items.filter((f) => selected.has(f.id));
-                setMode('both');
-                setDeleting(all.length > 0 ? all : null);
-              }}
-            >
+        {selection.size > 0 && (
+          <SelectionBar
+            label={t('files.manage.selectionBar')}
+            summary={t('files.manage.selected', { count: selection.size })}
+            clearLabel={t('files.manage.clearSelection')}
+            onClear={selection.clear}
+          >
+            <Button variant="destructive" size="sm" onClick={() => askDelete(items.filter((f) => selection.has(f.id)))}>
               <Trash2 className="size-4" aria-hidden="true" />
-              {t('files.manage.deleteSelected', { count: selected.size })}
+              {t('files.manage.deleteSelected', { count: selection.size })}
             </Button>
-            <IconButton label={t('files.manage.clearSelection')} size="icon-sm" onClick={() => setSelected(new Set())}>
-              <X className="size-4" />
-            </IconButton>
           </SelectionBar>
         )}
 
@@ -372,98 +299,60 @@ export default function FileManagementPage() {
           />
         ) : (
           <>
-            <div className="hidden lg:block">
-              <Table>
-                <THead>
-                  <tr className="border-b border-border">
-                    <TH className="w-10 pe-0">
-                      <Checkbox
-                        checked={allChecked ? true : selectedVisible.length > 0 ? 'indeterminate' : false}
-                        onCheckedChange={(v) =>
-                          setSelected((s) => {
-                            const next = new Set(s);
-                            for (const id of visibleIds) {
-                              if (v === true) next.add(id);
-                              else next.delete(id);
-                            }
-                            return next;
-                          })
-                        }
-                        aria-label={t('files.manage.selectAll')}
-                      />
-                    </TH>
-                    <SortHeader field="filename" sortedBy={sort} order={order} onSort={onSort}>
-                      {t('files.manage.columns.file')}
-                    </SortHeader>
-                    <TH>{t('files.manage.columns.storage')}</TH>
-                    <SortHeader field="size" sortedBy={sort} order={order} onSort={onSort}>
-                      {t('files.manage.columns.size')}
-                    </SortHeader>
-                    <SortHeader field="views" sortedBy={sort} order={order} onSort={onSort}>
-                      {t('files.manage.columns.views')}
-                    </SortHeader>
-                    <SortHeader field="expires_at" sortedBy={sort} order={order} onSort={onSort}>
-                      {t('files.manage.columns.expires')}
-                    </SortHeader>
-                    <SortHeader field="created_at" sortedBy={sort} order={order} onSort={onSort}>
-                      {t('files.manage.columns.created')}
-                    </SortHeader>
-                    <TH className="text-end">
-                      <span className="sr-only">{t('common.actions')}</span>
-                    </TH>
-                  </tr>
-                </THead>
-                <TBody>
-                  {items.map((file) => (
-                    <TR
-                      key={file.id}
-                      data-testid="file-row"
-                      data-state={selected.has(file.id) ? 'selected' : undefined}
-                    >
-                      <TD className="w-10 pe-0">
-                        <Checkbox
-                          checked={selected.has(file.id)}
-                          onCheckedChange={(v) => toggle(file.id, v === true)}
-                          aria-label={t('files.manage.selectOne', { name: file.filename })}
-                        />
-                      </TD>
-                      <TD className="max-w-72">
-                        <FileName file={file} />
-                      </TD>
-                      <TD className="max-w-40">
-                        <Badge className="max-w-full">
-                          <span className="truncate">{file.storage_config_name ?? file.provider_type}</span>
-                        </Badge>
-                      </TD>
-                      <TD className="whitespace-nowrap tabular-nums">{formatBytes(file.size, i18n.language)}</TD>
-                      <TD className="whitespace-nowrap">
-                        <Views file={file} />
-                      </TD>
-                      <TD className="whitespace-nowrap">
-                        <Expiry value={file.expires_at} />
-                      </TD>
-                      <TD className="whitespace-nowrap" title={formatDateTime(file.created_at, i18n.language)}>
-                        {formatRelative(file.created_at, i18n.language)}
-                      </TD>
-                      <TD className="w-px whitespace-nowrap ps-0">
-                        <RowActions file={file} {...handlers(file)} />
-                      </TD>
-                    </TR>
-                  ))}
-                </TBody>
-              </Table>
-            </div>
-            <ul className="grid gap-3 sm:grid-cols-2 lg:hidden">
-              {items.map((file) => (
-                <FileCard
-                  key={file.id}
-                  file={file}
-                  selected={selected.has(file.id)}
-                  onSelect={(on) => toggle(file.id, on)}
-                  {...handlers(file)}
+            <DataList
+              items={items}
+              getId={(file) => file.id}
+              columns={columns}
+              sort={{ field: sort, order, onSort }}
+              selection={{
+                rows: selection,
+                allLabel: t('files.manage.selectAll'),
+                itemLabel: (file) => t('files.manage.selectOne', { name: file.filename }),
+              }}
+              rowTestId="file-row"
+              cardTestId="file-card"
+              actions={(file) => (
+                <RowActions
+                  name={file.filename}
+                  quick={[
+                    {
+                      label: t('files.manage.copyLinkOf', { name: file.filename }),
+                      icon: Copy,
+                      onClick: () => void copy(file),
+                    },
+                  ]}
+                  menu={[
+                    { label: t('common.edit'), icon: Pencil, onSelect: () => setEditing(file) },
+                    {
+                      label: t('files.manage.open'),
+                      icon: ExternalLink,
+                      href: `/file/${encodeURIComponent(file.slug)}`,
+                    },
+                    { label: t('files.view.copyLink'), icon: Copy, onSelect: () => void copy(file) },
+                    { label: t('common.delete'), icon: Trash2, destructive: true, onSelect: () => askDelete([file]) },
+                  ]}
                 />
-              ))}
-            </ul>
+              )}
+              card={{
+                title: (file) => <FileName file={file} />,
+                body: (file) =>
+                  file.remark && <p className="line-clamp-2 text-sm text-muted-foreground">{file.remark}</p>,
+                factColumns: 3,
+                facts: (file) => [
+                  { label: t('files.manage.columns.views'), value: <Views file={file} /> },
+                  {
+                    label: t('files.manage.columns.expires'),
+                    value: <Expiry value={file.expires_at} />,
+                    className: 'truncate',
+                  },
+                  {
+                    label: t('files.manage.columns.created'),
+                    value: formatRelative(file.created_at, i18n.language),
+                    className: 'break-words',
+                  },
+                ],
+              }}
+            />
             {total > limit && (
               <nav className="flex items-center justify-between gap-2" aria-label={t('files.manage.pagination')}>
                 <span className="text-sm tabular-nums text-muted-foreground">

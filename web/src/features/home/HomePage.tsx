@@ -33,6 +33,7 @@ import { Tabs, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { errorMessage, isApiError } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
 import { cn } from '../../lib/cn';
+import { formatBytes, formatNumber } from '../../lib/format';
 import { getResolvedTheme } from '../../lib/theme';
 import { useSession } from '../../lib/useSession';
 import { createPaste } from '../paste-view/pasteApi';
@@ -51,17 +52,6 @@ import { useDraft } from './useDraft';
 
 const PREVIEW_ID = 'home-preview';
 const MD_EXTENSIONS = /\.(md|markdown|mdown|mkd|mdwn|mdtxt|mdtext|rmd)$/i;
-
-function formatBytes(bytes: number, lang: string): string {
-  const units = ['B', 'KB', 'MB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${new Intl.NumberFormat(lang, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${units[unit]}`;
-}
 
 function htmlToPlainText(html: string): string {
   const doc = new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html');
@@ -352,7 +342,7 @@ export default function HomePage() {
               </span>
               <span className={bytes > PASTE_MAX_BYTES ? 'text-destructive-soft-foreground' : undefined}>
                 {t('paste.home.stats', {
-                  chars: new Intl.NumberFormat(i18n.language).format(content.length),
+                  chars: formatNumber(content.length, i18n.language),
                   size: formatBytes(bytes, i18n.language),
                 })}
               </span>

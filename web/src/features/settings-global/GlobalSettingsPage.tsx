@@ -7,11 +7,19 @@ import {
   type SizeUnit,
 } from '@clipnest/contract';
 import { useTranslation } from 'react-i18next';
-import { ChoiceChips } from '../../components/ui/choice-chips';
-import { Field } from '../../components/ui/field';
+import {
+  fieldProps,
+  SettingChoices,
+  SettingField,
+  SettingInput,
+  SettingsPageFrame,
+  SettingsSection,
+  SettingSwitch,
+  useSettingsForm,
+} from '../../components/settings';
 import { Input } from '../../components/ui/input';
 import { Select } from '../../components/ui/select';
-import { fieldProps, SettingsPageFrame, SettingsSection, SwitchRow, useSettingsForm } from './kit';
+import { formatNumber } from '../../lib/format';
 
 const KEYS: SettingKey[] = [
   'max_upload_size',
@@ -22,17 +30,11 @@ const KEYS: SettingKey[] = [
   'proxy_sign_expires',
 ];
 
-function formatBytes(bytes: number, lang: string): string {
-  return new Intl.NumberFormat(lang).format(bytes);
-}
-
 /** Global settings (spec §3): upload limit with units, proxy defaults, overwrite mode, signing. */
 export default function GlobalSettingsPage() {
   const { t, i18n } = useTranslation();
   const form = useSettingsForm(SettingGroup.GLOBAL, KEYS);
-  const size = fieldProps(form, 'max_upload_size');
   const unit = fieldProps(form, 'max_upload_size_unit', false);
-  const expires = fieldProps(form, 'proxy_sign_expires');
   const sizeValue = Number(form.values.max_upload_size);
   const unitValue = (form.values.max_upload_size_unit as SizeUnit | undefined) ?? 'MB';
   const bytes = Number.isFinite(sizeValue) && sizeValue > 0 ? Math.floor(sizeValue * SIZE_UNIT_BYTES[unitValue]) : null;
@@ -45,93 +47,83 @@ export default function GlobalSettingsPage() {
       form={form}
     >
       <SettingsSection title={t('adminPanel.global.uploadTitle')} description={t('adminPanel.global.uploadBody')}>
-        <Field
-          id={size.id}
+        <SettingField
+          form={form}
+          settingKey="max_upload_size"
           label={t('adminPanel.global.maxUploadSize')}
           help={
             bytes !== null
-              ? t('adminPanel.global.maxUploadSizeBytes', { bytes: formatBytes(bytes, i18n.language) })
+              ? t('adminPanel.global.maxUploadSizeBytes', { bytes: formatNumber(bytes, i18n.language) })
               : t('adminPanel.global.maxUploadSizeHelp')
           }
-          error={size.error ?? unit.error}
+          error={unit.error}
         >
-          <div className="flex gap-2">
-            <Input
-              {...size.aria}
-              type="number"
-              inputMode="decimal"
-              min={0}
-              step="any"
-              value={String(form.values.max_upload_size ?? '')}
-              onChange={(event) => form.set('max_upload_size', event.target.value)}
-              className="min-w-0 flex-1"
-            />
-            <Select
-              {...unit.aria}
-              aria-label={t('adminPanel.global.unit')}
-              value={unitValue}
-              onChange={(event) => form.set('max_upload_size_unit', event.target.value)}
-              className="w-28 shrink-0"
-            >
-              {SIZE_UNITS.map((u) => (
-                <option key={u} value={u}>
-                  {u}
-                </option>
-              ))}
-            </Select>
-          </div>
-        </Field>
-        <div className="flex flex-col gap-2">
-          <span id="overwrite-label" className="text-sm font-medium">
-            {t('adminPanel.global.overwriteMode')}
-          </span>
-          <ChoiceChips
-            id="setting-file_overwrite_mode"
-            label={t('adminPanel.global.overwriteMode')}
-            value={overwrite}
-            onChange={(value) => form.set('file_overwrite_mode', value)}
-            options={FILE_OVERWRITE_MODES.map((mode) => ({
-              value: mode,
-              label: t(`adminPanel.global.overwrite.${mode}`),
-            }))}
-          />
-          <p className="text-xs text-muted-foreground">{t(`adminPanel.global.overwriteHelp.${overwrite}`)}</p>
-        </div>
+          {(aria) => (
+            <div className="flex gap-2">
+              <Input
+                {...aria}
+                type="number"
+                inputMode="decimal"
+                min={0}
+                step="any"
+                value={String(form.values.max_upload_size ?? '')}
+                onChange={(event) => form.set('max_upload_size', event.target.value)}
+                className="min-w-0 flex-1"
+              />
+              <Select
+                {...unit.aria}
+                aria-label={t('adminPanel.global.unit')}
+                value={unitValue}
+                onChange={(event) => form.set('max_upload_size_unit', event.target.value)}
+                className="w-28 shrink-0"
+              >
+                {SIZE_UNITS.map((u) => (
+                  <option key={u} value={u}>
+                    {u}
+                  </option>
+                ))}
+              </Select>
+            </div>
+          )}
+        </SettingField>
+        <SettingChoices
+          form={form}
+          settingKey="file_overwrite_mode"
+          label={t('adminPanel.global.overwriteMode')}
+          value={overwrite}
+          options={FILE_OVERWRITE_MODES.map((mode) => ({
+            value: mode,
+            label: t(`adminPanel.global.overwrite.${mode}`),
+          }))}
+          help={t(`adminPanel.global.overwriteHelp.${overwrite}`)}
+        />
       </SettingsSection>
 
       <SettingsSection title={t('adminPanel.global.proxyTitle')} description={t('adminPanel.global.proxyBody')}>
-        <SwitchRow
+        <SettingSwitch
           form={form}
           settingKey="default_use_proxy"
           label={t('adminPanel.global.defaultUseProxy')}
           help={t('adminPanel.global.defaultUseProxyHelp')}
         />
-        <SwitchRow
+        <SettingSwitch
           form={form}
           settingKey="proxy_sign_all"
           label={t('adminPanel.global.proxySignAll')}
           help={t('adminPanel.global.proxySignAllHelp')}
         />
-        <Field
-          id={expires.id}
+        <SettingInput
+          form={form}
+          settingKey="proxy_sign_expires"
           label={t('adminPanel.global.signExpires')}
           help={t('adminPanel.global.signExpiresHelp')}
-          error={expires.error}
-        >
-          <div className="flex items-center gap-2">
-            <Input
-              {...expires.aria}
-              type="number"
-              inputMode="numeric"
-              min={0}
-              step={1}
-              value={String(form.values.proxy_sign_expires ?? '')}
-              onChange={(event) => form.set('proxy_sign_expires', event.target.value)}
-              className="w-40"
-            />
-            <span className="text-sm text-muted-foreground">{t('adminPanel.global.seconds')}</span>
-          </div>
-        </Field>
+          type="number"
+          inputMode="numeric"
+          min={0}
+          step={1}
+          className="w-40 flex-none"
+          suffix={<span className="text-sm text-muted-foreground">{t('adminPanel.global.seconds')}</span>}
+        />
       </SettingsSection>
     </SettingsPageFrame>
   );

@@ -2,18 +2,17 @@ import { SettingGroup, faviconSchema, type SettingKey } from '@clipnest/contract
 import { ImageOff } from 'lucide-react';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../components/ui/alert';
-import { Field } from '../../components/ui/field';
-import { Input, Textarea } from '../../components/ui/input';
-import { renderSafeMarkdown } from '../../lib/markdown';
 import {
-  fieldProps,
+  SettingInput,
   SettingsPageFrame,
   SettingsSection,
-  SwitchRow,
+  SettingSwitch,
+  SettingTextarea,
   useSettingsForm,
   type SettingsForm,
-} from '../settings-global/kit';
+} from '../../components/settings';
+import { Alert } from '../../components/ui/alert';
+import { renderSafeMarkdown } from '../../lib/markdown';
 
 const KEYS: SettingKey[] = [
   'site_title',
@@ -63,21 +62,19 @@ function MarkdownField({
   rows?: number;
 }) {
   const { t } = useTranslation();
-  const f = fieldProps(form, settingKey);
   const text = String(form.values[settingKey] ?? '');
   const deferred = useDeferredValue(text);
   const html = useMemo(() => (deferred.trim() ? renderSafeMarkdown(deferred) : ''), [deferred]);
   return (
     <div className="grid gap-3 lg:grid-cols-2">
-      <Field id={f.id} label={label} help={help} error={f.error}>
-        <Textarea
-          {...f.aria}
-          rows={rows}
-          className="font-mono text-xs"
-          value={text}
-          onChange={(event) => form.set(settingKey, event.target.value)}
-        />
-      </Field>
+      <SettingTextarea
+        form={form}
+        settingKey={settingKey}
+        label={label}
+        help={help}
+        rows={rows}
+        className="font-mono text-xs"
+      />
       <div className="flex min-w-0 flex-col gap-1.5">
         <span className="text-sm font-medium text-muted-foreground">{t('adminPanel.site.preview')}</span>
         <div
@@ -100,46 +97,28 @@ function MarkdownField({
 export default function SiteSettingsPage() {
   const { t } = useTranslation();
   const form = useSettingsForm(SettingGroup.SITE, KEYS);
-  const title = fieldProps(form, 'site_title');
-  const favicon = fieldProps(form, 'site_favicon_url');
-  const head = fieldProps(form, 'site_custom_head');
-  const body = fieldProps(form, 'site_custom_body');
 
   return (
     <SettingsPageFrame title={t('admin.pages.settingsSite')} description={t('admin.pageBody.settingsSite')} form={form}>
       <SettingsSection title={t('adminPanel.site.brandTitle')} description={t('adminPanel.site.brandBody')}>
-        <Field
-          id={title.id}
+        <SettingInput
+          form={form}
+          settingKey="site_title"
           label={t('adminPanel.site.title')}
           help={t('adminPanel.site.titleHelp')}
-          error={title.error}
-        >
-          <Input
-            {...title.aria}
-            maxLength={100}
-            value={String(form.values.site_title ?? '')}
-            onChange={(event) => form.set('site_title', event.target.value)}
-          />
-        </Field>
-        <Field
-          id={favicon.id}
+          maxLength={100}
+        />
+        <SettingInput
+          form={form}
+          settingKey="site_favicon_url"
           label={t('adminPanel.site.favicon')}
           help={t('adminPanel.site.faviconHelp')}
-          error={favicon.error}
-        >
-          <div className="flex items-center gap-2">
-            <Input
-              {...favicon.aria}
-              type="url"
-              inputMode="url"
-              placeholder="https://example.com/favicon.png"
-              value={String(form.values.site_favicon_url ?? '')}
-              onChange={(event) => form.set('site_favicon_url', event.target.value.trim())}
-              className="min-w-0 flex-1"
-            />
-            <FaviconPreview url={String(form.values.site_favicon_url ?? '')} />
-          </div>
-        </Field>
+          type="url"
+          inputMode="url"
+          placeholder="https://example.com/favicon.png"
+          trim
+          suffix={<FaviconPreview url={String(form.values.site_favicon_url ?? '')} />}
+        />
         <MarkdownField
           form={form}
           settingKey="site_footer_markdown"
@@ -153,7 +132,7 @@ export default function SiteSettingsPage() {
         title={t('adminPanel.site.announcementTitle')}
         description={t('adminPanel.site.announcementBody')}
       >
-        <SwitchRow
+        <SettingSwitch
           form={form}
           settingKey="site_announcement_enabled"
           label={t('adminPanel.site.announcementEnabled')}
@@ -169,38 +148,26 @@ export default function SiteSettingsPage() {
 
       <SettingsSection title={t('adminPanel.site.customTitle')} description={t('adminPanel.site.customBody')}>
         <Alert tone="warning">{t('adminPanel.site.customWarning')}</Alert>
-        <Field
-          id={head.id}
+        <SettingTextarea
+          form={form}
+          settingKey="site_custom_head"
           label={t('adminPanel.site.customHead')}
           help={t('adminPanel.site.customHeadHelp')}
-          error={head.error}
-        >
-          <Textarea
-            {...head.aria}
-            rows={5}
-            spellCheck={false}
-            className="font-mono text-xs"
-            placeholder={'<link rel="stylesheet" href="…">'}
-            value={String(form.values.site_custom_head ?? '')}
-            onChange={(event) => form.set('site_custom_head', event.target.value)}
-          />
-        </Field>
-        <Field
-          id={body.id}
+          rows={5}
+          spellCheck={false}
+          className="font-mono text-xs"
+          placeholder={'<link rel="stylesheet" href="…">'}
+        />
+        <SettingTextarea
+          form={form}
+          settingKey="site_custom_body"
           label={t('adminPanel.site.customBodyLabel')}
           help={t('adminPanel.site.customBodyHelp')}
-          error={body.error}
-        >
-          <Textarea
-            {...body.aria}
-            rows={5}
-            spellCheck={false}
-            className="font-mono text-xs"
-            placeholder={'<script src="…"></script>'}
-            value={String(form.values.site_custom_body ?? '')}
-            onChange={(event) => form.set('site_custom_body', event.target.value)}
-          />
-        </Field>
+          rows={5}
+          spellCheck={false}
+          className="font-mono text-xs"
+          placeholder={'<script src="…"></script>'}
+        />
       </SettingsSection>
     </SettingsPageFrame>
   );

@@ -2,8 +2,9 @@ import { SettingGroup, WEBDAV_UPLOAD_MODES, type SettingKey } from '@clipnest/co
 import { Check } from 'lucide-react';
 import { RadioGroup } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
+import { fieldProps, SettingsPageFrame, SettingsSection, useSettingsForm } from '../../components/settings';
+import { FieldMessage } from '../../components/ui/field';
 import { cn } from '../../lib/cn';
-import { fieldProps, SettingsPageFrame, SettingsSection, useSettingsForm } from '../settings-global/kit';
 
 const KEYS: SettingKey[] = ['webdav_upload_mode'];
 
@@ -49,11 +50,7 @@ export default function WebdavSettingsPage() {
             </RadioGroup.Item>
           ))}
         </RadioGroup.Root>
-        {field.error && (
-          <p role="alert" className="text-xs font-medium text-destructive-soft-foreground">
-            {field.error}
-          </p>
-        )}
+        <FieldMessage id={field.id} error={field.error} />
       </SettingsSection>
     </SettingsPageFrame>
   );

@@ -4,7 +4,6 @@ import {
   CircleX,
   Cloud,
   Database,
-  Ellipsis,
   FlaskConical,
   HardDrive,
   Pencil,
@@ -19,22 +18,15 @@ import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '../../components/ui/dropdown-menu';
 import { EmptyState } from '../../components/ui/empty-state';
 import { LoadError } from '../../components/ui/load-error';
 import { PageHeader, RefreshButton } from '../../components/ui/page-header';
-import { IconButton } from '../../components/ui/icon-button';
-import { formatBytes, Progress } from '../../components/ui/progress';
+import { Progress } from '../../components/ui/progress';
+import { RowActions } from '../../components/ui/row-actions';
 import { Skeleton } from '../../components/ui/skeleton';
-import { Tooltip } from '../../components/ui/tooltip';
 import { errorMessage, isApiError } from '../../lib/api';
 import { cn } from '../../lib/cn';
+import { formatBytes } from '../../lib/format';
 import { testStorageConfig, useDeleteStorageConfig, useSetDefaultStorageConfig, useStorageConfigs } from './api';
 import { StorageConfigFormDialog } from './StorageConfigFormDialog';
 
@@ -165,45 +157,18 @@ function ConfigCard({
             {config.is_builtin && <Badge>{t('files.storage.builtin')}</Badge>}
           </div>
         </div>
-        {!local && (
-          <IconButton label={t('files.storage.editNamed', { name: config.name })} size="icon-sm" onClick={onEdit}>
-            <Pencil className="size-4" />
-          </IconButton>
-        )}
-        <DropdownMenu>
-          <Tooltip content={t('common.moreActions')}>
-            <DropdownMenuTrigger asChild>
-              <Button variant="ghost" size="icon-sm" aria-label={`${t('common.moreActions')}: ${config.name}`}>
-                <Ellipsis className="size-4" />
-              </Button>
-            </DropdownMenuTrigger>
-          </Tooltip>
-          <DropdownMenuContent>
-            <DropdownMenuItem onSelect={onTest}>
-              <FlaskConical />
-              {t('files.storage.test.action')}
-            </DropdownMenuItem>
-            <DropdownMenuItem onSelect={onSetDefault} disabled={config.is_default}>
-              <Star />
-              {t('files.storage.setDefault')}
-            </DropdownMenuItem>
-            {!local && (
-              <DropdownMenuItem onSelect={onEdit}>
-                <Pencil />
-                {t('common.edit')}
-              </DropdownMenuItem>
-            )}
-            {!config.is_builtin && (
-              <>
-                <DropdownMenuSeparator />
-                <DropdownMenuItem destructive onSelect={onDelete}>
-                  <Trash2 />
-                  {t('common.delete')}
-                </DropdownMenuItem>
-              </>
-            )}
-          </DropdownMenuContent>
-        </DropdownMenu>
+        <RowActions
+          name={config.name}
+          quick={[
+            !local && { label: t('files.storage.editNamed', { name: config.name }), icon: Pencil, onClick: onEdit },
+          ]}
+          menu={[
+            { label: t('files.storage.test.action'), icon: FlaskConical, onSelect: onTest },
+            { label: t('files.storage.setDefault'), icon: Star, onSelect: onSetDefault, disabled: config.is_default },
+            !local && { label: t('common.edit'), icon: Pencil, onSelect: onEdit },
+            !config.is_builtin && { label: t('common.delete'), icon: Trash2, destructive: true, onSelect: onDelete },
+          ]}
+        />
       </div>
 
       {local ? (

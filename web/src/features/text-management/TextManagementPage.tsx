@@ -3,7 +3,6 @@ import {
   ChevronLeft,
   ChevronRight,
   Copy,
-  Ellipsis,
   Eye,
   ExternalLink,
   FileText,
@@ -12,7 +11,6 @@ import {
   SearchX,
   Sparkles,
   Trash2,
-  X,
 } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,31 +20,24 @@ import { MarkdownView } from '../../components/markdown';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button, buttonClasses } from '../../components/ui/button';
-import { Checkbox } from '../../components/ui/checkbox';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { DataList, type DataListColumn } from '../../components/ui/data-list';
 import { Dialog, DialogContent } from '../../components/ui/dialog';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '../../components/ui/dropdown-menu';
 import { EmptyState } from '../../components/ui/empty-state';
 import { IconButton } from '../../components/ui/icon-button';
-import { SearchField } from '../../components/ui/search-field';
-import { Select } from '../../components/ui/select';
 import { ListSkeleton } from '../../components/ui/list-skeleton';
 import { LoadError } from '../../components/ui/load-error';
 import { PageHeader, RefreshButton } from '../../components/ui/page-header';
+import { RelativeTime } from '../../components/ui/relative-time';
+import { RowActions } from '../../components/ui/row-actions';
+import { SearchField } from '../../components/ui/search-field';
+import { Select } from '../../components/ui/select';
 import { SelectionBar } from '../../components/ui/selection-bar';
 import { Skeleton } from '../../components/ui/skeleton';
-import { SortHeader } from '../../components/ui/sort-header';
-import { Table, TBody, TD, TH, THead, TR } from '../../components/ui/table';
-import { Tooltip } from '../../components/ui/tooltip';
+import { useRowSelection } from '../../components/ui/use-row-selection';
 import { errorMessage, isApiError } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
-import { formatDateTime, formatRelative } from '../../lib/format';
+import { formatBytes, formatDateTime, formatRelative } from '../../lib/format';
 import { PlainTextView } from '../paste-view/PlainTextView';
 import {
   pasteShareUrl,
@@ -63,13 +54,6 @@ const SEARCH_MIN = 2;
 interface Sort {
   field: PasteSortField;
   order: 'asc' | 'desc';
-}
-
-function formatSize(bytes: number, lang: string): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const nf = new Intl.NumberFormat(lang, { maximumFractionDigits: 1 });
-  if (bytes < 1024 * 1024) return `${nf.format(bytes / 1024)} KB`;
-  return `${nf.format(bytes / 1024 / 1024)} MB`;
 }
 
 function StatusBadges({ paste }: { paste: PasteListItem }) {
@@ -106,15 +90,7 @@ function Expiry({ paste, compact = false }: { paste: PasteListItem; compact?: bo
   const { t, i18n } = useTranslation();
   if (!paste.expires_at) return <span className="text-muted-foreground">{t('time.never')}</span>;
   const tone = paste.expired ? 'text-destructive-soft-foreground' : undefined;
-  if (compact) {
-    return (
-      <Tooltip content={formatDateTime(paste.expires_at, i18n.language)}>
-        <span tabIndex={0} className={tone}>
-          {formatRelative(paste.expires_at, i18n.language)}
-        </span>
-      </Tooltip>
-    );
-  }
+  if (compact) return <RelativeTime iso={paste.expires_at} className={tone} />;
   return (
     <span className="flex flex-col">
       <span className={tone}>{formatDateTime(paste.expires_at, i18n.language)}</span>
@@ -136,53 +112,6 @@ function Title({ paste }: { paste: PasteListItem }) {
       <p className="mt-0.5 line-clamp-1 text-xs text-muted-foreground" title={paste.preview}>
         {paste.preview.replace(/\s+/g, ' ').slice(0, 120) || t('paste.manage.emptyPreview')}
       </p>
-    </div>
-  );
-}
-
-interface RowHandlers {
-  onView: () => void;
-  onEdit: () => void;
-  onDelete: () => void;
-  onCopy: () => void;
-}
-
-function RowActions({ paste, handlers }: { paste: PasteListItem; handlers: RowHandlers }) {
-  const { t } = useTranslation();
-  return (
-    <div className="flex items-center justify-end gap-0.5">
-      <IconButton label={t('paste.manage.viewOne', { slug: paste.slug })} size="icon-sm" onClick={handlers.onView}>
-        <Eye className="size-4" />
-      </IconButton>
-      <IconButton label={t('paste.manage.editOne', { slug: paste.slug })} size="icon-sm" onClick={handlers.onEdit}>
-        <Pencil className="size-4" />
-      </IconButton>
-      <DropdownMenu>
-        <Tooltip content={t('common.moreActions')}>
-          <DropdownMenuTrigger asChild>
-            <Button variant="ghost" size="icon-sm" aria-label={`${t('common.moreActions')}: ${paste.slug}`}>
-              <Ellipsis className="size-4" />
-            </Button>
-          </DropdownMenuTrigger>
-        </Tooltip>
-        <DropdownMenuContent>
-          <DropdownMenuItem onSelect={handlers.onCopy}>
-            <Copy />
-            {t('paste.manage.copyLink')}
-          </DropdownMenuItem>
-          <DropdownMenuItem asChild>
-            <a href={pasteShareUrl(paste.slug)} target="_blank" rel="noopener noreferrer">
-              <ExternalLink />
-              {t('paste.manage.openLink')}
-            </a>
-          </DropdownMenuItem>
-          <DropdownMenuSeparator />
-          <DropdownMenuItem destructive onSelect={handlers.onDelete}>
-            <Trash2 />
-            {t('common.delete')}
-          </DropdownMenuItem>
-        </DropdownMenuContent>
-      </DropdownMenu>
     </div>
   );
 }
@@ -215,60 +144,45 @@ function PasteListSkeleton() {
   );
 }
 
-function PasteCard({
-  paste,
-  selected,
-  onSelect,
-  handlers,
-}: {
-  paste: PasteListItem;
-  selected: boolean;
-  onSelect: (checked: boolean) => void;
-  handlers: RowHandlers;
-}) {
-  const { t, i18n } = useTranslation();
-  return (
-    <li className="rounded-xl border border-border bg-surface p-4 shadow-sm" data-testid="paste-card">
-      <div className="flex items-start gap-3">
-        <label className="-m-2 grid size-10 shrink-0 place-items-center">
-          <Checkbox
-            checked={selected}
-            onCheckedChange={(v) => onSelect(v === true)}
-            aria-label={t('paste.manage.selectOne', { slug: paste.slug })}
-          />
-        </label>
-        <div className="min-w-0 flex-1">
-          <Title paste={paste} />
-        </div>
-        <RowActions paste={paste} handlers={handlers} />
-      </div>
-      <div className="mt-3">
-        <StatusBadges paste={paste} />
-      </div>
-      <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-3 border-t border-border pt-3 text-sm">
-        <div>
-          <dt className="text-xs text-muted-foreground">{t('paste.manage.columns.views')}</dt>
-          <dd className="mt-0.5">
-            <Views paste={paste} />
-          </dd>
-        </div>
-        <div>
-          <dt className="text-xs text-muted-foreground">{t('paste.manage.columns.size')}</dt>
-          <dd className="mt-0.5">{formatSize(paste.size, i18n.language)}</dd>
-        </div>
-        <div>
-          <dt className="text-xs text-muted-foreground">{t('paste.manage.columns.expires')}</dt>
-          <dd className="mt-0.5">
-            <Expiry paste={paste} />
-          </dd>
-        </div>
-        <div>
-          <dt className="text-xs text-muted-foreground">{t('paste.manage.columns.created')}</dt>
-          <dd className="mt-0.5">{formatRelative(paste.created_at, i18n.language)}</dd>
-        </div>
-      </dl>
-    </li>
-  );
+/** The table columns; on phones the card shows the same facts. */
+function usePasteColumns(): DataListColumn<PasteListItem, PasteSortField>[] {
+  const { t } = useTranslation();
+  return [
+    {
+      id: 'paste',
+      header: t('paste.manage.columns.paste'),
+      sortField: 'slug',
+      className: 'max-w-64',
+      cell: (paste) => <Title paste={paste} />,
+    },
+    {
+      id: 'status',
+      header: t('paste.manage.columns.status'),
+      className: 'whitespace-nowrap',
+      cell: (paste) => <StatusBadges paste={paste} />,
+    },
+    {
+      id: 'views',
+      header: t('paste.manage.columns.views'),
+      sortField: 'views',
+      className: 'whitespace-nowrap',
+      cell: (paste) => <Views paste={paste} />,
+    },
+    {
+      id: 'expires',
+      header: t('paste.manage.columns.expires'),
+      sortField: 'expires_at',
+      className: 'whitespace-nowrap',
+      cell: (paste) => <Expiry paste={paste} compact />,
+    },
+    {
+      id: 'created',
+      header: t('paste.manage.columns.created'),
+      sortField: 'created_at',
+      className: 'whitespace-nowrap text-muted-foreground',
+      cell: (paste) => <RelativeTime iso={paste.created_at} />,
+    },
+  ];
 }
 
 function ViewDialog({ id, onClose, onEdit }: { id: string | null; onClose: () => void; onEdit: (id: string) => void }) {
@@ -323,13 +237,14 @@ function ViewDialog({ id, onClose, onEdit }: { id: string | null; onClose: () =>
 
 /** Text management (spec §2, §6): every paste (a key holder sees its own) with search, sort and cleanup. */
 export default function TextManagementPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [page, setPage] = useState(1);
   const [limit, setLimit] = useState<number>(10);
   const [searchInput, setSearchInput] = useState('');
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<Sort>({ field: 'created_at', order: 'desc' });
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const selection = useRowSelection();
+  const columns = usePasteColumns();
   const [viewing, setViewing] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<PasteListItem[] | null>(null);
@@ -353,20 +268,10 @@ export default function TextManagementPage() {
   const items = useMemo(() => list.data?.items ?? [], [list.data]);
   const total = list.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / limit));
-  const allSelected = items.length > 0 && items.every((p) => selected.has(p.id));
-  const someSelected = items.some((p) => selected.has(p.id));
-  const selectedItems = items.filter((p) => selected.has(p.id));
+  const selectedItems = items.filter((p) => selection.has(p.id));
 
   const onSort = (field: PasteSortField) =>
     setSort((s) => ({ field, order: s.field === field && s.order === 'desc' ? 'asc' : 'desc' }));
-
-  const toggle = (id: string, on: boolean) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
 
   async function confirmDelete() {
     if (!deleting) return;
@@ -375,11 +280,10 @@ export default function TextManagementPage() {
       // Deleting the whole last page moves back one page instead of showing an empty one.
       if (page > 1 && deleting.length >= items.length) setPage((p) => p - 1);
       toast.success(t('paste.manage.deleted', { count: result?.deleted ?? deleting.length }));
-      setSelected((s) => {
-        const next = new Set(s);
-        for (const p of deleting) next.delete(p.id);
-        return next;
-      });
+      selection.setMany(
+        deleting.map((p) => p.id),
+        false,
+      );
     } catch (error) {
       if (!(isApiError(error) && error.loggedOut)) toast.error(errorMessage(error));
     }
@@ -396,15 +300,10 @@ export default function TextManagementPage() {
     setConfirmClear(false);
   }
 
-  const handlers = (paste: PasteListItem): RowHandlers => ({
-    onView: () => setViewing(paste.id),
-    onEdit: () => setEditing(paste.id),
-    onDelete: () => setDeleting([paste]),
-    onCopy: () =>
-      void copyText(pasteShareUrl(paste.slug)).then((ok) =>
-        ok ? toast.success(t('paste.result.linkCopied')) : toast.error(t('common.copyFailed')),
-      ),
-  });
+  const copyLink = (paste: PasteListItem) =>
+    void copyText(pasteShareUrl(paste.slug)).then((ok) =>
+      ok ? toast.success(t('paste.result.linkCopied')) : toast.error(t('common.copyFailed')),
+    );
 
   const searching = search !== '';
   const empty = !list.isPending && !list.isError && total === 0;
@@ -435,14 +334,14 @@ export default function TextManagementPage() {
           </span>
         </div>
 
-        {someSelected && (
-          <SelectionBar label={t('paste.manage.selection')} className="text-sm">
-            <span className="font-medium">{t('paste.manage.selected', { count: selectedItems.length })}</span>
-            <Button variant="ghost" size="sm" onClick={() => setSelected(new Set())} className="text-inherit">
-              <X className="size-4" aria-hidden="true" />
-              {t('paste.manage.clearSelection')}
-            </Button>
-            <Button variant="destructive" size="sm" className="ms-auto" onClick={() => setDeleting(selectedItems)}>
+        {selectedItems.length > 0 && (
+          <SelectionBar
+            label={t('paste.manage.selection')}
+            summary={t('paste.manage.selected', { count: selectedItems.length })}
+            clearLabel={t('paste.manage.clearSelection')}
+            onClear={selection.clear}
+          >
+            <Button variant="destructive" size="sm" onClick={() => setDeleting(selectedItems)}>
               <Trash2 className="size-4" aria-hidden="true" />
               {t('paste.manage.deleteSelected', { count: selectedItems.length })}
             </Button>
@@ -473,85 +372,57 @@ export default function TextManagementPage() {
           />
         ) : (
           <>
-            <div className="hidden lg:block">
-              <Table aria-label={t('paste.manage.title')}>
-                <THead>
-                  <tr className="border-b border-border">
-                    <TH className="w-px pe-0">
-                      <Checkbox
-                        checked={allSelected ? true : someSelected ? 'indeterminate' : false}
-                        onCheckedChange={(v) => {
-                          for (const p of items) toggle(p.id, v === true);
-                        }}
-                        aria-label={t('paste.manage.selectPage')}
-                      />
-                    </TH>
-                    <SortHeader field="slug" sortedBy={sort.field} order={sort.order} onSort={onSort}>
-                      {t('paste.manage.columns.paste')}
-                    </SortHeader>
-                    <TH>{t('paste.manage.columns.status')}</TH>
-                    <SortHeader field="views" sortedBy={sort.field} order={sort.order} onSort={onSort}>
-                      {t('paste.manage.columns.views')}
-                    </SortHeader>
-                    <SortHeader field="expires_at" sortedBy={sort.field} order={sort.order} onSort={onSort}>
-                      {t('paste.manage.columns.expires')}
-                    </SortHeader>
-                    <SortHeader field="created_at" sortedBy={sort.field} order={sort.order} onSort={onSort}>
-                      {t('paste.manage.columns.created')}
-                    </SortHeader>
-                    <TH className="text-end">
-                      <span className="sr-only">{t('common.actions')}</span>
-                    </TH>
-                  </tr>
-                </THead>
-                <TBody>
-                  {items.map((paste) => (
-                    <TR
-                      key={paste.id}
-                      data-testid="paste-row"
-                      data-state={selected.has(paste.id) ? 'selected' : undefined}
-                    >
-                      <TD className="w-px pe-0">
-                        <Checkbox
-                          checked={selected.has(paste.id)}
-                          onCheckedChange={(v) => toggle(paste.id, v === true)}
-                          aria-label={t('paste.manage.selectOne', { slug: paste.slug })}
-                        />
-                      </TD>
-                      <TD className="max-w-64">
-                        <Title paste={paste} />
-                      </TD>
-                      <TD className="whitespace-nowrap">
-                        <StatusBadges paste={paste} />
-                      </TD>
-                      <TD className="whitespace-nowrap">
-                        <Views paste={paste} />
-                      </TD>
-                      <TD className="whitespace-nowrap">
-                        <Expiry paste={paste} compact />
-                      </TD>
-                      <TD className="whitespace-nowrap text-muted-foreground">
-                        <CreatedAt iso={paste.created_at} />
-                      </TD>
-                      <TD className="w-px whitespace-nowrap ps-0">
-                        <RowActions paste={paste} handlers={handlers(paste)} />
-                      </TD>
-                    </TR>
-                  ))}
-                </TBody>
-              </Table>
-            </div>
-            <ul className="grid gap-3 sm:grid-cols-2 lg:hidden">
-              {items.map((paste) => (
-                <PasteCard
-                  key={paste.id}
-                  paste={paste}
-                  selected={selected.has(paste.id)}
-                  onSelect={(on) => toggle(paste.id, on)}
-                  handlers={handlers(paste)}
+            <DataList
+              items={items}
+              getId={(paste) => paste.id}
+              columns={columns}
+              sort={{ field: sort.field, order: sort.order, onSort }}
+              selection={{
+                rows: selection,
+                allLabel: t('paste.manage.selectPage'),
+                itemLabel: (paste) => t('paste.manage.selectOne', { slug: paste.slug }),
+              }}
+              label={t('paste.manage.title')}
+              rowTestId="paste-row"
+              cardTestId="paste-card"
+              actions={(paste) => (
+                <RowActions
+                  name={paste.slug}
+                  quick={[
+                    {
+                      label: t('paste.manage.viewOne', { slug: paste.slug }),
+                      icon: Eye,
+                      onClick: () => setViewing(paste.id),
+                    },
+                    {
+                      label: t('paste.manage.editOne', { slug: paste.slug }),
+                      icon: Pencil,
+                      onClick: () => setEditing(paste.id),
+                    },
+                  ]}
+                  menu={[
+                    { label: t('paste.manage.copyLink'), icon: Copy, onSelect: () => copyLink(paste) },
+                    { label: t('paste.manage.openLink'), icon: ExternalLink, href: pasteShareUrl(paste.slug) },
+                    {
+                      label: t('common.delete'),
+                      icon: Trash2,
+                      destructive: true,
+                      onSelect: () => setDeleting([paste]),
+                    },
+                  ]}
                 />
-              ))}
-            </ul>
+              )}
+              card={{
+                title: (paste) => <Title paste={paste} />,
+                body: (paste) => <StatusBadges paste={paste} />,
+                facts: (paste) => [
+                  { label: t('paste.manage.columns.views'), value: <Views paste={paste} /> },
+                  { label: t('paste.manage.columns.size'), value: formatBytes(paste.size, i18n.language) },
+                  { label: t('paste.manage.columns.expires'), value: <Expiry paste={paste} /> },
+                  { label: t('paste.manage.columns.created'), value: formatRelative(paste.created_at, i18n.language) },
+                ],
+              }}
+            />
             <nav
               className="flex flex-wrap items-center justify-between gap-3 pt-1"
               aria-label={t('paste.manage.pagination')}
@@ -632,16 +503,5 @@ export default function TextManagementPage() {
         onConfirm={() => void confirmClearExpired()}
       />
     </div>
-  );
-}
-
-function CreatedAt({ iso }: { iso: string }) {
-  const { i18n } = useTranslation();
-  return (
-    <Tooltip content={formatDateTime(iso, i18n.language)}>
-      <span tabIndex={0} className="rounded-sm">
-        {formatRelative(iso, i18n.language)}
-      </span>
-    </Tooltip>
   );
 }

@@ -4,10 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { IconButton } from '../../components/ui/icon-button';
-import { formatBytes } from '../../components/ui/progress';
 import { Skeleton } from '../../components/ui/skeleton';
 import { copyText } from '../../lib/clipboard';
-import { formatRelative } from '../../lib/format';
+import { formatBytes, formatRelative } from '../../lib/format';
 import { shareLink } from './api';
 
 /** The 3 most recent uploads (spec §2 Upload, §9). */

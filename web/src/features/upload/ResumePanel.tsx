@@ -4,8 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { Button } from '../../components/ui/button';
 import { IconButton } from '../../components/ui/icon-button';
-import { formatBytes, Progress } from '../../components/ui/progress';
+import { Progress } from '../../components/ui/progress';
 import { api } from '../../lib/api';
+import { formatBytes } from '../../lib/format';
 import { isStale, matchesRecord, onResumeStoreChange, resumeStore, type ResumeRecord } from './uploader/resumeStore';
 
 /** Unfinished multipart uploads remembered in IndexedDB (stale ones are dropped). */

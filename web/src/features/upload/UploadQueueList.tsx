@@ -14,9 +14,10 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { IconButton } from '../../components/ui/icon-button';
-import { formatBytes, formatDuration, formatSpeed, Progress } from '../../components/ui/progress';
+import { Progress } from '../../components/ui/progress';
 import { copyText } from '../../lib/clipboard';
 import { cn } from '../../lib/cn';
+import { formatBytes, formatDuration, formatSpeed } from '../../lib/format';
 import { shareLink } from './api';
 import type { QueueItem } from './useUploadQueue';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../lib/api';
-import { serverFieldErrors, toApiValue, validateSettings } from './kit';
+import { serverFieldErrors, toApiValue, validateSettings } from './settingsValues';
 
 const fallback = (_key: string, message: string) => message;
 
-describe('settings kit', () => {
+describe('settings values', () => {
   it('turns number fields typed as text into numbers', () => {
     expect(toApiValue('max_upload_size', ' 2.5 ')).toBe(2.5);
     expect(toApiValue('max_upload_size', '')).toBeUndefined();
