@@ -20,6 +20,7 @@ import { StatsRepository } from './repositories/statsRepository.js';
 import { PasteRepository } from './repositories/pasteRepository.js';
 import { PasteService } from './services/pasteService.js';
 import { StatsService } from './services/statsService.js';
+import { PendingViews } from './services/pendingViews.js';
 import { DashboardRepository } from './repositories/dashboardRepository.js';
 import { DashboardService } from './services/dashboardService.js';
 import { migrations } from './db/migrations/index.js';
@@ -83,6 +84,9 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
   caches.register('settings', settings.cacheHandle());
   const dashboard = new DashboardService({ dashboard: new DashboardRepository(db), stats, clock });
   caches.register('dashboard', dashboard.cacheHandle());
+  const pasteRepository = new PasteRepository(db);
+  const pendingViews = new PendingViews({ store: pasteRepository, logger });
+  const pastes = new PasteService({ pastes: pasteRepository, clock, stats, pendingViews });
   const backups = new BackupService({
     backups: new BackupRepository(db, database.dialect),
     cipher,
@@ -90,8 +94,8 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     appVersion: packageVersion,
     schemaVersion: Object.keys(migrations).sort().at(-1) ?? '',
     clock,
+    settleWrites: () => pastes.flushViews(),
   });
-  const pastes = new PasteService({ pastes: new PasteRepository(db), clock, stats });
   const storageRegistry = new StorageRegistry({
     factories: {
       local: (root) => createDriver({ kind: 'local', root }),
@@ -206,6 +210,7 @@ export async function buildServer(
       clearInterval(sweep);
       clearInterval(pasteSweep);
       await services.stats.flush();
+      await services.pastes.flushViews();
       services.backupScheduler.stop();
       clearInterval(uploadSweep);
       services.urlUploads.close();

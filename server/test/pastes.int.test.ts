@@ -337,6 +337,35 @@ describe.each(dbTargets)('pastes on %s', (target) => {
       expect(row.views).toBe(1);
     });
 
+    it('unlimited pastes: 100 concurrent views all counted, shown at once and stored after the flush', async () => {
+      const created = await createPaste(server, { token }, { content: 'many views', max_views: 0 });
+      const storedViews = async () =>
+        (
+          await server.built.database.db
+            .selectFrom('pastes')
+            .select('views')
+            .where('id', '=', created.id)
+            .executeTakeFirstOrThrow()
+        ).views;
+      const statuses = await Promise.all(Array.from({ length: 100 }, () => view(created.slug).then((r) => r.status)));
+      expect(statuses.every((s) => s === 200)).toBe(true);
+      // Counted in memory: every answer that shows a count includes them before they are written.
+      expect((await view(created.slug)).body.data).toMatchObject({ views: 101, remaining_views: null });
+      const detail = await server.call<{ views: number }>('GET', `/api/pastes/${created.id}`, { token });
+      expect(detail.body.data?.views).toBe(101);
+      await server.built.services.pastes.flushViews();
+      expect(await storedViews()).toBe(101);
+      // A new limit sees every view so far: 101 ≥ 101 means used up.
+      const limited = await server.call('PUT', `/api/pastes/${created.id}`, { token, body: { max_views: 101 } });
+      expect(limited.status).toBe(200);
+      expect((await view(created.slug)).status).toBe(410);
+      // A reset is not undone by counts still in memory.
+      await server.call('PUT', `/api/pastes/${created.id}`, { token, body: { max_views: 0, reset_views: true } });
+      await view(created.slug);
+      await server.built.services.pastes.flushViews();
+      expect(await storedViews()).toBe(1);
+    });
+
     it('concurrent unlocks of a password-protected max-views-1 paste: exactly one gets the content', async () => {
       const created = await createPaste(server, { token }, { content: 'locked once', password: 'pw', max_views: 1 });
       const statuses = await Promise.all(

@@ -71,6 +71,30 @@ export class PasteRepository {
       .executeTakeFirst();
   }
 
+  /** An open (password-less), live paste by slug, read without counting: the hot path of unlimited pastes. */
+  async findOpenBySlug(slug: string, nowIso: string): Promise<PasteRow | undefined> {
+    // Plain SQL for the same reason as consumeOpenViewBySlug.
+    const { rows } = await sql<PasteRow>`
+      select * from pastes
+       where slug = ${slug} and password_hash is null
+         and (max_views = 0 or views < max_views)
+         and (expires_at is null or expires_at > ${nowIso})`.execute(this.db);
+    return rows[0];
+  }
+
+  /** Adds buffered view counts of unlimited pastes, in one transaction. */
+  async addViews(counts: ReadonlyMap<string, number>): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (const [id, n] of counts) {
+        await trx
+          .updateTable('pastes')
+          .set({ views: sql<number>`views + ${n}` })
+          .where('id', '=', id)
+          .execute();
+      }
+    });
+  }
+
   /**
    * The hot path of a public view: counts a view of an open (password-less) paste found by slug, in the same
    * single guarded statement as {@link consumeView}. undefined: missing, protected, expired or used up.

@@ -25,6 +25,8 @@ export interface BackupServiceDeps {
   appVersion: string;
   schemaVersion: string;
   clock: Clock;
+  /** Writes what services hold in memory (buffered view counts) so a backup or restore sees every row as it is. */
+  settleWrites?: () => Promise<void>;
 }
 
 /** Columns named `*_encrypted` hold AES-GCM secrets; a restore from another install re-encrypts them. */
@@ -74,6 +76,7 @@ export class BackupService {
   async create(modules: readonly BackupModule[]): Promise<BackupFile> {
     const unique = BACKUP_MODULES.filter((m) => modules.includes(m));
     if (unique.length === 0) throw AppError.validation('choose at least one module to back up');
+    await this.deps.settleWrites?.();
     const tables: BackupFile['tables'] = {};
     for (const { table, key } of await this.presentTables(unique)) {
       tables[table] = { rows: await this.deps.backups.dump(table, key) };
@@ -198,6 +201,7 @@ export class BackupService {
 
   async restore(raw: unknown, mode: RestoreMode, sourceKey?: string): Promise<RestoreResult> {
     const plan = await this.plan(raw, mode, sourceKey);
+    await this.deps.settleWrites?.();
     const restored: Record<string, number> = {};
     try {
       await this.deps.backups.transaction(async (writer) => {

@@ -25,11 +25,14 @@ import type { PasteMeta, PasteRepository, PasteRow, PasteSummaryRow } from '../r
 import { hashPassword, verifyPassword } from '../security/secrets.js';
 import { LoginRateLimiter } from './loginRateLimiter.js';
 import { creatorId, type Principal } from './principal.js';
+import type { PendingViews } from './pendingViews.js';
 import type { StatsService } from './statsService.js';
 
 export interface PasteServiceDeps {
   pastes: PasteRepository;
   clock: Clock;
+  /** Where views of pastes without a view limit are counted before they are written. */
+  pendingViews: PendingViews;
   stats?: StatsService;
   /** Content limit in UTF-8 bytes (default 10 MB, spec §9). */
   maxBytes?: number;
@@ -78,6 +81,16 @@ export class PasteService {
     return (row.expires_at !== null && row.expires_at <= nowIso) || (row.max_views > 0 && row.views >= row.max_views);
   }
 
+  /** Stored views plus those counted in memory and not yet written. */
+  private viewsOf(row: Pick<PasteMeta, 'id' | 'views'>): number {
+    return row.views + this.deps.pendingViews.pendingOf(row.id);
+  }
+
+  /** Writes views counted in memory (before backups, on shutdown, in tests). */
+  flushViews(): Promise<void> {
+    return this.deps.pendingViews.flush();
+  }
+
   private isOwner(row: Pick<PasteMeta, 'created_by'>, principal: Principal | null): boolean {
     if (!principal) return false;
     return principal.type === 'admin' || row.created_by === creatorId(principal);
@@ -122,7 +135,7 @@ export class PasteService {
       has_password: row.password_hash !== null,
       expires_at: row.expires_at,
       max_views: row.max_views,
-      views: row.views,
+      views: this.viewsOf(row),
       remaining_views: remaining(row),
       expired: this.isGone(row, nowIso),
       created_by: row.created_by,
@@ -152,7 +165,7 @@ export class PasteService {
       created_at: row.created_at,
       expires_at: row.expires_at,
       max_views: row.max_views,
-      views: row.views,
+      views: this.viewsOf(row),
       remaining_views: remaining(row),
       has_password: row.password_hash !== null,
       requires_password: false,
@@ -203,11 +216,21 @@ export class PasteService {
     };
   }
 
-  /** One statement for the common case (no password): counted view, or undefined to take the slow path. */
+  /**
+   * The common case (no password): a counted view, or undefined to take the slow path. Unlimited pastes
+   * are read and counted in memory; limited ones are counted by one guarded UPDATE, so exactly max_views
+   * viewers get the content whatever the concurrency.
+   */
   private async consumeOpen(slug: string): Promise<PasteRow | undefined> {
     if (slug.length > SLUG_MAX) return undefined;
-    const row = await this.deps.pastes.consumeOpenViewBySlug(slug, this.nowIso());
-    if (row) this.deps.stats?.record('paste_views');
+    const { pastes, pendingViews, stats } = this.deps;
+    const nowIso = this.nowIso();
+    const open = await pastes.findOpenBySlug(slug, nowIso);
+    if (!open) return undefined;
+    let row: PasteRow | undefined = open;
+    if (open.max_views === 0) pendingViews.add(open.id);
+    else row = await pastes.consumeOpenViewBySlug(slug, nowIso);
+    if (row) stats?.record('paste_views');
     return row;
   }
 
@@ -302,6 +325,8 @@ export class PasteService {
   }
 
   async update(principal: Principal, id: string, input: UpdatePaste): Promise<PasteDetail> {
+    // A new limit or a reset must see every view counted so far.
+    await this.flushViews();
     const row = await this.requireOwned(principal, id);
     if (input.content !== undefined) this.checkContent(input.content);
     const changes: Updateable<PastesTable> = {};

@@ -1,0 +1,52 @@
+import type { Logger } from '../lib/logger.js';
+
+/** How long uncounted views of unlimited pastes wait in memory before one transaction stores them. */
+export const VIEW_FLUSH_INTERVAL_MS = 1000;
+
+export interface ViewCountStore {
+  /** Adds each count to its row's views in one transaction; rows gone since are skipped. */
+  addViews(counts: ReadonlyMap<string, number>): Promise<void>;
+}
+
+/**
+ * View counts of pastes without a view limit. Such a view needs no atomic check, so it is counted in
+ * memory and written in batches: a read then costs no database write, which would otherwise be the most
+ * expensive part of serving a paste (and would rewrite a 10 MB row per view on SQLite). Limited pastes
+ * never come here: their count is the limit's guard and stays one atomic UPDATE per view.
+ * Everything that shows a count adds `pendingOf`; a crash loses at most one interval of counts.
+ */
+export class PendingViews {
+  private pending = new Map<string, number>();
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly deps: { store: ViewCountStore; logger: Logger; intervalMs?: number }) {}
+
+  /** Counts one view; answers the views not yet written for this paste, this one included. */
+  add(id: string): number {
+    const count = (this.pending.get(id) ?? 0) + 1;
+    this.pending.set(id, count);
+    if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush(), this.deps.intervalMs ?? VIEW_FLUSH_INTERVAL_MS);
+      this.timer.unref();
+    }
+    return count;
+  }
+
+  pendingOf(id: string): number {
+    return this.pending.get(id) ?? 0;
+  }
+
+  /** Writes what is pending now (on a timer, before backups, on shutdown, in tests). */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.pending.size === 0) return this.flushing;
+    const batch = this.pending;
+    this.pending = new Map();
+    this.flushing = this.flushing.then(() =>
+      this.deps.store.addViews(batch).catch((error: unknown) => this.deps.logger.error('paste view counts', error)),
+    );
+    return this.flushing;
+  }
+}
