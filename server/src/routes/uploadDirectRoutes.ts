@@ -3,6 +3,7 @@ import { Hono, type Context } from 'hono';
 import { AppError } from '../errors.js';
 import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
+import { nodeRequestBody } from '../http/requestBody.js';
 import { ok } from '../http/envelope.js';
 import { readQuery } from '../http/input.js';
 import type { FileService } from '../services/fileService.js';
@@ -38,7 +39,7 @@ export function uploadDirectRoutes(deps: {
     const lengthHeader = c.req.header('content-length');
     const requestLength = lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
     const prepared = await files.prepareUpload(fields, requestLength);
-    const body = c.req.raw.body;
+    const body = nodeRequestBody(c);
     if (!body || requestLength === 0)
       throw AppError.validation('the file is empty', [{ path: 'file', message: 'empty' }]);
     let type = c.req.header('content-type');

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import {
   fileKindOf,
   isMarkdownFilename,
@@ -28,7 +28,7 @@ import type { FileRepository, FileRow, FileWithConfig } from '../repositories/fi
 import type { StorageConfigRow } from '../repositories/storageConfigRepository.js';
 import { hashPassword, safeEqual, sha256Hex, verifyPassword } from '../security/secrets.js';
 import { normalizePath } from '../storage/paths.js';
-import { webFromNode } from '../storage/streams.js';
+import { ByteMeter, nodeFromWeb, webFromNode } from '../storage/streams.js';
 import { isStorageError, type ReadResult, type StorageDriver } from '../storage/types.js';
 import { cleanMimetype, servingPolicy, type ServingPolicy } from './fileServing.js';
 import { creatorId, type Principal } from './principal.js';
@@ -289,7 +289,6 @@ export class FileService {
     meta: UploadMeta,
     prepared: Awaited<ReturnType<FileService['prepareUpload']>>,
   ): Promise<FileView> {
-    const body = source instanceof Readable ? webFromNode(source) : source;
     const filename = cleanFilename(meta.filename);
     const { config, folder, maxBytes, remaining } = prepared;
     const limit = Math.min(maxBytes, remaining);
@@ -305,27 +304,19 @@ export class FileService {
       ? 'text/markdown'
       : cleanMimetype(fields.mimetype && fields.mimetype !== '' ? fields.mimetype : meta.partMimetype);
 
-    let counted = 0;
-    let overLimit = false;
-    const meter = new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        counted += chunk.byteLength;
-        if (counted > limit) {
-          overLimit = true;
-          controller.error(new Error('upload exceeds the limit'));
-          return;
-        }
-        controller.enqueue(chunk);
-      },
-    });
+    // Counted on the Node side: one Web stream hop per chunk fewer than a Web TransformStream meter.
+    const meter = new ByteMeter({ maxBytes: Number.isFinite(limit) ? limit : undefined, path: storagePath });
+    const body = webFromNode(
+      pipeline(source instanceof Readable ? source : nodeFromWeb(source), meter, () => undefined),
+    );
     const tooLarge = () =>
       limit === maxBytes
         ? tooLargeError(maxBytes)
-        : this.insufficient(counted, remaining, config.total_capacity ?? 0, true);
+        : this.insufficient(meter.bytes, remaining, config.total_capacity ?? 0, true);
 
     let written: { size: number; etag?: string };
     try {
-      const entry = await driver.write(storagePath, body.pipeThrough(meter), {
+      const entry = await driver.write(storagePath, body, {
         overwrite: false,
         contentType: mimetype,
         size: declaredSize,
@@ -335,17 +326,17 @@ export class FileService {
       written = { size: entry.size, etag: entry.etag };
     } catch (error) {
       await driver.remove(storagePath).catch(() => undefined);
-      if (overLimit || isStorageError(error, 'too_large')) throw tooLarge();
+      if (isStorageError(error, 'too_large')) throw tooLarge();
       if (error instanceof AppError) throw error;
       if (isStorageError(error, 'quota')) {
         throw new AppError(
           'PAYLOAD_TOO_LARGE',
-          `insufficient storage: the storage is full (file size at least ${formatBytes(counted)})`,
+          `insufficient storage: the storage is full (file size at least ${formatBytes(meter.bytes)})`,
         );
       }
       throw storageToAppError(error);
     }
-    const size = counted;
+    const size = meter.bytes;
     if (size === 0) {
       await driver.remove(storagePath).catch(() => undefined);
       throw AppError.validation('the file is empty', [{ path: 'file', message: 'the file is empty' }]);
