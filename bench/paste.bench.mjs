@@ -130,8 +130,8 @@ wrk.body = ${JSON.stringify(body)}
 
 ${machineLine()}, load average ${loadBefore} before the run. wrk -t${clientThreads} -c${CONNECTIONS} -d${DURATION} --latency
 against one server process (the bundle \`npm start\` runs, SQLite in WAL mode; ${pinningLine()}), ${PASTES} markdown pastes of ${content.length} characters, max views 0.
-View = \`GET /api/paste/{random slug}\` (each one an atomic \`UPDATE … RETURNING\` view count plus the
-daily stats counter); create = \`POST /api/paste\` with an admin Bearer token and a ${body.length}-byte JSON body.
+View = \`GET /api/paste/{random slug}\` (a \`SELECT\` by slug; the views of pastes without a view limit are counted in memory and written
+once a second, limited pastes keep one atomic \`UPDATE … RETURNING\` per view; plus the daily stats counter); create = \`POST /api/paste\` with an admin Bearer token and a ${body.length}-byte JSON body.
 Health and view ran alternately ${ROUNDS} times each (medians shown; requests summed); view/health ratio per round:
 ${ratios.map((r) => r.toFixed(2)).join(', ')}.
 
