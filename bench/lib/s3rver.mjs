@@ -1,10 +1,11 @@
 // s3rver (the S3 emulator, TOOLING.md) on 127.0.0.1 with one bucket and CORS open to any origin, so
 // a browser can PUT parts straight to it and read their ETag. Its objects live under `dir`.
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { stopChild } from './proc.mjs';
 import { freePort, repoRoot } from './server.mjs';
 
 const OPEN_CORS = `<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><AllowedMethod>PUT</AllowedMethod><AllowedMethod>GET</AllowedMethod><AllowedMethod>HEAD</AllowedMethod><AllowedHeader>*</AllowedHeader><ExposeHeader>ETag</ExposeHeader></CORSRule></CORSConfiguration>`;
@@ -57,13 +58,6 @@ export async function startS3rver({ dir, bucket, onLog }) {
     endpoint,
     pid: child.pid,
     dataDir,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    stop: () => stopChild(child, dataDir),
   };
 }

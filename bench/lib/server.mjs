@@ -1,12 +1,13 @@
 // Starts the real Clipnest server on 127.0.0.1 with a throwaway data directory: the same bundle `npm start`
 // runs (scripts/server-bundle.mjs), in one node process whose pid is the server's.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildServerBundle } from '../../scripts/server-bundle.mjs';
+import { stopChild } from './proc.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BENCH_ADMIN = { username: 'bench-admin', password: 'bench-admin-password-1' };
@@ -66,7 +67,12 @@ export async function startServer(options = {}) {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitForHealth(url, child);
+  try {
+    await waitForHealth(url, child);
+  } catch (error) {
+    await stopChild(child, dataDir);
+    throw error;
+  }
   return {
     url,
     pid: child.pid,
@@ -79,13 +85,6 @@ export async function startServer(options = {}) {
       });
       return (await res.json()).data.token;
     },
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    stop: () => stopChild(child, dataDir),
   };
 }
