@@ -8,7 +8,7 @@
 // 25 ms) of the server process (the bundle `npm start` runs).
 //
 //   npm run bench -w bench -- files          (BENCH_FILES_QUICK=1 for 20 MB / 100 MB)
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import {
   chmodSync,
   createReadStream,
@@ -28,6 +28,7 @@ import { pipeline } from 'node:stream/promises';
 import { randomBytes } from 'node:crypto';
 import { freePort, repoRoot, startServer } from './lib/server.mjs';
 import { startS3rver } from './lib/s3rver.mjs';
+import { clientCpus, pinningLine, serverCpus } from './lib/cpus.mjs';
 import { machineLine, writeSection } from './lib/report.mjs';
 
 const MB = 1024 * 1024;
@@ -109,8 +110,10 @@ async function waitForPort(port, timeoutMs = 30_000) {
   throw new Error(`nothing answered on 127.0.0.1:${port}`);
 }
 
-function startChild(command, args, options = {}) {
-  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit'], ...options });
+/** Starts a baseline server on the CPU the Clipnest server gets (when pinning), so both are measured alike. */
+function startChild(command, args) {
+  const [cmd, argv] = serverCpus ? ['taskset', ['-c', serverCpus, command, ...args]] : [command, args];
+  const child = spawn(cmd, argv, { stdio: ['ignore', 'ignore', 'inherit'] });
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((r) => child.once('exit', r));
@@ -353,7 +356,9 @@ async function main() {
   const s3rver = await startS3rver({ dir: path.join(work, 's3rver'), bucket: BUCKET });
   cleanups.push(() => s3rver.stop());
   log('s3rver on', s3rver.endpoint);
-  const server = await startServer({ env: { LOG_LEVEL: 'error' } });
+  const server = await startServer({ cpus: serverCpus, env: { LOG_LEVEL: 'error' } });
+  // The client (this process) moves to the other CPUs; s3rver, started before, stays unpinned.
+  if (clientCpus) execFileSync('taskset', ['-a', '-pc', clientCpus, String(process.pid)], { stdio: 'ignore' });
   cleanups.push(() => server.stop());
   const pid = server.pid;
   log('server', server.url, 'pid', pid);
@@ -489,8 +494,9 @@ function report(rows, idleRssMb, driverRows, driverSize) {
   lines.push('## files');
   lines.push('');
   lines.push(
-    `${machineLine()}. One run; client, server, emulator and baselines share the machine's cores ` +
-      `(load average ${loadStart} at the start, ${os.loadavg()[0].toFixed(1)} at the end: the machine was shared).`,
+    `${machineLine()}. One run; ${pinningLine()}: the Clipnest server and the baseline servers each ran alone ` +
+      `on the server CPU in turn, the client (this script) on the other, s3rver unpinned ` +
+      `(load average ${loadStart} at the start, ${os.loadavg()[0].toFixed(1)} at the end).`,
   );
   lines.push('');
   lines.push(
