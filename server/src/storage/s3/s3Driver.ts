@@ -478,11 +478,7 @@ export class S3Driver implements StorageDriver {
       try {
         await done;
       } catch (err) {
-        if (single) {
-          await this.client
-            .send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(path) }))
-            .catch(() => null);
-        }
+        if (single) await this.removeCutOffPut(path);
         if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path, cause: err });
         throw mapS3Error(streamError ?? err, path);
       } finally {
@@ -494,6 +490,19 @@ export class S3Driver implements StorageDriver {
       throw mapS3Error(err, path);
     }
     return this.stat(path);
+  }
+
+  /**
+   * Deletes what a cut-off single PUT may have left. s3rver stores the bytes it got, at times after the
+   * client has given up, so the delete is repeated until the key stays gone (failure path only).
+   */
+  private async removeCutOffPut(path: string): Promise<void> {
+    const Key = this.key(path);
+    for (let attempt = 0; attempt < 4; attempt++) {
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key })).catch(() => null);
+      await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+      if (!(await this.head(path).catch(() => null))) return;
+    }
   }
 
   async mkdir(path: string): Promise<void> {
