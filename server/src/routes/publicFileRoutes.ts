@@ -1,22 +1,12 @@
 import { verifyFilePasswordSchema } from '@clipnest/contract';
 import { Hono, type Context } from 'hono';
+import { requestOrigin } from '../http/clientAddress.js';
 import type { AppEnv } from '../http/env.js';
 import { contentDisposition } from '../http/contentDisposition.js';
 import { ok } from '../http/envelope.js';
 import { readJson } from '../http/input.js';
 import { etagMatches, ifRangeAllows, parseRange } from '../http/range.js';
 import type { ContentMode, FileService } from '../services/fileService.js';
-
-function requestOrigin(c: Context<AppEnv>, trustProxy: boolean): string {
-  const url = new URL(c.req.url);
-  if (trustProxy) {
-    const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim();
-    const host = c.req.header('x-forwarded-host')?.split(',')[0]?.trim();
-    if (proto && /^https?$/.test(proto)) url.protocol = `${proto}:`;
-    if (host && /^[A-Za-z0-9.:[\]-]+$/.test(host)) url.host = host;
-  }
-  return url.origin;
-}
 
 /** Public share endpoints: metadata, password check, content (inline / attachment), office preview. */
 export function publicFileRoutes(deps: { files: FileService; trustProxy: boolean }) {

@@ -1,24 +1,13 @@
 import { directUploadQuerySchema, Permission, type DirectUploadResult } from '@clipnest/contract';
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { AppError } from '../errors.js';
 import type { Guard } from '../http/auth.js';
+import { requestOrigin } from '../http/clientAddress.js';
 import type { AppEnv } from '../http/env.js';
 import { nodeRequestBody } from '../http/requestBody.js';
 import { ok } from '../http/envelope.js';
 import { readQuery } from '../http/input.js';
 import type { FileService } from '../services/fileService.js';
-
-function origin(c: Context<AppEnv>, trustProxy: boolean, publicUrl?: string): string {
-  if (publicUrl) return publicUrl;
-  const url = new URL(c.req.url);
-  if (trustProxy) {
-    const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim();
-    const host = c.req.header('x-forwarded-host')?.split(',')[0]?.trim();
-    if (proto && /^https?$/.test(proto)) url.protocol = `${proto}:`;
-    if (host && /^[A-Za-z0-9.:[\]-]+$/.test(host)) url.host = host;
-  }
-  return url.origin;
-}
 
 /**
  * PUT /api/upload-direct/{filename}: the raw request body becomes a file share (curl -T).
@@ -52,7 +41,7 @@ export function uploadDirectRoutes(deps: {
       { filename, partMimetype: type, requestLength, size: requestLength, signal: c.req.raw.signal },
       prepared,
     );
-    const base = origin(c, deps.trustProxy, deps.publicUrl);
+    const base = requestOrigin(c, deps.trustProxy, deps.publicUrl);
     const result: DirectUploadResult = { ...view, url: `${base}${view.link}`, raw_url: `${base}${view.download_url}` };
     if (/\bapplication\/json\b/i.test(c.req.header('accept') ?? '')) {
       return ok(c, result, { status: 201, message: 'file uploaded' });
