@@ -56,6 +56,12 @@ export function tooLargeError(maxBytes: number, detail = ''): AppError {
   );
 }
 
+/** A share's type: Markdown extensions are text/markdown (spec §5), else the declared type, else the sent one. */
+function shareMimetype(filename: string, declared: string | undefined, sent: string | undefined): string {
+  if (isMarkdownFilename(filename)) return 'text/markdown';
+  return cleanMimetype(declared && declared !== '' ? declared : sent);
+}
+
 export function formatBytes(bytes: number): string {
   const units = ['B', 'KB', 'MB', 'GB', 'TB'];
   let value = bytes;
@@ -111,6 +117,23 @@ export interface UploadMeta {
   /** The file's exact size, when known before reading (a raw PUT body with Content-Length). */
   size?: number;
   signal?: AbortSignal;
+}
+
+/** What a new share row is made of (POST /api/upload and the commit of a direct upload). */
+interface NewShare {
+  id: string;
+  configId: string;
+  storagePath: string;
+  filename: string;
+  mimetype: string;
+  size: number;
+  etag: string | null;
+  slug?: string;
+  remark?: string;
+  passwordHash?: string | null;
+  expiresIn?: number;
+  maxViews?: number;
+  useProxy?: boolean;
 }
 
 export type ContentMode = 'inline' | 'attachment';
@@ -300,9 +323,7 @@ export class FileService {
     }
     const driver = this.deps.storageConfigs.driverOf(config);
     const storagePath = folder ? `${folder}/${storageName(filename)}` : storageName(filename);
-    const mimetype = isMarkdownFilename(filename)
-      ? 'text/markdown'
-      : cleanMimetype(fields.mimetype && fields.mimetype !== '' ? fields.mimetype : meta.partMimetype);
+    const mimetype = shareMimetype(filename, fields.mimetype, meta.partMimetype);
 
     // Counted on the Node side: one Web stream hop per chunk fewer than a Web TransformStream meter.
     const meter = new ByteMeter({ maxBytes: Number.isFinite(limit) ? limit : undefined, path: storagePath });
@@ -342,27 +363,21 @@ export class FileService {
       throw AppError.validation('the file is empty', [{ path: 'file', message: 'the file is empty' }]);
     }
 
-    const now = this.deps.clock.now();
-    const settings = await this.deps.settings.values();
-    const row: FileRow = {
+    const row = await this.newShareRow(principal, {
       id: newId(),
-      slug: fields.slug ?? '',
+      configId: config.id,
+      storagePath,
       filename,
       mimetype,
       size,
-      storage_config_id: config.id,
-      storage_path: storagePath,
       etag: written.etag ?? null,
-      remark: fields.remark ?? '',
-      password_hash: fields.password ? await hashPassword(fields.password) : null,
-      expires_at: fields.expires_in ? new Date(now.getTime() + fields.expires_in * 3600_000).toISOString() : null,
-      max_views: fields.max_views ?? 0,
-      views: 0,
-      use_proxy: (fields.use_proxy ?? settings.default_use_proxy) ? 1 : 0,
-      created_by: creatorId(principal),
-      created_at: now.toISOString(),
-      updated_at: now.toISOString(),
-    };
+      slug: fields.slug,
+      remark: fields.remark,
+      passwordHash: fields.password ? await hashPassword(fields.password) : null,
+      expiresIn: fields.expires_in,
+      maxViews: fields.max_views,
+      useProxy: fields.use_proxy,
+    });
     try {
       await this.insertWithSlug(row, fields.slug !== undefined);
     } catch (error) {
@@ -392,34 +407,22 @@ export class FileService {
     if (size > maxBytes) throw tooLargeError(maxBytes);
     if (size > remaining) throw this.insufficient(size, remaining, config.total_capacity ?? 0, false);
     const storagePath = folder ? `${folder}/${storageName(filename)}` : storageName(filename);
-    const mimetype = isMarkdownFilename(filename)
-      ? 'text/markdown'
-      : cleanMimetype(fields.mimetype && fields.mimetype !== '' ? fields.mimetype : browserType);
+    const mimetype = shareMimetype(filename, fields.mimetype, browserType);
     return { config, storagePath, filename, mimetype, driver: this.deps.storageConfigs.driverOf(config) };
   }
 
   /** The share row for an object that is already in its storage (commit of a direct upload). */
-  async createShareForStoredObject(
-    principal: Principal,
-    input: {
-      id: string;
-      configId: string;
-      storagePath: string;
-      filename: string;
-      mimetype: string;
-      size: number;
-      etag: string | null;
-      slug?: string;
-      remark?: string;
-      passwordHash?: string | null;
-      expiresIn?: number;
-      maxViews?: number;
-      useProxy?: boolean;
-    },
-  ): Promise<FileView> {
+  async createShareForStoredObject(principal: Principal, input: NewShare): Promise<FileView> {
+    const row = await this.newShareRow(principal, input);
+    await this.insertWithSlug(row, input.slug !== undefined && input.slug !== '');
+    return this.viewOf(row.id);
+  }
+
+  /** A new share's row: expiry from hours, proxy mode from the setting when not chosen. */
+  private async newShareRow(principal: Principal, input: NewShare): Promise<FileRow> {
     const now = this.deps.clock.now();
     const settings = await this.deps.settings.values();
-    const row: FileRow = {
+    return {
       id: input.id,
       slug: input.slug ?? '',
       filename: input.filename,
@@ -438,8 +441,6 @@ export class FileService {
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
     };
-    await this.insertWithSlug(row, input.slug !== undefined && input.slug !== '');
-    return this.viewOf(row.id);
   }
 
   /** true when a share row with this id exists (a direct upload was committed). */
