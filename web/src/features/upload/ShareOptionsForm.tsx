@@ -74,6 +74,64 @@ const EXPIRY_KEYS: Record<number, 'hour' | 'day' | 'week' | 'month' | 'never'> =
   0: 'never',
 };
 
+/** The storage config select of the upload tabs (admins): default config marked. */
+export function StorageTargetField({
+  id,
+  value,
+  onChange,
+  targets,
+  loading = false,
+  help,
+}: {
+  id: string;
+  value: string;
+  onChange: (id: string) => void;
+  targets: StorageConfigView[];
+  loading?: boolean;
+  help?: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Field id={id} label={t('files.upload.options.storage')} help={help}>
+      {loading ? (
+        <Skeleton className="h-10 w-full" />
+      ) : (
+        <Select
+          {...fieldAria(id, undefined, help !== undefined)}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        >
+          {targets.map((config) => (
+            <option key={config.id} value={config.id}>
+              {config.name}
+              {config.is_default ? ` (${t('files.upload.options.default')})` : ''}
+            </option>
+          ))}
+        </Select>
+      )}
+    </Field>
+  );
+}
+
+/** Expiry presets of a share (1 h, 1 d, 7 d, 30 d, never) as chips; the value is hours as a string. */
+export function ExpiryField({ id, value, onChange }: { id: string; value: string; onChange: (hours: string) => void }) {
+  const { t } = useTranslation();
+  return (
+    <Field id={id} label={t('files.upload.options.expiry')}>
+      <ChoiceChips
+        id={id}
+        label={t('files.upload.options.expiry')}
+        value={value}
+        onChange={onChange}
+        options={SHARE_EXPIRY_PRESET_HOURS.map((hours) => ({
+          value: String(hours),
+          label: t(`files.expiry.${EXPIRY_KEYS[hours]!}`),
+        }))}
+      />
+    </Field>
+  );
+}
+
 /** Storage target (admins) and share options (spec §2 Upload, §5). */
 export function ShareOptionsForm({
   value,
@@ -102,42 +160,17 @@ export function ShareOptionsForm({
     <fieldset disabled={disabled} className="flex min-w-0 flex-col gap-4">
       <legend className="sr-only">{t('files.upload.options.title')}</legend>
       {showTargets && (
-        <Field
+        <StorageTargetField
           id="upload-target"
-          label={t('files.upload.options.storage')}
+          value={value.s3_config_id}
+          onChange={(id) => set('s3_config_id', id)}
+          targets={targets}
+          loading={targetsLoading}
           help={t('files.upload.options.storageHelp')}
-        >
-          {targetsLoading ? (
-            <Skeleton className="h-10 w-full" />
-          ) : (
-            <Select
-              {...fieldAria('upload-target', undefined, true)}
-              value={value.s3_config_id}
-              onChange={(event) => set('s3_config_id', event.target.value)}
-            >
-              {targets.map((config) => (
-                <option key={config.id} value={config.id}>
-                  {config.name}
-                  {config.is_default ? ` (${t('files.upload.options.default')})` : ''}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
+        />
       )}
 
-      <Field id="upload-expiry" label={t('files.upload.options.expiry')}>
-        <ChoiceChips
-          id="upload-expiry"
-          label={t('files.upload.options.expiry')}
-          value={value.expiry}
-          onChange={(v) => set('expiry', v)}
-          options={SHARE_EXPIRY_PRESET_HOURS.map((hours) => ({
-            value: String(hours),
-            label: t(`files.expiry.${EXPIRY_KEYS[hours]!}`),
-          }))}
-        />
-      </Field>
+      <ExpiryField id="upload-expiry" value={value.expiry} onChange={(v) => set('expiry', v)} />
 
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-1">
         <Field

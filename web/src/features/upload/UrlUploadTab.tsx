@@ -1,4 +1,4 @@
-import { SHARE_EXPIRY_PRESET_HOURS, type UrlFetchJob, type UrlInfo } from '@clipnest/contract';
+import type { UrlFetchJob, UrlInfo } from '@clipnest/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, Copy, ExternalLink, FileDown, Link2, RotateCcw, Search, X } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
@@ -7,25 +7,16 @@ import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { Alert } from '../../components/ui/alert';
 import { Button, buttonClasses } from '../../components/ui/button';
-import { ChoiceChips } from '../../components/ui/choice-chips';
 import { Field, fieldAria } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
 import { Progress } from '../../components/ui/progress';
-import { Select } from '../../components/ui/select';
 import { errorMessage } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
 import { formatBytes, formatDuration, formatSpeed } from '../../lib/format';
 import { RECENT_UPLOADS_QUERY_KEY, shareLink, useStorageTargets } from './api';
+import { ExpiryField, StorageTargetField } from './ShareOptionsForm';
 import { SpeedMeter } from './uploader/speed';
 import { cancelUrlJob, checkUrl, followUrlJob, startUrlFetch, urlInfo } from './urlUpload';
-
-const EXPIRY_KEYS: Record<number, 'hour' | 'day' | 'week' | 'month' | 'never'> = {
-  1: 'hour',
-  24: 'day',
-  168: 'week',
-  720: 'month',
-  0: 'never',
-};
 
 type Phase = 'idle' | 'analyzing' | 'ready' | 'downloading' | 'completed' | 'cancelled' | 'failed';
 
@@ -263,33 +254,14 @@ export function UrlUploadTab({ isAdmin }: { isAdmin: boolean }) {
                 />
               </Field>
               {isAdmin && (targets.data?.length ?? 0) > 1 && (
-                <Field id="url-target" label={t('files.upload.options.storage')}>
-                  <Select
-                    {...fieldAria('url-target', undefined, false)}
-                    value={target}
-                    onChange={(e) => setConfigId(e.target.value)}
-                  >
-                    {(targets.data ?? []).map((config) => (
-                      <option key={config.id} value={config.id}>
-                        {config.name}
-                        {config.is_default ? ` (${t('files.upload.options.default')})` : ''}
-                      </option>
-                    ))}
-                  </Select>
-                </Field>
-              )}
-              <Field id="url-expiry" label={t('files.upload.options.expiry')}>
-                <ChoiceChips
-                  id="url-expiry"
-                  label={t('files.upload.options.expiry')}
-                  value={expiry}
-                  onChange={setExpiry}
-                  options={SHARE_EXPIRY_PRESET_HOURS.map((hours) => ({
-                    value: String(hours),
-                    label: t(`files.expiry.${EXPIRY_KEYS[hours]!}`),
-                  }))}
+                <StorageTargetField
+                  id="url-target"
+                  value={target}
+                  onChange={setConfigId}
+                  targets={targets.data ?? []}
                 />
-              </Field>
+              )}
+              <ExpiryField id="url-expiry" value={expiry} onChange={setExpiry} />
               <Field
                 id="url-password"
                 label={t('files.upload.options.password')}
