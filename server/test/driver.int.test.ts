@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -344,6 +345,49 @@ for (const target of targets) {
       });
       await expect(driver.write(`${d}/failed`, failing)).rejects.toBeInstanceOf(StorageError);
       await expectCode(driver.stat(`${d}/failed`), 'not_found');
+      if (localRoot) {
+        const leftovers = readdirSync(path.join(localRoot, d)).filter((f) => f.startsWith('.clipnest-'));
+        expect(leftovers).toEqual([]);
+      }
+    });
+
+    it('write: a Node readable body is written as it is, with the same limits and clean-up', async () => {
+      const d = dir();
+      const bytes = randomBytes(3 * 1024 * 1024 + 7);
+      const chunks = (n: number) =>
+        Array.from({ length: Math.ceil(bytes.length / n) }, (_, i) => bytes.subarray(i * n, (i + 1) * n));
+      const entry = await driver.write(`${d}/node.bin`, Readable.from(chunks(64 * 1024)), { size: bytes.length });
+      expect(entry.size).toBe(bytes.length);
+      expect(await digestOf((await driver.read(`${d}/node.bin`)).stream)).toEqual({
+        bytes: bytes.length,
+        hash: createHash('sha256').update(bytes).digest('hex'),
+      });
+      for (const overwrite of [true, false]) {
+        await expectCode(
+          driver.write(`${d}/big-${overwrite}`, Readable.from(chunks(256 * 1024)), {
+            overwrite,
+            maxBytes: 1024 * 1024,
+          }),
+          'too_large',
+        );
+        await expectCode(driver.stat(`${d}/big-${overwrite}`), 'not_found');
+        await expectCode(
+          driver.write(`${d}/short-${overwrite}`, Readable.from([Buffer.from('abc')]), { overwrite, size: 4 }),
+          'size_mismatch',
+        );
+        await expectCode(driver.stat(`${d}/short-${overwrite}`), 'not_found');
+        const failing = new Readable({
+          read() {
+            this.push(Buffer.alloc(1000));
+            this.destroy(new Error('client went away'));
+          },
+        });
+        await expect(driver.write(`${d}/failed-${overwrite}`, failing, { overwrite })).rejects.toBeInstanceOf(
+          StorageError,
+        );
+        await expectCode(driver.stat(`${d}/failed-${overwrite}`), 'not_found');
+      }
+      expect(await names(driver, d)).toEqual(['node.bin']);
       if (localRoot) {
         const leftovers = readdirSync(path.join(localRoot, d)).filter((f) => f.startsWith('.clipnest-'));
         expect(leftovers).toEqual([]);

@@ -28,7 +28,7 @@ import type { FileRepository, FileRow, FileWithConfig } from '../repositories/fi
 import type { StorageConfigRow } from '../repositories/storageConfigRepository.js';
 import { hashPassword, safeEqual, sha256Hex, verifyPassword } from '../security/secrets.js';
 import { normalizePath } from '../storage/paths.js';
-import { ByteMeter, nodeFromWeb, webFromNode } from '../storage/streams.js';
+import { ByteMeter, nodeFromWeb } from '../storage/streams.js';
 import { isStorageError, type ReadResult, type StorageDriver } from '../storage/types.js';
 import { cleanMimetype, servingPolicy, type ServingPolicy } from './fileServing.js';
 import { creatorId, type Principal } from './principal.js';
@@ -325,11 +325,9 @@ export class FileService {
     const storagePath = folder ? `${folder}/${storageName(filename)}` : storageName(filename);
     const mimetype = shareMimetype(filename, fields.mimetype, meta.partMimetype);
 
-    // Counted on the Node side: one Web stream hop per chunk fewer than a Web TransformStream meter.
+    // Counted and handed to the driver on the Node side: no Web stream hop per chunk.
     const meter = new ByteMeter({ maxBytes: Number.isFinite(limit) ? limit : undefined, path: storagePath });
-    const body = webFromNode(
-      pipeline(source instanceof Readable ? source : nodeFromWeb(source), meter, () => undefined),
-    );
+    const body = pipeline(source instanceof Readable ? source : nodeFromWeb(source), meter, () => undefined);
     const tooLarge = () =>
       limit === maxBytes
         ? tooLargeError(maxBytes)

@@ -1,7 +1,7 @@
 // Stream plumbing shared by the drivers: Node ↔ Web streams with backpressure, byte metering, ranges.
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
-import { StorageError, type ByteRange } from './types.js';
+import { StorageError, type ByteRange, type WriteBody } from './types.js';
 
 /**
  * A Web ReadableStream over a Node readable with bounded read-ahead (1 MiB by default): the source is
@@ -45,6 +45,33 @@ export function nodeFromWeb(stream: ReadableStream<Uint8Array>): Readable {
   // pipeline still sees the error (it checks `errored` when it attaches).
   readable.on('error', () => undefined);
   return readable;
+}
+
+/** A Node readable over a write body: a Node readable as it is, a Web stream converted. */
+export function nodeFromBody(body: WriteBody): Readable {
+  return body instanceof Readable ? body : nodeFromWeb(body);
+}
+
+/** Pulls chunks of a write body one at a time, whichever kind it is. */
+export interface ChunkReader {
+  read(): ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>;
+  /** Stops the source (a Web stream is cancelled, a Node readable destroyed). */
+  cancel(reason?: unknown): Promise<void>;
+}
+
+export function chunkReader(body: WriteBody): ChunkReader {
+  if (!(body instanceof Readable)) return body.getReader();
+  const iterator = body[Symbol.asyncIterator]() as AsyncIterator<unknown>;
+  return {
+    async read() {
+      const { value, done } = await iterator.next();
+      if (done) return { done: true, value: undefined };
+      return { done: false, value: value instanceof Uint8Array ? value : Buffer.from(String(value)) };
+    },
+    async cancel(reason) {
+      body.destroy(reason instanceof Error ? reason : undefined);
+    },
+  };
 }
 
 /**

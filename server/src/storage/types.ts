@@ -4,9 +4,15 @@
 // - Paths are relative POSIX paths inside the driver's root, already normalised by `normalizePath`
 //   (paths.ts): no leading or trailing slash, '' is the root. Drivers re-check them and throw
 //   StorageError('invalid_path') rather than trust the caller.
-// - Bytes move as Web streams only; nothing is buffered whole.
+// - Bytes move as streams; nothing is buffered whole. Reads answer Web streams; writes take a Web stream or
+//   a Node readable (WriteBody).
 // - ETags are HTTP-ready quoted strings (`"…"`), usable as an `ETag` header and for If-None-Match.
 // - Drivers throw only StorageError; the vfs / services map its code to an AppError.
+
+import type { Readable } from 'node:stream';
+
+/** What a driver's write takes: a Web stream or a Node readable of bytes. */
+export type WriteBody = ReadableStream<Uint8Array> | Readable;
 
 /** Why a storage call failed. Services map these to HTTP statuses (see docs/storage.md). */
 export type StorageErrorCode =
@@ -177,8 +183,11 @@ export interface StorageDriver {
   stat(path: string): Promise<Entry>;
   list(dir: string, page?: ListPage): Promise<ListResult>;
   read(path: string, opts?: ReadOptions): Promise<ReadResult>;
-  /** Streams `body` into `path` atomically (creating parent directories); answers the new entry. */
-  write(path: string, body: ReadableStream<Uint8Array>, opts?: WriteOptions): Promise<Entry>;
+  /**
+   * Streams `body` into `path` atomically (creating parent directories); answers the new entry. A Node
+   * readable is taken as it is, so a Node source (an upload's request body) crosses no Web stream.
+   */
+  write(path: string, body: WriteBody, opts?: WriteOptions): Promise<Entry>;
   /** Creates the directory and its parents; a directory that exists is fine, a file there is 'exists'. */
   mkdir(path: string): Promise<void>;
   /** A directory needs `recursive` unless empty ('not_empty'). The root cannot be removed. */

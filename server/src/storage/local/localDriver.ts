@@ -16,7 +16,7 @@ import nodePath from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertNormalized, baseName, isWithin, parentPath, RESERVED_PREFIX } from '../paths.js';
-import { ByteMeter, isAbortError, nodeFromWeb, resolveRange, webFromNode } from '../streams.js';
+import { ByteMeter, chunkReader, isAbortError, nodeFromWeb, resolveRange, webFromNode } from '../streams.js';
 import {
   StorageError,
   type Entry,
@@ -30,6 +30,7 @@ import {
   type StorageDriver,
   type UploadedPart,
   type WriteOptions,
+  type WriteBody,
 } from '../types.js';
 
 export interface LocalDriverOptions {
@@ -42,6 +43,12 @@ export interface LocalDriverOptions {
 const READ_CHUNK = 1024 * 1024;
 /** Bytes gathered before one writev. */
 const WRITE_BATCH = 1024 * 1024;
+/**
+ * With fsync on, a flush of what is written so far starts after every this many bytes (one at a time,
+ * while the body keeps streaming), so the final fsync only waits for the tail. A single fsync at the end
+ * of a 1 GB file would first wait for the whole file to reach the disk.
+ */
+const FLUSH_EVERY = 32 * 1024 * 1024;
 /** Read-ahead of a download stream. */
 const READ_AHEAD = 1024 * 1024;
 const MAX_LIST = 1000;
@@ -234,12 +241,14 @@ export class LocalDriver implements StorageDriver {
    * with overwrite false, hard-links) it into place. On any failure the temp file is removed and the
    * body cancelled.
    */
-  async write(path: string, body: ReadableStream<Uint8Array>, opts: WriteOptions = {}): Promise<Entry> {
-    const reader = body.getReader();
+  async write(path: string, body: WriteBody, opts: WriteOptions = {}): Promise<Entry> {
+    const reader = chunkReader(body);
     const cancel = (reason?: unknown) => reader.cancel(reason).catch(() => undefined);
     let tmp: string | undefined;
     let fh: fs.FileHandle | undefined;
     let pending: Promise<void> | undefined;
+    let flushing: Promise<void> | undefined;
+    let unflushed = 0;
     let writeError: unknown;
     const onAbort = () => void cancel(new StorageError('aborted', 'aborted', { path }));
     try {
@@ -280,12 +289,26 @@ export class LocalDriver implements StorageDriver {
           pending = writeAll(file, chunks).catch((err: unknown) => {
             writeError = err;
           });
+          unflushed += batchBytes;
           batch = [];
           batchBytes = 0;
+          if (this.fsync && !flushing && unflushed >= FLUSH_EVERY) {
+            unflushed = 0;
+            const written = pending;
+            flushing = written
+              .then(() => file.datasync())
+              .catch((err: unknown) => {
+                writeError ??= err;
+              })
+              .finally(() => {
+                flushing = undefined;
+              });
+          }
         }
         if (done) break;
       }
       if (pending) await pending;
+      if (flushing) await flushing;
       if (writeError) throw writeError;
       if (opts.size !== undefined && bytes !== opts.size) {
         throw new StorageError('size_mismatch', `got ${bytes} bytes, announced ${opts.size}`, { path });
@@ -303,6 +326,7 @@ export class LocalDriver implements StorageDriver {
     } catch (err) {
       await cancel(err);
       if (pending) await pending;
+      if (flushing) await flushing;
       await fh?.close().catch(() => undefined);
       if (tmp) await fs.rm(tmp, { force: true }).catch(() => undefined);
       if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path, cause: err });

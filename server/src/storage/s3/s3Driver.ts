@@ -35,7 +35,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { pipeline, type Readable } from 'node:stream';
 import { assertNormalized, baseName, isWithin, normalizePath } from '../paths.js';
-import { ByteMeter, isAbortError, nodeFromWeb, resolveRange, sliceNode, webFromNode } from '../streams.js';
+import { ByteMeter, isAbortError, nodeFromBody, nodeFromWeb, resolveRange, sliceNode, webFromNode } from '../streams.js';
 import { PartUrlSigner, partUrlTemplate, type PartUrlTemplate } from './partUrlSigner.js';
 import {
   StorageError,
@@ -51,6 +51,7 @@ import {
   type StorageDriver,
   type UploadedPart,
   type WriteOptions,
+  type WriteBody,
 } from '../types.js';
 
 export interface S3DriverOptions {
@@ -420,8 +421,8 @@ export class S3Driver implements StorageDriver {
     };
   }
 
-  async write(path: string, body: ReadableStream<Uint8Array>, opts: WriteOptions = {}): Promise<Entry> {
-    const source = nodeFromWeb(body);
+  async write(path: string, body: WriteBody, opts: WriteOptions = {}): Promise<Entry> {
+    const source = nodeFromBody(body);
     try {
       if (path === '') throw new StorageError('invalid_path', 'cannot write to the root', { path });
       const [existing, dir] = await Promise.all([
