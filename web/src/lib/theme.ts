@@ -18,7 +18,13 @@ export function resolveTheme(mode: ThemeMode, systemDark: boolean): 'light' | 'd
   return mode === 'auto' ? (systemDark ? 'dark' : 'light') : mode;
 }
 
+// The system preference is read from the query once, then kept from its change events. Reading
+// `darkQuery.matches` later (React's getSnapshot did, on every render) re-evaluates the query in
+// Chromium and updates the value the browser compares against when it next checks media queries:
+// a render between a system switch and that check swallowed the change event, and the page stayed in
+// the old scheme (the flaky e2e "auto follows the system colour scheme").
 const darkQuery = typeof window !== 'undefined' ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+let systemDark = darkQuery?.matches ?? false;
 let mode: ThemeMode = isThemeMode(safeStorage.get(StorageKeys.themeMode))
   ? (safeStorage.get(StorageKeys.themeMode) as ThemeMode)
   : 'auto';
@@ -26,7 +32,7 @@ const listeners = new Set<() => void>();
 
 function apply(): void {
   if (typeof document === 'undefined') return;
-  const resolved = resolveTheme(mode, darkQuery?.matches ?? false);
+  const resolved = resolveTheme(mode, systemDark);
   const root = document.documentElement;
   root.classList.toggle('dark', resolved === 'dark');
   root.style.colorScheme = resolved;
@@ -37,7 +43,8 @@ function notify(): void {
   for (const listener of listeners) listener();
 }
 
-darkQuery?.addEventListener('change', () => {
+darkQuery?.addEventListener('change', (event) => {
+  systemDark = event.matches;
   if (mode === 'auto') notify();
 });
 
@@ -52,7 +59,7 @@ export function setThemeMode(next: ThemeMode): void {
 }
 
 export function getResolvedTheme(): 'light' | 'dark' {
-  return resolveTheme(mode, darkQuery?.matches ?? false);
+  return resolveTheme(mode, systemDark);
 }
 
 function subscribe(listener: () => void): () => void {

@@ -200,7 +200,10 @@ export class S3Driver implements StorageDriver {
       // Every failure reaches the caller as a StorageError; the SDK's own console notes would only repeat it.
       logger: SILENT_LOGGER,
     });
-    this.multipart = new S3Multipart(this, new PartUrlSigner(options.secretAccessKey));
+    this.multipart = new S3Multipart(
+      this,
+      new PartUrlSigner({ accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }),
+    );
   }
 
   /** Object key of a driver path. */
