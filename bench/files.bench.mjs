@@ -173,7 +173,14 @@ async function api(server, token, method, urlPath, json) {
  * `bytes` is what curl received).
  */
 function curl(args) {
-  const [cmd, argv] = onClientCpus('curl', ['-sS', '--max-time', '600', '-w', '\n%{http_code} %{size_download}', ...args]);
+  const [cmd, argv] = onClientCpus('curl', [
+    '-sS',
+    '--max-time',
+    '600',
+    '-w',
+    '\n%{http_code} %{size_download}',
+    ...args,
+  ]);
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
@@ -182,7 +189,10 @@ function curl(args) {
     child.once('exit', (code) => {
       if (code !== 0) return reject(new Error(`curl ${args.join(' ')} exited with ${code}`));
       const nl = out.lastIndexOf('\n');
-      const [status, bytes] = out.slice(nl + 1).split(' ').map(Number);
+      const [status, bytes] = out
+        .slice(nl + 1)
+        .split(' ')
+        .map(Number);
       const text = out.slice(0, nl);
       let json;
       try {
@@ -193,6 +203,12 @@ function curl(args) {
       resolve({ status, bytes, text, json });
     });
   });
+}
+
+function expect(what, res, status, bytes) {
+  if (res.status !== status || (bytes !== undefined && res.bytes !== bytes)) {
+    throw new Error(`${what}: ${res.status}, ${res.bytes} bytes ${res.text.slice(0, 300)}`);
+  }
 }
 
 const uploadForm = (file, fields) => [
@@ -342,9 +358,10 @@ async function drain(stream) { let n = 0; for await (const c of stream) n += c.l
 await timed('baseline: fs pipeline', 'upload', () => pipeline(createReadStream(file, { highWaterMark: MB }), createWriteStream(root + '/plain.bin')));
 await timed('baseline: fs pipeline', 'download', () => drain(createReadStream(root + '/plain.bin', { highWaterMark: 256 * 1024 })));
 rmSync(root + '/plain.bin');
-const local = new LocalDriver({ root: root + '/local' });
+const local = new LocalDriver({ root: root + '/local', fsync: false });
+const durable = new LocalDriver({ root: root + '/local-fsync', fsync: true });
 const s3 = new S3Driver({ endpoint, bucket, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true, prefix: 'driver-only' });
-for (const [target, d] of [['LocalDriver', local], ['S3Driver → s3rver', s3]]) {
+for (const [target, d] of [['LocalDriver', local], ['LocalDriver, fsync', durable], ['S3Driver → s3rver', s3]]) {
   await timed(target, 'upload', () => d.write('bench.bin', webFromNode(createReadStream(file, { highWaterMark: MB }))));
   await timed(target, 'download', async () => drain((await d.read('bench.bin')).stream));
   await d.remove('bench.bin');
@@ -415,12 +432,6 @@ async function main() {
     const file = files[size.label];
     const name = path.basename(file);
 
-    const expect = (what, res, status, bytes) => {
-      if (res.status !== status || (bytes !== undefined && res.bytes !== bytes)) {
-        throw new Error(`${what}: ${res.status}, ${res.bytes} bytes ${res.text.slice(0, 300)}`);
-      }
-    };
-
     // Upload baseline: bare Node stream-to-disk server (the same multipart form on the wire).
     {
       const r = await measure(barePid, size.bytes, async () => {
@@ -489,6 +500,30 @@ async function main() {
     }
   }
 
+  // Context: the same upload with LOCAL_FSYNC=true (every file forced to the disk before it appears).
+  {
+    const size = SIZES[SIZES.length - 1];
+    const durable = await startServer({ cpus: serverCpus, env: { LOG_LEVEL: 'error', LOCAL_FSYNC: 'true' } });
+    cleanups.push(() => durable.stop());
+    const durableToken = await durable.login();
+    await api(durable, durableToken, 'PUT', '/api/admin/settings/group/1', {
+      max_upload_size: 4,
+      max_upload_size_unit: 'GB',
+    });
+    const form = uploadForm(files[size.label], { use_proxy: 'true', size: String(size.bytes) });
+    const r = await measure(durable.pid, size.bytes, async () => {
+      expect(
+        'upload',
+        await curl(['-H', `authorization: Bearer ${durableToken}`, ...form, `${durable.url}/api/upload`]),
+        201,
+      );
+      return {};
+    });
+    rows.push({ size: size.label, op: 'upload', target: 'context: Clipnest → local, LOCAL_FSYNC=true', ...r });
+    log(size.label, 'Clipnest → local with fsync upload', r.mbps.toFixed(0), 'MB/s');
+    await durable.stop();
+  }
+
   // The drivers alone, largest size only.
   const largest = SIZES[SIZES.length - 1];
   const driverRows = await driverOnly(files[largest.label], largest.bytes, s3rver);
@@ -522,7 +557,9 @@ function report(rows, idleRssMb, driverRows, driverSize) {
       'download = `GET /api/file-download/{slug}` with `use_proxy` (bytes pass through the server). Baselines in the ' +
       'same run: nginx (sendfile, 127.0.0.1) serving the same file; a bare Node `pipeline(req, createWriteStream)` ' +
       'server; s3rver on its own (plain PUT / GET) for the S3 rows. For context, the same s3rver behind a bare Node ' +
-      'proxy (bodies piped, nothing else). CPU is the server process\'s user + system time per GB. Peak RSS is the ' +
+      'proxy (bodies piped, nothing else). Clipnest runs with its defaults (`LOCAL_FSYNC=false`); one context row ' +
+      "repeats the largest local upload with `LOCAL_FSYNC=true`. CPU is the server process's user + system time per " +
+      "GB (for a flushing write it includes the kernel's writeback work done in the process). Peak RSS is the " +
       'server process (VmHWM reset before each transfer, plus VmRSS polled every 25 ms); idle server RSS before the ' +
       `transfers: ${fmt(idleRssMb)} MB.`,
   );
@@ -533,7 +570,7 @@ function report(rows, idleRssMb, driverRows, driverSize) {
   lines.push('|---|---|---|---:|---:|---:|---:|---:|---:|');
   for (const row of rows) {
     const base = baseline(row);
-    const ratio = row.target.startsWith('Clipnest') && base ? (row.mbps / base.mbps).toFixed(2) : '';
+    const ratio = /Clipnest/.test(row.target) && base ? (row.mbps / base.mbps).toFixed(2) : '';
     const viaS3 = /s3rver$/.test(row.target) ? direct(row) : undefined;
     const s3ratio = viaS3 ? (row.mbps / viaS3.mbps).toFixed(2) : '';
     const growth = row.target.startsWith('Clipnest') ? fmt(row.peakRssMb - idleRssMb) : '';
@@ -573,7 +610,7 @@ function report(rows, idleRssMb, driverRows, driverSize) {
   lines.push('');
   lines.push(
     `Drivers alone (${driverSize}, no HTTP: a tsx process streams the file into the driver with \`webFromNode(createReadStream)\` ` +
-      'and reads it back; baseline = a plain fs pipeline copy / fs read in the same process; LocalDriver fsyncs before its rename, the baseline does not):',
+      'and reads it back; baseline = a plain fs pipeline copy / fs read in the same process; LocalDriver as the server runs it by default (no fsync) and with fsync):',
   );
   lines.push('');
   lines.push('| driver | op | MB/s | × fs baseline | × s3rver direct | RSS growth MB |');

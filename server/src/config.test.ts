@@ -50,6 +50,7 @@ describe('loadConfig', () => {
     ['PUBLIC_URL', 'not a url'],
     ['TRUST_PROXY', 'maybe'],
     ['ALLOW_PRIVATE_URLS', 'sometimes'],
+    ['LOCAL_FSYNC', 'always'],
   ])('refuses %s=%s naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value }, defaults)).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value }, defaults)).toThrow(name);
@@ -59,6 +60,12 @@ describe('loadConfig', () => {
     expect(loadConfig({}, defaults).allowPrivateUrls).toBe(false);
     expect(loadConfig({ ALLOW_PRIVATE_URLS: 'true' }, defaults).allowPrivateUrls).toBe(true);
     expect(loadConfig({ ALLOW_PRIVATE_URLS: 'false' }, defaults).allowPrivateUrls).toBe(false);
+  });
+
+  it('leaves fsync of local writes off unless LOCAL_FSYNC=true', () => {
+    expect(loadConfig({}, defaults).localFsync).toBe(false);
+    expect(loadConfig({ LOCAL_FSYNC: 'true' }, defaults).localFsync).toBe(true);
+    expect(loadConfig({ LOCAL_FSYNC: '0' }, defaults).localFsync).toBe(false);
   });
 
   it('treats empty variables as unset', () => {

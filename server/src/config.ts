@@ -32,6 +32,8 @@ const envSchema = z.object({
   TRUST_PROXY: boolFromEnv.default(false),
   /** URL uploads may fetch loopback/private/link-local addresses (off by default: SSRF guard). */
   ALLOW_PRIVATE_URLS: boolFromEnv.default(false),
+  /** fsync every file written to local storage before it is renamed into place (power-loss durability). */
+  LOCAL_FSYNC: boolFromEnv.default(false),
   WEB_DIST_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
 });
@@ -48,6 +50,7 @@ export interface Config {
   publicUrl?: string;
   trustProxy: boolean;
   allowPrivateUrls: boolean;
+  localFsync: boolean;
   webDistDir: string;
   logLevel: 'silent' | 'error' | 'info' | 'debug';
 }
@@ -81,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir: strin
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     trustProxy: e.TRUST_PROXY,
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
+    localFsync: e.LOCAL_FSYNC,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? defaults.webDistDir),
     logLevel: e.LOG_LEVEL,
   };

@@ -98,7 +98,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
   });
   const storageRegistry = new StorageRegistry({
     factories: {
-      local: (root) => createDriver({ kind: 'local', root }),
+      local: (root) => createDriver({ kind: 'local', root, fsync: config.localFsync }),
       s3: (settings) => createDriver({ kind: 's3', ...settings }),
     },
     cipher,

@@ -36,7 +36,11 @@ import {
 export interface LocalDriverOptions {
   /** Absolute (or cwd-relative) directory; created on first write. */
   root: string;
-  /** fsync each written file before it is renamed into place (default true). */
+  /**
+   * fsync each written file before it is renamed into place (default true for the driver; the server
+   * passes LOCAL_FSYNC, off by default like most file servers: the rename alone already keeps readers
+   * from half files, fsync adds power-loss durability at the disk's speed).
+   */
   fsync?: boolean;
 }
 
