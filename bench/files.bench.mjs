@@ -36,6 +36,7 @@ import { machineLine, writeSection } from './lib/report.mjs';
 
 const MB = 1024 * 1024;
 const QUICK = process.env.BENCH_FILES_QUICK === '1';
+const REPS = Number(process.env.BENCH_FILES_REPS ?? 3);
 const SIZES = QUICK
   ? [
       { label: '20 MB', bytes: 20 * MB },
@@ -373,7 +374,9 @@ console.log(JSON.stringify(out));
   const root = path.join(work, 'driver-only');
   mkdirSync(root, { recursive: true });
   const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
-  const child = spawn(tsx, [script, file, String(bytes), root, s3rver.endpoint, BUCKET], {
+  // On the server CPU, like the server it stands in for.
+  const argv = [script, file, String(bytes), root, s3rver.endpoint, BUCKET];
+  const child = spawn(...(serverCpus ? ['taskset', ['-c', serverCpus, tsx, ...argv]] : [tsx, argv]), {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
@@ -397,11 +400,13 @@ async function main() {
   }
   log('source files ready');
 
-  const s3rver = await startS3rver({ dir: path.join(work, 's3rver'), bucket: BUCKET });
+  // s3rver stands for a storage service on another machine: it shares the client's CPU in every row, so the
+  // server under test has the other CPU to itself and takes no CPU from the emulator (nor the emulator from it).
+  const s3rver = await startS3rver({ dir: path.join(work, 's3rver'), bucket: BUCKET, cpus: clientCpus });
   cleanups.push(() => s3rver.stop());
   log('s3rver on', s3rver.endpoint);
   const server = await startServer({ cpus: serverCpus, env: { LOG_LEVEL: 'error' } });
-  // The client (this process) moves to the other CPUs; s3rver, started before, stays unpinned.
+  // The client (this process) moves to the other CPUs.
   if (clientCpus) execFileSync('taskset', ['-a', '-pc', clientCpus, String(process.pid)], { stdio: 'ignore' });
   cleanups.push(() => server.stop());
   const pid = server.pid;
@@ -428,77 +433,80 @@ async function main() {
   const proxy = await startBareProxy(s3rver.endpoint);
 
   const rows = [];
-  for (const size of SIZES) {
-    const file = files[size.label];
-    const name = path.basename(file);
+  // Every transfer runs REPS times, the rows in turn (baseline, then the others), and the report shows the
+  // median throughput: single 1 GB transfers on this machine vary by ±30 % from one to the next.
+  for (const size of SIZES)
+    for (let rep = 0; rep < REPS; rep++) {
+      const file = files[size.label];
+      const name = path.basename(file);
 
-    // Upload baseline: bare Node stream-to-disk server (the same multipart form on the wire).
-    {
-      const r = await measure(barePid, size.bytes, async () => {
-        expect('bare upload', await curl([...uploadForm(file, {}), `http://127.0.0.1:${bare.port}/`]), 200);
-        return {};
-      });
-      rows.push({ size: size.label, op: 'upload', target: 'baseline: bare Node → disk', ...r });
-      log(size.label, 'bare upload', r.mbps.toFixed(0), 'MB/s');
-      rmSync(bareDir, { recursive: true, force: true });
-      mkdirSync(bareDir, { recursive: true });
-    }
+      // Upload baseline: bare Node stream-to-disk server (the same multipart form on the wire).
+      {
+        const r = await measure(barePid, size.bytes, async () => {
+          expect('bare upload', await curl([...uploadForm(file, {}), `http://127.0.0.1:${bare.port}/`]), 200);
+          return {};
+        });
+        rows.push({ size: size.label, op: 'upload', target: 'baseline: bare Node → disk', ...r });
+        log(size.label, 'bare upload', r.mbps.toFixed(0), 'MB/s');
+        rmSync(bareDir, { recursive: true, force: true });
+        mkdirSync(bareDir, { recursive: true });
+      }
 
-    // Download baseline: nginx.
-    {
-      const r = await measure(null, size.bytes, async () => {
-        expect('nginx', await curl(['-o', '/dev/null', `http://127.0.0.1:${nginx.port}/${name}`]), 200, size.bytes);
-        return {};
-      });
-      rows.push({ size: size.label, op: 'download', target: 'baseline: nginx sendfile', ...r });
-      log(size.label, 'nginx download', r.mbps.toFixed(0), 'MB/s');
-    }
+      // Download baseline: nginx.
+      {
+        const r = await measure(null, size.bytes, async () => {
+          expect('nginx', await curl(['-o', '/dev/null', `http://127.0.0.1:${nginx.port}/${name}`]), 200, size.bytes);
+          return {};
+        });
+        rows.push({ size: size.label, op: 'download', target: 'baseline: nginx sendfile', ...r });
+        log(size.label, 'nginx download', r.mbps.toFixed(0), 'MB/s');
+      }
 
-    // s3rver on its own (the baseline of the S3 rows), then behind a bare Node proxy (context: what any
-    // server in between costs on this machine, where s3rver shares the two CPUs with it).
-    for (const [label, base, pidOf] of [
-      ['s3rver direct', s3rver.endpoint, null],
-      ['bare Node proxy → s3rver', `http://127.0.0.1:${proxy.port}`, proxy.child.pid],
-    ]) {
-      const url = `${base}/${BUCKET}/direct/${name}`;
-      const r = await measure(pidOf, size.bytes, async () => {
-        expect(`${label} PUT`, await curl(['-T', file, '-H', 'content-type: application/octet-stream', url]), 200);
-        return {};
-      });
-      rows.push({ size: size.label, op: 'upload', target: `context: ${label}`, ...r });
-      const d = await measure(pidOf, size.bytes, async () => {
-        expect(`${label} GET`, await curl(['-o', '/dev/null', url]), 200, size.bytes);
-        return {};
-      });
-      rows.push({ size: size.label, op: 'download', target: `context: ${label}`, ...d });
-      log(size.label, label, r.mbps.toFixed(0), '/', d.mbps.toFixed(0), 'MB/s');
-    }
+      // s3rver on its own (the baseline of the S3 rows), then behind a bare Node proxy (context: what any
+      // server in between costs on this machine, where s3rver shares the two CPUs with it).
+      for (const [label, base, pidOf] of [
+        ['s3rver direct', s3rver.endpoint, null],
+        ['bare Node proxy → s3rver', `http://127.0.0.1:${proxy.port}`, proxy.child.pid],
+      ]) {
+        const url = `${base}/${BUCKET}/direct/${label.replace(/\W+/g, '-')}-${rep}-${name}`;
+        const r = await measure(pidOf, size.bytes, async () => {
+          expect(`${label} PUT`, await curl(['-T', file, '-H', 'content-type: application/octet-stream', url]), 200);
+          return {};
+        });
+        rows.push({ size: size.label, op: 'upload', target: `context: ${label}`, ...r });
+        const d = await measure(pidOf, size.bytes, async () => {
+          expect(`${label} GET`, await curl(['-o', '/dev/null', url]), 200, size.bytes);
+          return {};
+        });
+        rows.push({ size: size.label, op: 'download', target: `context: ${label}`, ...d });
+        log(size.label, label, r.mbps.toFixed(0), '/', d.mbps.toFixed(0), 'MB/s');
+      }
 
-    for (const target of [
-      { label: 'Clipnest → local', fields: {} },
-      { label: 'Clipnest → s3rver', fields: { s3_config_id: s3config.id } },
-    ]) {
-      let slug;
-      // Fields as the web app sends them: the exact size before the file part.
-      const form = uploadForm(file, { ...target.fields, use_proxy: 'true', size: String(size.bytes) });
-      const r = await measure(pid, size.bytes, async () => {
-        const res = await curl(['-H', `authorization: Bearer ${token}`, ...form, `${server.url}/api/upload`]);
-        expect('upload', res, 201);
-        slug = res.json.data.slug;
-        if (res.json.data.size !== size.bytes) throw new Error(`stored ${res.json.data.size} bytes`);
-        return {};
-      });
-      rows.push({ size: size.label, op: 'upload', target: target.label, ...r });
-      log(size.label, target.label, 'upload', r.mbps.toFixed(0), 'MB/s, peak RSS', r.peakRssMb.toFixed(0), 'MB');
-      const d = await measure(pid, size.bytes, async () => {
-        const url = `${server.url}/api/file-download/${encodeURIComponent(slug)}`;
-        expect('download', await curl(['-o', '/dev/null', url]), 200, size.bytes);
-        return {};
-      });
-      rows.push({ size: size.label, op: 'download', target: target.label, ...d });
-      log(size.label, target.label, 'download', d.mbps.toFixed(0), 'MB/s, peak RSS', d.peakRssMb.toFixed(0), 'MB');
+      for (const target of [
+        { label: 'Clipnest → local', fields: {} },
+        { label: 'Clipnest → s3rver', fields: { s3_config_id: s3config.id } },
+      ]) {
+        let slug;
+        // Fields as the web app sends them: the exact size before the file part.
+        const form = uploadForm(file, { ...target.fields, use_proxy: 'true', size: String(size.bytes) });
+        const r = await measure(pid, size.bytes, async () => {
+          const res = await curl(['-H', `authorization: Bearer ${token}`, ...form, `${server.url}/api/upload`]);
+          expect('upload', res, 201);
+          slug = res.json.data.slug;
+          if (res.json.data.size !== size.bytes) throw new Error(`stored ${res.json.data.size} bytes`);
+          return {};
+        });
+        rows.push({ size: size.label, op: 'upload', target: target.label, ...r });
+        log(size.label, target.label, 'upload', r.mbps.toFixed(0), 'MB/s, peak RSS', r.peakRssMb.toFixed(0), 'MB');
+        const d = await measure(pid, size.bytes, async () => {
+          const url = `${server.url}/api/file-download/${encodeURIComponent(slug)}`;
+          expect('download', await curl(['-o', '/dev/null', url]), 200, size.bytes);
+          return {};
+        });
+        rows.push({ size: size.label, op: 'download', target: target.label, ...d });
+        log(size.label, target.label, 'download', d.mbps.toFixed(0), 'MB/s, peak RSS', d.peakRssMb.toFixed(0), 'MB');
+      }
     }
-  }
 
   // Context: the same upload with LOCAL_FSYNC=true (every file forced to the disk before it appears).
   {
@@ -529,7 +537,30 @@ async function main() {
   const driverRows = await driverOnly(files[largest.label], largest.bytes, s3rver);
   for (const r of driverRows) log(largest.label, 'driver only', r.target, r.op, r.mbps.toFixed(0), 'MB/s');
 
-  report(rows, idleRssMb, driverRows, largest.label);
+  report(medians(rows), idleRssMb, driverRows, largest.label);
+}
+
+/** One row per size, op and target: the median throughput and CPU, the highest peak RSS; the runs listed. */
+function medians(rows) {
+  const median = (values) => {
+    const sorted = values.filter((v) => v !== undefined).sort((a, b) => a - b);
+    if (sorted.length === 0) return undefined;
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  };
+  const groups = new Map();
+  for (const row of rows) {
+    const key = `${row.size}|${row.op}|${row.target}`;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(row);
+  }
+  return [...groups.values()].map((runs) => ({
+    ...runs[0],
+    mbps: median(runs.map((r) => r.mbps)),
+    cpuPerGb: median(runs.map((r) => r.cpuPerGb)),
+    peakRssMb: runs.some((r) => r.peakRssMb !== undefined) ? Math.max(...runs.map((r) => r.peakRssMb ?? 0)) : undefined,
+    runs: runs.map((r) => r.mbps),
+  }));
 }
 
 function report(rows, idleRssMb, driverRows, driverSize) {
@@ -547,8 +578,8 @@ function report(rows, idleRssMb, driverRows, driverSize) {
   lines.push('## files');
   lines.push('');
   lines.push(
-    `${machineLine()}. One run; ${pinningLine()}: the Clipnest server and the baseline servers each ran alone ` +
-      `on the server CPU in turn; the client, curl, on the other; s3rver unpinned. \`sync\` before every transfer ` +
+    `${machineLine()}. Each transfer ${REPS} times, the rows in turn; medians shown (peak RSS: the highest). ${pinningLine()}: the Clipnest server and the baseline servers each ran alone ` +
+      `on the server CPU in turn; the client, curl, and s3rver on the other. \`sync\` before every transfer ` +
       `(load average ${loadStart} at the start, ${os.loadavg()[0].toFixed(1)} at the end).`,
   );
   lines.push('');
@@ -565,9 +596,9 @@ function report(rows, idleRssMb, driverRows, driverSize) {
   );
   lines.push('');
   lines.push(
-    '| size | op | target | MB/s | × disk baseline | × s3rver direct | server CPU s/GB | peak RSS MB | peak − idle MB |',
+    '| size | op | target | MB/s (median) | runs MB/s | × disk baseline | × s3rver direct | server CPU s/GB | peak RSS MB | peak − idle MB |',
   );
-  lines.push('|---|---|---|---:|---:|---:|---:|---:|---:|');
+  lines.push('|---|---|---|---:|---|---:|---:|---:|---:|---:|');
   for (const row of rows) {
     const base = baseline(row);
     const ratio = /Clipnest/.test(row.target) && base ? (row.mbps / base.mbps).toFixed(2) : '';
@@ -575,7 +606,7 @@ function report(rows, idleRssMb, driverRows, driverSize) {
     const s3ratio = viaS3 ? (row.mbps / viaS3.mbps).toFixed(2) : '';
     const growth = row.target.startsWith('Clipnest') ? fmt(row.peakRssMb - idleRssMb) : '';
     lines.push(
-      `| ${row.size} | ${row.op} | ${row.target} | ${fmt(row.mbps)} | ${ratio} | ${s3ratio} | ${fmt(row.cpuPerGb, 2)} | ${fmt(row.peakRssMb)} | ${growth} |`,
+      `| ${row.size} | ${row.op} | ${row.target} | ${fmt(row.mbps)} | ${row.runs.map((r) => fmt(r)).join(', ')} | ${ratio} | ${s3ratio} | ${fmt(row.cpuPerGb, 2)} | ${fmt(row.peakRssMb)} | ${growth} |`,
     );
   }
   lines.push('');
