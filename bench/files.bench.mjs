@@ -287,7 +287,8 @@ http {
   return { ...proc, port };
 }
 
-async function startBareUploadServer(dir) {
+/** Bare Node: POST streams the body to a new file in `dir`; GET /<name> streams `srcDir/<name>` back (context). */
+async function startBareUploadServer(dir, srcDir) {
   const port = await freePort();
   mkdirSync(dir, { recursive: true });
   const script = `
@@ -295,6 +296,12 @@ const http = require('node:http'); const fs = require('node:fs'); const path = r
 const { pipeline } = require('node:stream/promises');
 let n = 0;
 http.createServer(async (req, res) => {
+  if (req.method === 'GET' && req.url.length > 1) {
+    const file = path.join(${JSON.stringify(srcDir)}, path.basename(req.url));
+    res.setHeader('content-length', fs.statSync(file).size);
+    await pipeline(fs.createReadStream(file, { highWaterMark: 1024 * 1024 }), res).catch(() => res.destroy());
+    return;
+  }
   if (req.method !== 'POST') { res.end('ok'); return; }
   try {
     await pipeline(req, fs.createWriteStream(path.join(${JSON.stringify(dir)}, 'upload-' + (n++))));
@@ -428,7 +435,7 @@ async function main() {
 
   const nginx = await startNginx(path.join(work, 'src'));
   const bareDir = path.join(work, 'bare-uploads');
-  const bare = await startBareUploadServer(bareDir);
+  const bare = await startBareUploadServer(bareDir, path.join(work, 'src'));
   const barePid = bare.child.pid;
   const proxy = await startBareProxy(s3rver.endpoint);
 
@@ -460,6 +467,14 @@ async function main() {
         });
         rows.push({ size: size.label, op: 'download', target: 'baseline: nginx sendfile', ...r });
         log(size.label, 'nginx download', r.mbps.toFixed(0), 'MB/s');
+        // Context: what Node itself gives without sendfile (an fs read stream piped into the response).
+        const b = await measure(barePid, size.bytes, async () => {
+          const url = `http://127.0.0.1:${bare.port}/${name}`;
+          expect('bare download', await curl(['-o', '/dev/null', url]), 200, size.bytes);
+          return {};
+        });
+        rows.push({ size: size.label, op: 'download', target: 'context: bare Node read stream → response', ...b });
+        log(size.label, 'bare Node download', b.mbps.toFixed(0), 'MB/s');
       }
 
       // s3rver on its own (the baseline of the S3 rows), then behind a bare Node proxy (context: what any
@@ -593,7 +608,8 @@ function report(rows, idleRssMb, driverRows, driverSize) {
     'Upload = `POST /api/upload` (multipart/form-data as `curl -F` sends it, streamed through busboy into the driver); ' +
       'download = `GET /api/file-download/{slug}` with `use_proxy` (bytes pass through the server). Baselines in the ' +
       'same run: nginx (sendfile, 127.0.0.1) serving the same file; a bare Node `pipeline(req, createWriteStream)` ' +
-      'server; s3rver on its own (plain PUT / GET) for the S3 rows. For context, the same s3rver behind a bare Node ' +
+      'server; s3rver on its own (plain PUT / GET) for the S3 rows. For context: the bare Node server answering the ' +
+      'download too (Node has no sendfile: one copy more than nginx); the same s3rver behind a bare Node ' +
       'proxy (bodies piped, nothing else). Clipnest runs with its defaults (`LOCAL_FSYNC=false`); one context row ' +
       "repeats the largest local upload with `LOCAL_FSYNC=true`. CPU is the server process's user + system time per " +
       "GB (for a flushing write it includes the kernel's writeback work done in the process). Peak RSS is the " +
