@@ -35,7 +35,15 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { pipeline, type Readable } from 'node:stream';
 import { assertNormalized, baseName, isWithin, normalizePath } from '../paths.js';
-import { ByteMeter, isAbortError, nodeFromBody, nodeFromWeb, resolveRange, sliceNode, webFromNode } from '../streams.js';
+import {
+  ByteMeter,
+  isAbortError,
+  nodeFromBody,
+  nodeFromWeb,
+  resolveRange,
+  sliceNode,
+  webFromNode,
+} from '../streams.js';
 import { PartUrlSigner, partUrlTemplate, type PartUrlTemplate } from './partUrlSigner.js';
 import {
   StorageError,
