@@ -59,6 +59,30 @@ async function wrk(url, script) {
   return { rps, p50: pct(50), p99: pct(99), requests, non2xx, socketErrors, raw: stdout };
 }
 
+/**
+ * The same create load from ApacheBench (keep-alive, 64 concurrent), when `ab` is installed: a second client
+ * as a cross-check, because wrk's p99 for this POST was 5–15× ab's in the same minute on the same server.
+ */
+async function abCreate(url, token, body) {
+  const file = path.join(tmp, 'create.json');
+  writeFileSync(file, body);
+  const args = ['-q', '-k', '-c', String(CONNECTIONS), '-n', '20000', '-p', file, '-T', 'application/json'];
+  args.push('-H', `Authorization: Bearer ${token}`, url);
+  try {
+    const { stdout } = await run(...onClientCpus('ab', args), { maxBuffer: 10 * 1024 * 1024 });
+    const pct = (p) => Number(new RegExp(`^\\s*${p}%\\s+(\\d+)`, 'm').exec(stdout)?.[1] ?? NaN);
+    return {
+      rps: Number(/Requests per second:\s+([\d.]+)/.exec(stdout)?.[1] ?? NaN),
+      p50: pct(50),
+      p99: pct(99),
+      requests: Number(/Complete requests:\s+(\d+)/.exec(stdout)?.[1] ?? NaN),
+      non2xx: Number(/Non-2xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0),
+    };
+  } catch {
+    return null; // ab not installed
+  }
+}
+
 /** wrk against nginx serving `body` as a static file on the server CPU: the machine's floor for this load. */
 async function nginxFloor(body) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'clipnest-paste-nginx-'));
@@ -156,6 +180,7 @@ wrk.body = ${JSON.stringify(body)}
   const ratios = viewRuns.map((v, i) => v.rps / healthRuns[i].rps);
   await wrk(`${server.url}/api/paste`, createScript); // warm-up of the create path
   const create = await wrk(`${server.url}/api/paste`, createScript);
+  const createAb = await abCreate(`${server.url}/api/paste`, token, body);
   const floor = await nginxFloor(await (await fetch(`${server.url}/api/paste/${slugs[0]}`)).text());
 
   const check = await fetch(`${server.url}/api/paste/${slugs[0]}`);
@@ -182,6 +207,7 @@ ${ratios.map((r) => r.toFixed(2)).join(', ')}.
 ${row('GET /api/health (baseline)', health)}
 ${row('GET /api/paste/{slug} (view)', view)}
 ${row('POST /api/paste (create)', create)}
+${createAb ? row('POST /api/paste (create), ApacheBench `ab -k -c64`', createAb) : ''}
 ${row('view, first 10 s after start (cold, not in the medians)', cold)}
 ${floor ? row(`context: nginx, a static file of the same ${floor.bytes} bytes`, floor) : ''}
 
