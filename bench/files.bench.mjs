@@ -36,7 +36,7 @@ import { machineLine, writeSection } from './lib/report.mjs';
 
 const MB = 1024 * 1024;
 const QUICK = process.env.BENCH_FILES_QUICK === '1';
-const REPS = Number(process.env.BENCH_FILES_REPS ?? 3);
+const REPS = Number(process.env.BENCH_FILES_REPS ?? 5);
 const SIZES = QUICK
   ? [
       { label: '20 MB', bytes: 20 * MB },
@@ -441,7 +441,7 @@ async function main() {
 
   const rows = [];
   // Every transfer runs REPS times, the rows in turn (baseline, then the others), and the report shows the
-  // median throughput: single 1 GB transfers on this machine vary by ±30 % from one to the next.
+  // median throughput: single 1 GB transfers on this machine vary by ±30 % and more from one to the next.
   for (const size of SIZES)
     for (let rep = 0; rep < REPS; rep++) {
       const file = files[size.label];
