@@ -29,6 +29,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomBytes } from 'node:crypto';
 import { freePort, repoRoot, startServer } from './lib/server.mjs';
+import { startNginx } from './lib/nginx.mjs';
 import { startS3rver } from './lib/s3rver.mjs';
 import { clientCpus, onClientCpus, pinningLine, serverCpus } from './lib/cpus.mjs';
 import { cpuSeconds } from './lib/proc.mjs';
@@ -48,7 +49,7 @@ const SIZES = QUICK
     ];
 const BUCKET = 'clipnest-bench';
 const work = mkdtempSync(path.join(os.tmpdir(), 'clipnest-bench-files-'));
-chmodSync(work, 0o755); // nginx workers run as an unprivileged user
+chmodSync(work, 0o755); // nginx workers (unprivileged) must reach work/src
 const cleanups = [];
 const loadStart = os.loadavg()[0].toFixed(1);
 
@@ -253,40 +254,6 @@ async function makeFile(bytes, name) {
   return file;
 }
 
-async function startNginx(root) {
-  const port = await freePort();
-  const prefix = path.join(work, 'nginx');
-  mkdirSync(path.join(prefix, 'tmp'), { recursive: true });
-  const conf = path.join(prefix, 'nginx.conf');
-  writeFileSync(
-    conf,
-    `daemon off;
-worker_processes 1;
-pid ${prefix}/nginx.pid;
-error_log ${prefix}/error.log warn;
-events { worker_connections 64; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  client_body_temp_path ${prefix}/tmp/body;
-  proxy_temp_path ${prefix}/tmp/proxy;
-  fastcgi_temp_path ${prefix}/tmp/fastcgi;
-  uwsgi_temp_path ${prefix}/tmp/uwsgi;
-  scgi_temp_path ${prefix}/tmp/scgi;
-  server {
-    listen 127.0.0.1:${port};
-    root ${root};
-    location / { }
-  }
-}
-`,
-  );
-  const proc = startChild('nginx', ['-e', `${prefix}/error.log`, '-p', prefix, '-c', conf]);
-  await waitForPort(port);
-  return { ...proc, port };
-}
-
 /** Bare Node: POST streams the body to a new file in `dir`; GET /<name> streams `srcDir/<name>` back (context). */
 async function startBareUploadServer(dir, srcDir) {
   const port = await freePort();
@@ -433,7 +400,8 @@ async function main() {
   const idleRssMb = procStatus(pid).rss / MB;
   log('idle server RSS', idleRssMb.toFixed(1), 'MB');
 
-  const nginx = await startNginx(path.join(work, 'src'));
+  const nginx = await startNginx({ root: path.join(work, 'src'), cpus: serverCpus });
+  cleanups.push(() => nginx.stop());
   const bareDir = path.join(work, 'bare-uploads');
   const bare = await startBareUploadServer(bareDir, path.join(work, 'src'));
   const barePid = bare.child.pid;

@@ -1,12 +1,13 @@
 // Paste benchmark: view and create throughput and p99 at 64 connections (wrk), beside GET /api/health
 // measured in the same run. Targets (issue 4): view ≥ 0.5 × health req/s, view p99 < 20 ms on SQLite.
-import { execFile, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { machineLine, writeSection } from './lib/report.mjs';
-import { freePort, startServer } from './lib/server.mjs';
+import { startNginx } from './lib/nginx.mjs';
+import { startServer } from './lib/server.mjs';
 import { clientThreads, onClientCpus, pinningLine, serverCpus } from './lib/cpus.mjs';
 
 const run = promisify(execFile);
@@ -86,32 +87,16 @@ async function abCreate(url, token, body) {
 /** wrk against nginx serving `body` as a static file on the server CPU: the machine's floor for this load. */
 async function nginxFloor(body) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'clipnest-paste-nginx-'));
-  chmodSync(dir, 0o755); // nginx workers run as an unprivileged user
-  const port = await freePort();
   writeFileSync(path.join(dir, 'paste.json'), body);
-  writeFileSync(
-    path.join(dir, 'nginx.conf'),
-    `daemon off; worker_processes 1; pid ${dir}/nginx.pid; error_log ${dir}/error.log warn;
-events { worker_connections 256; }
-http { access_log off; client_body_temp_path ${dir}/b; proxy_temp_path ${dir}/p; fastcgi_temp_path ${dir}/f;
-  uwsgi_temp_path ${dir}/u; scgi_temp_path ${dir}/s;
-  server { listen 127.0.0.1:${port}; root ${dir}; location / { default_type application/json; } } }
-`,
-  );
-  const args = ['-e', `${dir}/error.log`, '-p', dir, '-c', `${dir}/nginx.conf`];
-  const nginx = spawn(...(serverCpus ? ['taskset', ['-c', serverCpus, 'nginx', ...args]] : ['nginx', args]), {
-    stdio: 'ignore',
-  });
-  nginx.on('error', () => undefined); // not installed: the row is left out
+  let nginx;
   try {
-    await new Promise((r) => setTimeout(r, 500));
-    if (nginx.exitCode !== null) return null; // no nginx here
-    await wrk(`http://127.0.0.1:${port}/paste.json`);
-    return { ...(await wrk(`http://127.0.0.1:${port}/paste.json`)), bytes: Buffer.byteLength(body) };
+    nginx = await startNginx({ root: dir, cpus: serverCpus, defaultType: 'application/json' });
+    await wrk(`http://127.0.0.1:${nginx.port}/paste.json`);
+    return { ...(await wrk(`http://127.0.0.1:${nginx.port}/paste.json`)), bytes: Buffer.byteLength(body) };
   } catch {
-    return null;
+    return null; // no nginx here: the row is left out
   } finally {
-    nginx.kill('SIGTERM');
+    await nginx?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

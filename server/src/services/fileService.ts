@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { pipeline, Readable } from 'node:stream';
+import { pipeline } from 'node:stream';
 import {
   fileKindOf,
   isMarkdownFilename,
@@ -28,8 +28,8 @@ import type { FileRepository, FileRow, FileWithConfig } from '../repositories/fi
 import type { StorageConfigRow } from '../repositories/storageConfigRepository.js';
 import { hashPassword, safeEqual, sha256Hex, verifyPassword } from '../security/secrets.js';
 import { normalizePath } from '../storage/paths.js';
-import { ByteMeter, nodeFromWeb } from '../storage/streams.js';
-import { isStorageError, type ReadResult, type StorageDriver } from '../storage/types.js';
+import { ByteMeter, nodeFromBody } from '../storage/streams.js';
+import { isStorageError, type ReadResult, type StorageDriver, type WriteBody } from '../storage/types.js';
 import { cleanMimetype, servingPolicy, type ServingPolicy } from './fileServing.js';
 import { creatorId, type Principal } from './principal.js';
 import type { SettingsService } from './settingsService.js';
@@ -308,7 +308,7 @@ export class FileService {
   async upload(
     principal: Principal,
     fields: UploadFields,
-    source: ReadableStream<Uint8Array> | Readable,
+    source: WriteBody,
     meta: UploadMeta,
     prepared: Awaited<ReturnType<FileService['prepareUpload']>>,
   ): Promise<FileView> {
@@ -327,7 +327,7 @@ export class FileService {
 
     // Counted and handed to the driver on the Node side: no Web stream hop per chunk.
     const meter = new ByteMeter({ maxBytes: Number.isFinite(limit) ? limit : undefined, path: storagePath });
-    const body = pipeline(source instanceof Readable ? source : nodeFromWeb(source), meter, () => undefined);
+    const body = pipeline(nodeFromBody(source), meter, () => undefined);
     const tooLarge = () =>
       limit === maxBytes
         ? tooLargeError(maxBytes)

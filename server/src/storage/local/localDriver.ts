@@ -16,7 +16,7 @@ import nodePath from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertNormalized, baseName, isWithin, parentPath, RESERVED_PREFIX } from '../paths.js';
-import { ByteMeter, chunkReader, isAbortError, nodeFromWeb, resolveRange, webFromNode } from '../streams.js';
+import { ByteMeter, chunkReader, isAbortError, nodeFromWeb, resolveRange } from '../streams.js';
 import {
   StorageError,
   type Entry,
@@ -298,8 +298,7 @@ export class LocalDriver implements StorageDriver {
           batchBytes = 0;
           if (this.fsync && !flushing && unflushed >= FLUSH_EVERY) {
             unflushed = 0;
-            const written = pending;
-            flushing = written
+            flushing = pending
               .then(() => file.datasync())
               .catch((err: unknown) => {
                 writeError ??= err;
@@ -642,7 +641,7 @@ class LocalMultipart implements MultipartCapability {
         for await (const chunk of createReadStream(file, { highWaterMark: READ_CHUNK })) yield chunk as Buffer;
       }
     }
-    const entry = await this.driver.write(path, webFromNode(Readable.from(concatenated(), { objectMode: false })), {
+    const entry = await this.driver.write(path, Readable.from(concatenated(), { objectMode: false }), {
       overwrite: meta.overwrite,
     });
     await fs.rm(dir, { recursive: true, force: true }).catch(() => undefined);
