@@ -407,6 +407,27 @@ async function main() {
   const barePid = bare.child.pid;
   const proxy = await startBareProxy(s3rver.endpoint);
 
+  // Context: Clipnest with its sendfile addon switched off (downloads streamed through JavaScript buffers).
+  const streamedServer = await startServer({ cpus: serverCpus, env: { LOG_LEVEL: 'error', LOCAL_SENDFILE: 'false' } });
+  cleanups.push(() => streamedServer.stop());
+  const streamedToken = await streamedServer.login();
+  await api(streamedServer, streamedToken, 'PUT', '/api/admin/settings/group/1', {
+    max_upload_size: 4,
+    max_upload_size_unit: 'GB',
+  });
+  const streamedShares = {};
+  for (const size of SIZES) {
+    const form = uploadForm(files[size.label], { use_proxy: 'true', size: String(size.bytes) });
+    const res = await curl([
+      '-H',
+      `authorization: Bearer ${streamedToken}`,
+      ...form,
+      `${streamedServer.url}/api/upload`,
+    ]);
+    expect('upload (LOCAL_SENDFILE=false server)', res, 201);
+    streamedShares[size.label] = res.json.data.slug;
+  }
+
   const rows = [];
   // Every transfer runs REPS times, the rows in turn (baseline, then the others), and the report shows the
   // median throughput: single 1 GB transfers on this machine vary by ±30 % and more from one to the next.
@@ -443,6 +464,18 @@ async function main() {
         });
         rows.push({ size: size.label, op: 'download', target: 'context: bare Node read stream → response', ...b });
         log(size.label, 'bare Node download', b.mbps.toFixed(0), 'MB/s');
+        const z = await measure(streamedServer.pid, size.bytes, async () => {
+          const url = `${streamedServer.url}/api/file-download/${encodeURIComponent(streamedShares[size.label])}`;
+          expect('streamed download', await curl(['-o', '/dev/null', url]), 200, size.bytes);
+          return {};
+        });
+        rows.push({
+          size: size.label,
+          op: 'download',
+          target: 'context: Clipnest → local, LOCAL_SENDFILE=false',
+          ...z,
+        });
+        log(size.label, 'Clipnest streamed download', z.mbps.toFixed(0), 'MB/s');
       }
 
       // s3rver on its own (the baseline of the S3 rows), then behind a bare Node proxy (context: what any
@@ -496,6 +529,8 @@ async function main() {
         await api(server, token, 'DELETE', '/api/files/batch-delete', { ids: [id], delete_mode: 'both' });
       }
     }
+
+  await streamedServer.stop();
 
   // Context: the same upload with LOCAL_FSYNC=true (every file forced to the disk before it appears).
   {
@@ -577,8 +612,10 @@ function report(rows, idleRssMb, driverRows, driverSize) {
       'download = `GET /api/file-download/{slug}` with `use_proxy` (bytes pass through the server). Baselines in the ' +
       'same run: nginx (sendfile, 127.0.0.1) serving the same file; a bare Node `pipeline(req, createWriteStream)` ' +
       'server; s3rver on its own (plain PUT / GET) for the S3 rows. For context: the bare Node server answering the ' +
-      'download too (Node has no sendfile: one copy more than nginx); the same s3rver behind a bare Node ' +
-      'proxy (bodies piped, nothing else). Clipnest runs with its defaults (`LOCAL_FSYNC=false`); one context row ' +
+      'download too (Node itself has no sendfile: one copy more than nginx); Clipnest with `LOCAL_SENDFILE=false` ' +
+      '(its downloads streamed through JavaScript the same way; by default Clipnest sends local files with sendfile ' +
+      'from its native addon); the same s3rver behind a bare Node ' +
+      'proxy (bodies piped, nothing else). Clipnest runs with its defaults (`LOCAL_FSYNC=false`, `LOCAL_SENDFILE=true`); one context row ' +
       "repeats the largest local upload with `LOCAL_FSYNC=true`. CPU is the server process's user + system time per " +
       "GB (for a flushing write it includes the kernel's writeback work done in the process). Peak RSS is the " +
       'server process (VmHWM reset before each transfer, plus VmRSS polled every 25 ms); idle server RSS before the ' +

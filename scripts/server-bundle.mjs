@@ -1,6 +1,7 @@
 // Bundles server/src into server/dist/main.mjs (esbuild, ~0.2 s), so `npm start`, the browser tests and the
 // benchmarks run plain JavaScript: no TypeScript loader in the serving process (less memory, faster start).
-// Packages from node_modules stay external; the workspace's own contract package is bundled in.
+// Packages from node_modules stay external; the workspace's own contract package is bundled in, the native
+// one (a compiled addon loaded from its own folder) stays external.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,7 +17,7 @@ function dependenciesOf(workspace) {
 
 export async function buildServerBundle() {
   const external = [...new Set([...dependenciesOf('server'), ...dependenciesOf('contract')])]
-    .filter((name) => !name.startsWith('@clipnest/'))
+    .filter((name) => !name.startsWith('@clipnest/') || name === '@clipnest/native')
     .flatMap((name) => [name, `${name}/*`]);
   await build({
     entryPoints: [path.join(root, 'server', 'src', 'main.ts')],

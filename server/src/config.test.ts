@@ -51,6 +51,7 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', 'maybe'],
     ['ALLOW_PRIVATE_URLS', 'sometimes'],
     ['LOCAL_FSYNC', 'always'],
+    ['LOCAL_SENDFILE', 'maybe'],
   ])('refuses %s=%s naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value }, defaults)).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value }, defaults)).toThrow(name);
@@ -66,6 +67,11 @@ describe('loadConfig', () => {
     expect(loadConfig({}, defaults).localFsync).toBe(false);
     expect(loadConfig({ LOCAL_FSYNC: 'true' }, defaults).localFsync).toBe(true);
     expect(loadConfig({ LOCAL_FSYNC: '0' }, defaults).localFsync).toBe(false);
+  });
+
+  it('sends local files with sendfile unless LOCAL_SENDFILE=false', () => {
+    expect(loadConfig({}, defaults).localSendfile).toBe(true);
+    expect(loadConfig({ LOCAL_SENDFILE: 'false' }, defaults).localSendfile).toBe(false);
   });
 
   it('treats empty variables as unset', () => {

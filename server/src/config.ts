@@ -34,6 +34,8 @@ const envSchema = z.object({
   ALLOW_PRIVATE_URLS: boolFromEnv.default(false),
   /** fsync every file written to local storage before it is renamed into place (power-loss durability). */
   LOCAL_FSYNC: boolFromEnv.default(false),
+  /** Send local files to clients with sendfile(2) (zero-copy) where the native addon is built. */
+  LOCAL_SENDFILE: boolFromEnv.default(true),
   WEB_DIST_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
 });
@@ -51,6 +53,7 @@ export interface Config {
   trustProxy: boolean;
   allowPrivateUrls: boolean;
   localFsync: boolean;
+  localSendfile: boolean;
   webDistDir: string;
   logLevel: 'silent' | 'error' | 'info' | 'debug';
 }
@@ -85,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir: strin
     trustProxy: e.TRUST_PROXY,
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     localFsync: e.LOCAL_FSYNC,
+    localSendfile: e.LOCAL_SENDFILE,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? defaults.webDistDir),
     logLevel: e.LOG_LEVEL,
   };

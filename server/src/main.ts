@@ -41,7 +41,7 @@ if (built.generatedEncryptionKey) {
   );
 }
 
-const server: ServerType = serve({ fetch: built.app.fetch, port: config.port, hostname: config.host }, (info) => {
+const server: ServerType = serve({ fetch: built.fetch, port: config.port, hostname: config.host }, (info) => {
   const shown = config.host.includes(':') ? `[${config.host}]` : config.host;
   logger.info(
     `Clipnest ${built.services.system.version().version} listening on http://${shown}:${info.port} (${built.database.dialect}, data in ${config.dataDir})`,

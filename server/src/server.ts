@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { sendfile, sendfileLoadError } from '@clipnest/native';
 import { createApp } from './app.js';
+import { withSendfile, type Fetch } from './http/sendfileEdge.js';
 import type { Config } from './config.js';
 import { migrateToLatest, openDatabase, pingDatabase, type DatabaseHandle, type OpenOptions } from './db/database.js';
 import { Guard } from './http/auth.js';
@@ -51,6 +53,8 @@ const PASTE_SWEEP_INTERVAL_MS = 10 * 60_000;
 
 export interface BuiltServer {
   app: ReturnType<typeof createApp>;
+  /** What to serve: the app behind the sendfile edge (local downloads zero-copy where it can). */
+  fetch: Fetch;
   database: DatabaseHandle;
   services: ReturnType<typeof buildServices>;
   /** Set when this start created the first admin. */
@@ -183,6 +187,14 @@ export async function buildServer(
   // A fresh install shares files with no S3 at all: the built-in local storage is the default.
   await services.storageConfigs.ensureBuiltin();
   const app = createApp(services, { logger, webDistDir: config.webDistDir, trustProxy: config.trustProxy });
+  const fetch = withSendfile(app.fetch, { binding: sendfile, enabled: config.localSendfile, logger });
+  logger.debug(
+    !config.localSendfile
+      ? 'local downloads are streamed (LOCAL_SENDFILE=false)'
+      : sendfile
+        ? 'local downloads use sendfile'
+        : `local downloads are streamed: the sendfile addon is not available (${sendfileLoadError ?? 'unknown'})`,
+  );
 
   const sweep = setInterval(() => {
     services.auth.sweepExpiredTokens().catch((error: unknown) => logger.error('token sweep failed', error));
@@ -201,6 +213,7 @@ export async function buildServer(
 
   return {
     app,
+    fetch,
     database,
     services,
     createdAdmin,

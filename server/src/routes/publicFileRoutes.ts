@@ -5,6 +5,7 @@ import type { AppEnv } from '../http/env.js';
 import { contentDisposition } from '../http/contentDisposition.js';
 import { ok } from '../http/envelope.js';
 import { readJson } from '../http/input.js';
+import { fileBody } from '../http/sendfileEdge.js';
 import { etagMatches, ifRangeAllows, parseRange } from '../http/range.js';
 import type { ContentMode, FileService } from '../services/fileService.js';
 
@@ -62,9 +63,9 @@ export function publicFileRoutes(deps: { files: FileService; trustProxy: boolean
     c.header('Content-Length', String(read.contentLength));
     if (read.range) {
       c.header('Content-Range', `bytes ${read.range.start}-${read.range.end}/${read.size}`);
-      return c.body(read.stream, 206);
+      return fileBody(c, read.stream, 206);
     }
-    return c.body(read.stream, 200);
+    return fileBody(c, read.stream, 200);
   };
 
   return new Hono<AppEnv>()

@@ -84,7 +84,7 @@ export async function startTestServer(
     logger: createLogger('error'),
   });
   const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: built.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    const s = serve({ fetch: built.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

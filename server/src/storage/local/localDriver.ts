@@ -16,6 +16,7 @@ import nodePath from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertNormalized, baseName, isWithin, parentPath, RESERVED_PREFIX } from '../paths.js';
+import { registerFileBody } from '../fileBody.js';
 import { ByteMeter, chunkReader, isAbortError, nodeFromWeb, resolveRange } from '../streams.js';
 import {
   StorageError,
@@ -53,8 +54,6 @@ const WRITE_BATCH = 1024 * 1024;
  * of a 1 GB file would first wait for the whole file to reach the disk.
  */
 const FLUSH_EVERY = 32 * 1024 * 1024;
-/** Read-ahead of a download stream. */
-const READ_AHEAD = 1024 * 1024;
 const MAX_LIST = 1000;
 const STAGING = `${RESERVED_PREFIX}multipart`;
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
@@ -449,7 +448,11 @@ async function writeAll(fh: fs.FileHandle, chunks: Uint8Array[]): Promise<void> 
   }
 }
 
-/** A pull-based Web stream over [start, start+length) of an open file; closes the handle at the end. */
+/**
+ * A pull-based Web stream over [start, start+length) of an open file; closes the handle at the end.
+ * Nothing is read before the first read: the next chunk is read ahead while the consumer takes the
+ * last one. Until then the stream can be claimed by the HTTP edge for sendfile (fileBody.ts).
+ */
 function fileStream(
   fh: fs.FileHandle,
   start: number,
@@ -460,29 +463,47 @@ function fileStream(
   let position = start;
   let remaining = length;
   let closed = false;
+  let touched = false;
+  let handedOver = false;
+  let ahead: Promise<Buffer> | undefined;
   const close = async () => {
     if (closed) return;
     closed = true;
-    await fh.close().catch(() => undefined);
+    await fh.close().catch(() => undefined); // waits for a read still in flight
   };
-  return new ReadableStream<Uint8Array>(
+  const readNext = (): Promise<Buffer> => {
+    const want = Math.min(READ_CHUNK, remaining);
+    const at = position;
+    position += want;
+    remaining -= want;
+    const chunk = (async () => {
+      const buffer = Buffer.allocUnsafe(want);
+      for (let filled = 0; filled < want;) {
+        const { bytesRead } = await fh.read(buffer, filled, want - filled, at + filled);
+        if (bytesRead === 0) throw new StorageError('io', 'file shrank while being read', { path });
+        filled += bytesRead;
+      }
+      return buffer;
+    })();
+    chunk.catch(() => undefined); // awaited by the next pull, or dropped when the stream is cancelled
+    return chunk;
+  };
+  const stream = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         try {
           if (signal?.aborted) throw new StorageError('aborted', 'aborted', { path });
-          if (remaining <= 0) {
+          if (handedOver) throw new StorageError('io', 'the file was handed to sendfile', { path });
+          touched = true;
+          if (ahead === undefined && remaining <= 0) {
             await close();
             controller.close();
             return;
           }
-          const want = Math.min(READ_CHUNK, remaining);
-          const buffer = Buffer.allocUnsafe(want);
-          const { bytesRead } = await fh.read(buffer, 0, want, position);
-          if (bytesRead === 0) throw new StorageError('io', 'file shrank while being read', { path });
-          position += bytesRead;
-          remaining -= bytesRead;
-          controller.enqueue(bytesRead === want ? buffer : buffer.subarray(0, bytesRead));
-          if (remaining <= 0) {
+          const chunk = await (ahead ?? readNext());
+          ahead = remaining > 0 ? readNext() : undefined;
+          controller.enqueue(chunk);
+          if (ahead === undefined) {
             await close();
             controller.close();
           }
@@ -495,8 +516,18 @@ function fileStream(
         await close();
       },
     },
-    { highWaterMark: READ_AHEAD, size: (chunk) => chunk.byteLength },
+    { highWaterMark: 0 },
   );
+  registerFileBody(stream, {
+    start,
+    length,
+    claim: () => {
+      if (touched || closed) return undefined;
+      handedOver = true;
+      return fh.fd;
+    },
+  });
+  return stream;
 }
 
 /** Multipart emulated on disk under `<root>/.clipnest-multipart/<uploadId>/`. */
