@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
+import { serverNodeFlags } from '../scripts/server-bundle.mjs';
 import { BASE_URL, E2E_ADMIN, E2E_PORT } from './support/env';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -47,7 +48,7 @@ export default defineConfig({
   },
   webServer: {
     // The bundle `npm start` serves (scripts/server-bundle.mjs), rebuilt first so it matches the sources.
-    command: 'node ../scripts/server-bundle.mjs && node --enable-source-maps ../server/dist/main.mjs',
+    command: `node ../scripts/server-bundle.mjs && node ${serverNodeFlags.join(' ')} ../server/dist/main.mjs`,
     cwd: here,
     url: `${BASE_URL}/api/health`,
     reuseExistingServer: false,

@@ -10,6 +10,14 @@ import { root } from './lib.mjs';
 
 export const serverBundle = path.join(root, 'server', 'dist', 'main.mjs');
 
+/**
+ * Node flags the bundle runs with. A floor under V8's young generation: when the process has been idle,
+ * V8 shrinks it to 1 MiB, and a streamed download's 1 MiB chunks then outlive their scavenges, pile up in
+ * the old generation and force a full GC every few chunks (a streamed download ran 4× slower, at 4× the
+ * CPU, from ~30 s after start; docs/benchmarks.md).
+ */
+export const serverNodeFlags = ['--enable-source-maps', '--min-semi-space-size=8'];
+
 function dependenciesOf(workspace) {
   const pkg = JSON.parse(readFileSync(path.join(root, workspace, 'package.json'), 'utf8'));
   return Object.keys(pkg.dependencies ?? {});

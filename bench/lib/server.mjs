@@ -6,7 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServerBundle } from '../../scripts/server-bundle.mjs';
+import { buildServerBundle, serverNodeFlags } from '../../scripts/server-bundle.mjs';
 import { stopChild } from './proc.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -47,7 +47,7 @@ export async function startServer(options = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'clipnest-bench-'));
   const bundle = await buildServerBundle();
-  const nodeArgs = ['--enable-source-maps', ...(options.nodeArgs ?? []), bundle];
+  const nodeArgs = [...serverNodeFlags, ...(options.nodeArgs ?? []), bundle];
   // taskset execs node, so the pid stays the server's.
   const [command, args] = options.cpus
     ? ['taskset', ['-c', options.cpus, process.execPath, ...nodeArgs]]
