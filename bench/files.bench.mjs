@@ -363,6 +363,15 @@ console.log(JSON.stringify(out));
   return JSON.parse(stdout.trim().split('\n').pop());
 }
 
+/** A second Clipnest server on the server CPU with other settings, logged in, taking 4 GB uploads. */
+async function startSideServer(env) {
+  const server = await startServer({ cpus: serverCpus, env: { LOG_LEVEL: 'error', ...env } });
+  cleanups.push(() => server.stop());
+  const token = await server.login();
+  await api(server, token, 'PUT', '/api/admin/settings/group/1', { max_upload_size: 4, max_upload_size_unit: 'GB' });
+  return { server, token };
+}
+
 async function main() {
   if (!existsSync(path.join(repoRoot, 'server', 'src', 'routes', 'uploadRoutes.ts'))) {
     throw new Error('POST /api/upload is not there yet: nothing to benchmark through the server');
@@ -408,13 +417,7 @@ async function main() {
   const proxy = await startBareProxy(s3rver.endpoint);
 
   // Context: Clipnest with its sendfile addon switched off (downloads streamed through JavaScript buffers).
-  const streamedServer = await startServer({ cpus: serverCpus, env: { LOG_LEVEL: 'error', LOCAL_SENDFILE: 'false' } });
-  cleanups.push(() => streamedServer.stop());
-  const streamedToken = await streamedServer.login();
-  await api(streamedServer, streamedToken, 'PUT', '/api/admin/settings/group/1', {
-    max_upload_size: 4,
-    max_upload_size_unit: 'GB',
-  });
+  const { server: streamedServer, token: streamedToken } = await startSideServer({ LOCAL_SENDFILE: 'false' });
   const streamedShares = {};
   for (const size of SIZES) {
     const form = uploadForm(files[size.label], { use_proxy: 'true', size: String(size.bytes) });
@@ -535,13 +538,7 @@ async function main() {
   // Context: the same upload with LOCAL_FSYNC=true (every file forced to the disk before it appears).
   {
     const size = SIZES[SIZES.length - 1];
-    const durable = await startServer({ cpus: serverCpus, env: { LOG_LEVEL: 'error', LOCAL_FSYNC: 'true' } });
-    cleanups.push(() => durable.stop());
-    const durableToken = await durable.login();
-    await api(durable, durableToken, 'PUT', '/api/admin/settings/group/1', {
-      max_upload_size: 4,
-      max_upload_size_unit: 'GB',
-    });
+    const { server: durable, token: durableToken } = await startSideServer({ LOCAL_FSYNC: 'true' });
     const form = uploadForm(files[size.label], { use_proxy: 'true', size: String(size.bytes) });
     const r = await measure(durable.pid, size.bytes, async () => {
       expect(
