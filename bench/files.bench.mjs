@@ -363,8 +363,8 @@ console.log(JSON.stringify(out));
   return JSON.parse(stdout.trim().split('\n').pop());
 }
 
-/** A second Clipnest server on the server CPU with other settings, logged in, taking 4 GB uploads. */
-async function startSideServer(env) {
+/** A Clipnest server on the server CPU (`env` on top of the defaults), logged in, taking 4 GB uploads. */
+async function startClipnest(env = {}) {
   const server = await startServer({ cpus: serverCpus, env: { LOG_LEVEL: 'error', ...env } });
   cleanups.push(() => server.stop());
   const token = await server.login();
@@ -388,14 +388,11 @@ async function main() {
   const s3rver = await startS3rver({ dir: path.join(work, 's3rver'), bucket: BUCKET, cpus: clientCpus });
   cleanups.push(() => s3rver.stop());
   log('s3rver on', s3rver.endpoint);
-  const server = await startServer({ cpus: serverCpus, env: { LOG_LEVEL: 'error' } });
+  const { server, token } = await startClipnest();
   // The client (this process) moves to the other CPUs.
   if (clientCpus) execFileSync('taskset', ['-a', '-pc', clientCpus, String(process.pid)], { stdio: 'ignore' });
-  cleanups.push(() => server.stop());
   const pid = server.pid;
   log('server', server.url, 'pid', pid);
-  const token = await server.login();
-  await api(server, token, 'PUT', '/api/admin/settings/group/1', { max_upload_size: 4, max_upload_size_unit: 'GB' });
   const s3config = await api(server, token, 'POST', '/api/s3-configs', {
     name: 'bench s3rver',
     provider: 'other',
@@ -417,7 +414,7 @@ async function main() {
   const proxy = await startBareProxy(s3rver.endpoint);
 
   // Context: Clipnest with its sendfile addon switched off (downloads streamed through JavaScript buffers).
-  const { server: streamedServer, token: streamedToken } = await startSideServer({ LOCAL_SENDFILE: 'false' });
+  const { server: streamedServer, token: streamedToken } = await startClipnest({ LOCAL_SENDFILE: 'false' });
   const streamedShares = {};
   for (const size of SIZES) {
     const form = uploadForm(files[size.label], { use_proxy: 'true', size: String(size.bytes) });
@@ -538,7 +535,7 @@ async function main() {
   // Context: the same upload with LOCAL_FSYNC=true (every file forced to the disk before it appears).
   {
     const size = SIZES[SIZES.length - 1];
-    const { server: durable, token: durableToken } = await startSideServer({ LOCAL_FSYNC: 'true' });
+    const { server: durable, token: durableToken } = await startClipnest({ LOCAL_FSYNC: 'true' });
     const form = uploadForm(files[size.label], { use_proxy: 'true', size: String(size.bytes) });
     const r = await measure(durable.pid, size.bytes, async () => {
       expect(

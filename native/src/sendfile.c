@@ -97,7 +97,7 @@ static void free_transfer(napi_env env, void *data, void *hint) {
   free(data);
 }
 
-static napi_value throw_errno(napi_env env, const char *what) {
+static napi_value throw_error(napi_env env, const char *what) {
   napi_throw_error(env, "ERR_SENDFILE", what);
   return NULL;
 }
@@ -106,7 +106,7 @@ static napi_value start(napi_env env, napi_callback_info info) {
   size_t argc = 6;
   napi_value argv[6];
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 6)
-    return throw_errno(env, "start(socketFd, fileFd, offset, length, stallMs, done) takes six arguments");
+    return throw_error(env, "start(socketFd, fileFd, offset, length, stallMs, done) takes six arguments");
   int32_t sock, file;
   int64_t offset, length, stall_ms;
   napi_valuetype fn_type;
@@ -114,16 +114,16 @@ static napi_value start(napi_env env, napi_callback_info info) {
       napi_get_value_int64(env, argv[2], &offset) != napi_ok || napi_get_value_int64(env, argv[3], &length) != napi_ok ||
       napi_get_value_int64(env, argv[4], &stall_ms) != napi_ok || napi_typeof(env, argv[5], &fn_type) != napi_ok ||
       fn_type != napi_function || sock < 0 || file < 0 || offset < 0 || length < 0)
-    return throw_errno(env, "start: bad arguments");
+    return throw_error(env, "start: bad arguments");
 
   transfer_t *t = calloc(1, sizeof *t);
-  if (t == NULL) return throw_errno(env, "start: out of memory");
+  if (t == NULL) return throw_error(env, "start: out of memory");
   t->sock = fcntl(sock, F_DUPFD_CLOEXEC, 0);
   t->file = t->sock < 0 ? -1 : fcntl(file, F_DUPFD_CLOEXEC, 0);
   if (t->file < 0) {
     if (t->sock >= 0) close(t->sock);
     free(t);
-    return throw_errno(env, "start: could not duplicate the descriptors");
+    return throw_error(env, "start: could not duplicate the descriptors");
   }
   t->offset = (off_t)offset;
   t->left = length;
@@ -137,7 +137,7 @@ static napi_value start(napi_env env, napi_callback_info info) {
     close(t->sock);
     close(t->file);
     napi_delete_reference(env, t->self);
-    return throw_errno(env, "start: could not create the completion callback");
+    return throw_error(env, "start: could not create the completion callback");
   }
 
   pthread_attr_t attr;
@@ -152,7 +152,7 @@ static napi_value start(napi_env env, napi_callback_info info) {
     close(t->file);
     napi_release_threadsafe_function(t->done, napi_tsfn_abort);
     napi_delete_reference(env, t->self);
-    return throw_errno(env, "start: could not start a thread");
+    return throw_error(env, "start: could not start a thread");
   }
   return handle;
 }
@@ -163,7 +163,7 @@ static napi_value cancel(napi_env env, napi_callback_info info) {
   void *data = NULL;
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   if (argc < 1 || napi_get_value_external(env, argv[0], &data) != napi_ok || data == NULL)
-    return throw_errno(env, "cancel(handle): not a transfer handle");
+    return throw_error(env, "cancel(handle): not a transfer handle");
   atomic_store(&((transfer_t *)data)->cancelled, 1);
   return NULL;
 }

@@ -30,11 +30,10 @@ export function fileBody(c: Context, stream: ReadableStream<Uint8Array>, status:
   return c.body(stream, status);
 }
 
-/** The socket's descriptor when the response goes out on a plain (not TLS, not HTTP/2) TCP socket. */
-function plainSocketFd(outgoing: unknown): number | undefined {
-  if (!(outgoing instanceof ServerResponse) || outgoing.headersSent) return undefined;
+/** The socket's descriptor when the response goes out on a plain (not TLS) TCP socket and nothing is sent yet. */
+function plainSocketFd(outgoing: ServerResponse): number | undefined {
   const socket = outgoing.socket as (Socket & { encrypted?: boolean; _handle?: { fd?: unknown } }) | null;
-  if (!socket || socket.destroyed || socket.encrypted) return undefined;
+  if (outgoing.headersSent || !socket || socket.destroyed || socket.encrypted) return undefined;
   const fd = socket._handle?.fd;
   return typeof fd === 'number' && fd >= 0 ? fd : undefined;
 }
@@ -65,25 +64,24 @@ export function withSendfile(
   if (!options.enabled || !binding) return fetch;
   let active = 0;
 
+  /** Sends the file's range after the response's headers; the stream is cancelled (file closed) at the end. */
   const transfer = async (
     outgoing: ServerResponse,
     response: Response,
     stream: ReadableStream<Uint8Array>,
     source: FileBodySource,
-    fileFd: number,
+    fds: { socket: number; file: number },
   ): Promise<void> => {
-    // The file stays open until the addon has its own descriptor; then the stream is cancelled (closed).
-    const release = () => stream.cancel().catch(() => undefined);
     active += 1;
     try {
       await sendHeaders(outgoing, response);
-      const socketFd = (outgoing.socket as { _handle?: { fd?: unknown } } | null)?._handle?.fd;
-      if (outgoing.destroyed || typeof socketFd !== 'number' || socketFd < 0) {
+      // A socket still open keeps its descriptor; a closed one may have handed the number on.
+      if (outgoing.destroyed || outgoing.socket?.destroyed !== false) {
         outgoing.destroy();
         return;
       }
       await new Promise<void>((resolve) => {
-        const handle = binding.start(socketFd, fileFd, source.start, source.length, STALL_MS, (errno, sent) => {
+        const handle = binding.start(fds.socket, fds.file, source.start, source.length, STALL_MS, (errno, sent) => {
           outgoing.off('close', onClose);
           if (errno === 0) outgoing.end();
           else {
@@ -96,14 +94,13 @@ export function withSendfile(
         });
         const onClose = () => binding.cancel(handle);
         outgoing.once('close', onClose);
-        void release();
       });
     } catch (error) {
       logger.debug(`sendfile could not start: ${error instanceof Error ? error.message : String(error)}`);
       outgoing.destroy();
     } finally {
       active -= 1;
-      await release();
+      await stream.cancel().catch(() => undefined);
     }
   };
 
@@ -114,20 +111,21 @@ export function withSendfile(
     if (!stream || !(outgoing instanceof ServerResponse)) return response;
     offered.delete(outgoing);
     const source = fileBodySource(stream);
+    const socket = plainSocketFd(outgoing);
     if (
       !source ||
+      socket === undefined ||
       source.length < SENDFILE_MIN_BYTES ||
       active >= SENDFILE_MAX_ACTIVE ||
-      plainSocketFd(outgoing) === undefined ||
       (response.status !== 200 && response.status !== 206) ||
       response.headers.get('content-length') !== String(source.length) ||
       response.body !== stream
     ) {
       return response;
     }
-    const fileFd = source.claim();
-    if (fileFd === undefined) return response;
-    void transfer(outgoing, response, stream, source, fileFd).catch((error: unknown) =>
+    const file = source.claim();
+    if (file === undefined) return response;
+    void transfer(outgoing, response, stream, source, { socket, file }).catch((error: unknown) =>
       logger.error('sendfile transfer failed', error),
     );
     return RESPONSE_ALREADY_SENT;
