@@ -219,11 +219,15 @@ const uploadForm = (file, fields) => [
   `file=@${file};type=application/octet-stream`,
 ];
 
-/** Runs `fn` while watching `pid`; answers { seconds, mbps, peakRssMb, cpuSeconds, ... }. */
+/** s3rver's pid once it runs: every transfer also records s3rver's CPU per GB. */
+let s3rverPid;
+
+/** Runs `fn` while watching `pid`; answers { seconds, mbps, peakRssMb, cpuPerGb, s3rverCpuPerGb, ... }. */
 async function measure(pid, bytes, fn) {
   execFileSync('sync');
   const mon = pid ? monitor(pid) : null;
   const cpu0 = pid ? cpuSeconds(pid) : 0;
+  const s3cpu0 = s3rverPid ? cpuSeconds(s3rverPid) : 0;
   const t0 = process.hrtime.bigint();
   const extra = await fn();
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
@@ -234,6 +238,7 @@ async function measure(pid, bytes, fn) {
     peakRssMb: mem ? mem.peakRss / MB : undefined,
     startRssMb: mem ? mem.startRss / MB : undefined,
     cpuPerGb: pid ? ((cpuSeconds(pid) - cpu0) * 1024 * MB) / bytes : undefined,
+    s3rverCpuPerGb: s3rverPid ? ((cpuSeconds(s3rverPid) - s3cpu0) * 1024 * MB) / bytes : undefined,
     ...extra,
   };
 }
@@ -387,6 +392,7 @@ async function main() {
   // server under test has the other CPU to itself and takes no CPU from the emulator (nor the emulator from it).
   const s3rver = await startS3rver({ dir: path.join(work, 's3rver'), bucket: BUCKET, cpus: clientCpus });
   cleanups.push(() => s3rver.stop());
+  s3rverPid = s3rver.pid;
   log('s3rver on', s3rver.endpoint);
   const { server, token } = await startClipnest();
   // The client (this process) moves to the other CPUs.
@@ -576,6 +582,7 @@ function medians(rows) {
     ...runs[0],
     mbps: median(runs.map((r) => r.mbps)),
     cpuPerGb: median(runs.map((r) => r.cpuPerGb)),
+    s3rverCpuPerGb: median(runs.map((r) => r.s3rverCpuPerGb)),
     peakRssMb: runs.some((r) => r.peakRssMb !== undefined) ? Math.max(...runs.map((r) => r.peakRssMb ?? 0)) : undefined,
     runs: runs.map((r) => r.mbps),
   }));
@@ -590,8 +597,9 @@ function report(rows, idleRssMb, driverRows, driverSize) {
         r.op === row.op &&
         r.target.startsWith(row.op === 'upload' ? 'baseline: bare' : 'baseline: nginx'),
     );
-  const direct = (row) =>
-    rows.find((r) => r.size === row.size && r.op === row.op && r.target.startsWith('context: s3rver direct'));
+  const s3context = (row, label) =>
+    rows.find((r) => r.size === row.size && r.op === row.op && r.target === `context: ${label}`);
+  const direct = (row) => s3context(row, 's3rver direct');
   const lines = [];
   lines.push('## files');
   lines.push('');
@@ -611,23 +619,27 @@ function report(rows, idleRssMb, driverRows, driverSize) {
       'from its native addon); the same s3rver behind a bare Node ' +
       'proxy (bodies piped, nothing else). Clipnest runs with its defaults (`LOCAL_FSYNC=false`, `LOCAL_SENDFILE=true`); one context row ' +
       "repeats the largest local upload with `LOCAL_FSYNC=true`. CPU is the server process's user + system time per " +
-      "GB (for a flushing write it includes the kernel's writeback work done in the process). Peak RSS is the " +
+      "GB (for a flushing write it includes the kernel's writeback work done in the process); s3rver's CPU per GB " +
+      'is shown for the rows that reach it. Peak RSS is the ' +
       'server process (VmHWM reset before each transfer, plus VmRSS polled every 25 ms); idle server RSS before the ' +
       `transfers: ${fmt(idleRssMb)} MB.`,
   );
   lines.push('');
   lines.push(
-    '| size | op | target | MB/s (median) | runs MB/s | × disk baseline | × s3rver direct | server CPU s/GB | peak RSS MB | peak − idle MB |',
+    '| size | op | target | MB/s (median) | runs MB/s | × disk baseline | × s3rver direct | × bare Node proxy | server CPU s/GB | s3rver CPU s/GB | peak RSS MB | peak − idle MB |',
   );
-  lines.push('|---|---|---|---:|---|---:|---:|---:|---:|---:|');
+  lines.push('|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const row of rows) {
     const base = baseline(row);
     const ratio = /Clipnest/.test(row.target) && base ? (row.mbps / base.mbps).toFixed(2) : '';
     const viaS3 = /s3rver$/.test(row.target) ? direct(row) : undefined;
     const s3ratio = viaS3 ? (row.mbps / viaS3.mbps).toFixed(2) : '';
+    const viaProxy = row.target === 'Clipnest → s3rver' ? s3context(row, 'bare Node proxy → s3rver') : undefined;
+    const proxyRatio = viaProxy ? (row.mbps / viaProxy.mbps).toFixed(2) : '';
+    const s3cpu = /s3rver/.test(row.target) ? fmt(row.s3rverCpuPerGb, 2) : '';
     const growth = row.target.startsWith('Clipnest') ? fmt(row.peakRssMb - idleRssMb) : '';
     lines.push(
-      `| ${row.size} | ${row.op} | ${row.target} | ${fmt(row.mbps)} | ${row.runs.map((r) => fmt(r)).join(', ')} | ${ratio} | ${s3ratio} | ${fmt(row.cpuPerGb, 2)} | ${fmt(row.peakRssMb)} | ${growth} |`,
+      `| ${row.size} | ${row.op} | ${row.target} | ${fmt(row.mbps)} | ${row.runs.map((r) => fmt(r)).join(', ')} | ${ratio} | ${s3ratio} | ${proxyRatio} | ${fmt(row.cpuPerGb, 2)} | ${s3cpu} | ${fmt(row.peakRssMb)} | ${growth} |`,
     );
   }
   lines.push('');

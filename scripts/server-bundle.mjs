@@ -11,12 +11,19 @@ import { root } from './lib.mjs';
 export const serverBundle = path.join(root, 'server', 'dist', 'main.mjs');
 
 /**
- * Node flags the bundle runs with. A floor under V8's young generation: when the process has been idle,
- * V8 shrinks it to 1 MiB, and a streamed download's 1 MiB chunks then outlive their scavenges, pile up in
- * the old generation and force a full GC every few chunks (a streamed download ran 4× slower, at 4× the
- * CPU, from ~30 s after start; docs/benchmarks.md).
+ * Node flags the bundle runs with: floors under V8's heap limits, for streams. A proxied download moves
+ * ~16,000 Buffers per GB; each one is external memory that only a GC gives back.
+ * - Young generation (`--min-semi-space-size=8`): when the process has idled, V8 shrinks it to 1 MiB; a
+ *   streamed download's 1 MiB chunks then outlive their scavenges, pile up in the old generation and force
+ *   a full GC every few chunks (4× slower at 4× the CPU, from ~30 s after start).
+ * - Old generation (`--initial-old-space-size=64`, MB): after a large upload V8 may size the old
+ *   generation's limit at ~1.6× its ~22 MB of live objects. Less room than the young generation holds
+ *   makes V8 start marking again as soon as it finishes, and the cost of those GCs keeps the limit low.
+ *   Every S3 download after that ran at half speed and twice the CPU (~55 mark-compacts per GB). The
+ *   floor keeps the limit at 64 MB; the process's RSS stays about the same.
+ * docs/benchmarks.md has the measurements.
  */
-export const serverNodeFlags = ['--enable-source-maps', '--min-semi-space-size=8'];
+export const serverNodeFlags = ['--enable-source-maps', '--min-semi-space-size=8', '--initial-old-space-size=64'];
 
 function dependenciesOf(workspace) {
   const pkg = JSON.parse(readFileSync(path.join(root, workspace, 'package.json'), 'utf8'));
