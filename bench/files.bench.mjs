@@ -435,15 +435,15 @@ async function main() {
   }
 
   const rows = [];
-  // Every transfer runs REPS times, the rows in turn (baseline, then the others), and the report shows the
-  // median throughput: single 1 GB transfers on this machine vary by ±30 % and more from one to the next.
+  // Every transfer runs REPS times, the rows in turn, and the report shows the median throughput: single
+  // 1 GB transfers on this machine vary by ±30 % and more from one to the next.
   for (const size of SIZES)
     for (let rep = 0; rep < REPS; rep++) {
       const file = files[size.label];
       const name = path.basename(file);
 
       // Upload baseline: bare Node stream-to-disk server (the same multipart form on the wire).
-      {
+      const bareUpload = async () => {
         const r = await measure(barePid, size.bytes, async () => {
           expect('bare upload', await curl([...uploadForm(file, {}), `http://127.0.0.1:${bare.port}/`]), 200);
           return {};
@@ -452,7 +452,7 @@ async function main() {
         log(size.label, 'bare upload', r.mbps.toFixed(0), 'MB/s');
         rmSync(bareDir, { recursive: true, force: true });
         mkdirSync(bareDir, { recursive: true });
-      }
+      };
 
       // Download baseline: nginx.
       {
@@ -515,6 +515,11 @@ async function main() {
         let id;
         // Fields as the web app sends them: the exact size before the file part.
         const form = uploadForm(file, { ...target.fields, use_proxy: 'true', size: String(size.bytes) });
+        // The local upload and its baseline run back to back, each going first in every other rep: what the
+        // page cache and this VM's memory reclaim (DAMON pages out cold memory) hold at that moment weighs on a
+        // page-cache write more than anything the server does, and it depends on what ran just before.
+        const pairedWithBaseline = target.label === 'Clipnest → local';
+        if (pairedWithBaseline && rep % 2 === 0) await bareUpload();
         const r = await measure(pid, size.bytes, async () => {
           const res = await curl(['-H', `authorization: Bearer ${token}`, ...form, `${server.url}/api/upload`]);
           expect('upload', res, 201);
@@ -525,6 +530,7 @@ async function main() {
         });
         rows.push({ size: size.label, op: 'upload', target: target.label, ...r });
         log(size.label, target.label, 'upload', r.mbps.toFixed(0), 'MB/s, peak RSS', r.peakRssMb.toFixed(0), 'MB');
+        if (pairedWithBaseline && rep % 2 === 1) await bareUpload();
         const d = await measure(pid, size.bytes, async () => {
           const url = `${server.url}/api/file-download/${encodeURIComponent(slug)}`;
           expect('download', await curl(['-o', '/dev/null', url]), 200, size.bytes);
@@ -604,7 +610,9 @@ function report(rows, idleRssMb, driverRows, driverSize) {
   lines.push('## files');
   lines.push('');
   lines.push(
-    `${machineLine()}. Each transfer ${REPS} times, the rows in turn; medians shown (peak RSS: the highest). ${pinningLine()}: the Clipnest server and the baseline servers each ran alone ` +
+    `${machineLine()}. Each transfer ${REPS} times, the rows in turn (the local upload and its bare Node ` +
+      `baseline back to back, each first in every other run); medians shown (peak RSS: the highest). ` +
+      `${pinningLine()}: the Clipnest server and the baseline servers each ran alone ` +
       `on the server CPU in turn; the client, curl, and s3rver on the other. \`sync\` before every transfer ` +
       `(load average ${loadStart} at the start, ${os.loadavg()[0].toFixed(1)} at the end).`,
   );
