@@ -6,16 +6,37 @@ import { fileURLToPath } from 'node:url';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Runs a command with inherited output; resolves with its exit code. */
-export function run(command, args, options = {}) {
+export async function run(command, args, options = {}) {
+  return (await runChild(command, args, options, false)).code;
+}
+
+/** Runs a command whose output is shown as it comes and also kept; resolves with { code, output }. */
+export function runKeepingOutput(command, args, options = {}) {
+  return runChild(command, args, options, true);
+}
+
+function runChild(command, args, options, keep) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: 'inherit', ...options });
+    const stdio = keep ? ['inherit', 'pipe', 'pipe'] : 'inherit';
+    const child = spawn(command, args, { cwd: root, stdio, ...options });
+    const chunks = [];
+    if (keep) {
+      child.stdout.on('data', (chunk) => {
+        chunks.push(chunk);
+        process.stdout.write(chunk);
+      });
+      child.stderr.on('data', (chunk) => {
+        chunks.push(chunk);
+        process.stderr.write(chunk);
+      });
+    }
     const forward = (signal) => child.kill(signal);
     process.on('SIGINT', forward);
     process.on('SIGTERM', forward);
-    child.on('exit', (code, signal) => {
+    child.on('close', (code, signal) => {
       process.off('SIGINT', forward);
       process.off('SIGTERM', forward);
-      resolve(code ?? (signal ? 1 : 0));
+      resolve({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(chunks).toString('utf8') });
     });
   });
 }

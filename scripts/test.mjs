@@ -2,7 +2,8 @@
 // Integration tests also run on PostgreSQL when TEST_DATABASE_URL is set.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ensureWebBuilt, root, run } from './lib.mjs';
+import { vitestFailureDigest } from './failure-digest.mjs';
+import { ensureWebBuilt, root, run, runKeepingOutput } from './lib.mjs';
 
 const steps = [];
 async function step(name, fn) {
@@ -12,7 +13,14 @@ async function step(name, fn) {
   return code;
 }
 
-await step('unit + integration (vitest)', () => run('npx', ['vitest', 'run']));
+let vitestOutput = '';
+await step('unit + integration (vitest)', async () => {
+  // Piped, vitest would drop its colours on a terminal.
+  const env = process.stdout.isTTY ? { ...process.env, FORCE_COLOR: '1' } : process.env;
+  const { code, output } = await runKeepingOutput('npx', ['vitest', 'run'], { env });
+  vitestOutput = output;
+  return code;
+});
 
 if (existsSync(path.join(root, 'e2e', 'playwright.config.ts'))) {
   if (process.env.CLIPNEST_SKIP_E2E === '1') {
@@ -27,6 +35,9 @@ if (existsSync(path.join(root, 'e2e', 'playwright.config.ts'))) {
     if (build === 0) await step('browser (playwright)', () => run('npm', ['test', '-w', 'e2e']));
   }
 }
+
+const digest = steps[0].code !== 0 ? vitestFailureDigest(vitestOutput) : '';
+if (digest) console.log(`\n[clipnest] what failed in vitest (repeated from above):\n${digest}`);
 
 console.log('\n[clipnest] test summary');
 for (const s of steps) console.log(`  ${s.code === 0 ? 'ok  ' : 'FAIL'} ${s.name} (${s.seconds}s)`);
