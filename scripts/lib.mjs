@@ -20,23 +20,37 @@ function runChild(command, args, options, keep) {
     const stdio = keep ? ['inherit', 'pipe', 'pipe'] : 'inherit';
     const child = spawn(command, args, { cwd: root, stdio, ...options });
     const chunks = [];
-    if (keep) {
-      child.stdout.on('data', (chunk) => {
+    const kept = keep
+      ? [
+          [child.stdout, process.stdout],
+          [child.stderr, process.stderr],
+        ]
+      : [];
+    for (const [from, to] of kept) {
+      from.on('data', (chunk) => {
         chunks.push(chunk);
-        process.stdout.write(chunk);
-      });
-      child.stderr.on('data', (chunk) => {
-        chunks.push(chunk);
-        process.stderr.write(chunk);
+        to.write(chunk);
       });
     }
     const forward = (signal) => child.kill(signal);
     process.on('SIGINT', forward);
     process.on('SIGTERM', forward);
-    child.on('close', (code, signal) => {
+    child.on('exit', (code, signal) => {
       process.off('SIGINT', forward);
       process.off('SIGTERM', forward);
-      resolve({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(chunks).toString('utf8') });
+      const done = () => resolve({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(chunks).toString('utf8') });
+      if (!keep) return done();
+      // The rest of the output is still in the pipes; a leftover grandchild holding them open must not
+      // keep us waiting.
+      const late = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        done();
+      }, 5000);
+      child.once('close', () => {
+        clearTimeout(late);
+        done();
+      });
     });
   });
 }
