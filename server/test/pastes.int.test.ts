@@ -366,6 +366,17 @@ describe.each(dbTargets)('pastes on %s', (target) => {
       expect(await storedViews()).toBe(1);
     });
 
+    it('a view while a batch of counts is being written still shows every view', async () => {
+      const created = await createPaste(server, { token }, { content: 'counted', max_views: 0 });
+      for (let round = 1; round <= 5; round++) {
+        await Promise.all(Array.from({ length: 20 }, () => view(created.slug)));
+        // Not awaited: the batch has left memory and is on its way to the database.
+        const writing = server.built.services.pastes.flushViews();
+        expect((await view(created.slug)).body.data).toMatchObject({ views: round * 21 });
+        await writing;
+      }
+    });
+
     it('concurrent unlocks of a password-protected max-views-1 paste: exactly one gets the content', async () => {
       const created = await createPaste(server, { token }, { content: 'locked once', password: 'pw', max_views: 1 });
       const statuses = await Promise.all(

@@ -225,7 +225,7 @@ export class PasteService {
     if (slug.length > SLUG_MAX) return undefined;
     const { pastes, pendingViews, stats } = this.deps;
     const nowIso = this.nowIso();
-    const open = await pastes.findOpenBySlug(slug, nowIso);
+    const open = await pendingViews.consistentRead(() => pastes.findOpenBySlug(slug, nowIso));
     if (!open) return undefined;
     let row: PasteRow | undefined = open;
     if (open.max_views === 0) pendingViews.add(open.id);
@@ -295,14 +295,16 @@ export class PasteService {
 
   async list(principal: Principal, query: ListPastesQuery): Promise<PasteListResponse> {
     const offset = query.offset ?? (query.page - 1) * query.limit;
-    const { rows, total } = await this.deps.pastes.list({
-      createdBy: this.scope(principal),
-      search: query.search || undefined,
-      sort: query.sort,
-      order: query.order,
-      limit: query.limit,
-      offset,
-    });
+    const { rows, total } = await this.deps.pendingViews.consistentRead(() =>
+      this.deps.pastes.list({
+        createdBy: this.scope(principal),
+        search: query.search || undefined,
+        sort: query.sort,
+        order: query.order,
+        limit: query.limit,
+        offset,
+      }),
+    );
     const nowIso = this.nowIso();
     return {
       items: rows.map((row) => this.toSummary(row, nowIso)),
@@ -314,7 +316,9 @@ export class PasteService {
   }
 
   private async requireOwned(principal: Principal, id: string): Promise<PasteRow> {
-    const row = isWellFormedId(id) ? await this.deps.pastes.findById(id) : undefined;
+    const row = isWellFormedId(id)
+      ? await this.deps.pendingViews.consistentRead(() => this.deps.pastes.findById(id))
+      : undefined;
     // Another key's paste answers like a missing one: its existence is not revealed.
     if (!row || !this.isOwner(row, principal)) throw AppError.notFound(PasteMessages.notFound);
     return row;

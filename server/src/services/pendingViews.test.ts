@@ -51,4 +51,66 @@ describe('PendingViews', () => {
     expect(logger.error).toHaveBeenCalled();
     expect(views.add('a')).toBe(1);
   });
+
+  describe('consistentRead', () => {
+    /** A store whose writes wait for `commit()`, over a row read as `{ views }`. */
+    function gatedStore() {
+      const row = { views: 0 };
+      let commit = () => undefined as void;
+      const store = {
+        addViews: (counts: ReadonlyMap<string, number>) =>
+          new Promise<void>((resolve) => {
+            commit = () => {
+              row.views += counts.get('a') ?? 0;
+              resolve();
+            };
+          }),
+      };
+      return { row, store, commit: () => commit() };
+    }
+
+    it('waits for a batch being written before it reads', async () => {
+      const { row, store, commit } = gatedStore();
+      const views = new PendingViews({ store, logger });
+      views.add('a');
+      views.add('a');
+      const flushed = views.flush();
+      // Taken out of memory, not yet in the row: read now, the two views would be in neither.
+      expect(row.views + views.pendingOf('a')).toBe(0);
+      const reading = views.consistentRead(async () => ({ ...row }));
+      setTimeout(commit, 10);
+      const seen = await reading;
+      expect(seen.views + views.pendingOf('a')).toBe(2);
+      await flushed;
+    });
+
+    it('reads again when a batch starts to be written during the read', async () => {
+      const { row, store, commit } = gatedStore();
+      const views = new PendingViews({ store, logger });
+      views.add('a');
+      let reads = 0;
+      let flushed: Promise<void> | undefined;
+      const seen = await views.consistentRead(async () => {
+        reads += 1;
+        const snapshot = { ...row };
+        if (reads === 1) {
+          // The interval's flush fires while this read is on its way back.
+          flushed = views.flush();
+          setTimeout(commit, 10);
+        }
+        return snapshot;
+      });
+      expect(reads).toBe(2);
+      expect(seen.views + views.pendingOf('a')).toBe(1);
+      await flushed;
+    });
+
+    it('reads once when no batch is written meanwhile', async () => {
+      const views = new PendingViews({ store: { addViews: async () => undefined }, logger });
+      views.add('a');
+      const read = vi.fn(async () => 'row');
+      await expect(views.consistentRead(read)).resolves.toBe('row');
+      expect(read).toHaveBeenCalledTimes(1);
+    });
+  });
 });
