@@ -20,17 +20,14 @@ function runChild(command, args, options, keep) {
     const stdio = keep ? ['inherit', 'pipe', 'pipe'] : 'inherit';
     const child = spawn(command, args, { cwd: root, stdio, ...options });
     const chunks = [];
-    const kept = keep
-      ? [
-          [child.stdout, process.stdout],
-          [child.stderr, process.stderr],
-        ]
-      : [];
-    for (const [from, to] of kept) {
+    const tee = (from, to) =>
       from.on('data', (chunk) => {
         chunks.push(chunk);
         to.write(chunk);
       });
+    if (keep) {
+      tee(child.stdout, process.stdout);
+      tee(child.stderr, process.stderr);
     }
     const forward = (signal) => child.kill(signal);
     process.on('SIGINT', forward);

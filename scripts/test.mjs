@@ -13,12 +13,12 @@ async function step(name, fn) {
   return code;
 }
 
-let vitestOutput = '';
+let vitestDigest = '';
 await step('unit + integration (vitest)', async () => {
   // Piped, vitest would drop its colours on a terminal.
   const env = process.stdout.isTTY ? { ...process.env, FORCE_COLOR: '1' } : process.env;
   const { code, output } = await runKeepingOutput('npx', ['vitest', 'run'], { env });
-  vitestOutput = output;
+  if (code !== 0) vitestDigest = vitestFailureDigest(output);
   return code;
 });
 
@@ -36,8 +36,7 @@ if (existsSync(path.join(root, 'e2e', 'playwright.config.ts'))) {
   }
 }
 
-const digest = steps[0].code !== 0 ? vitestFailureDigest(vitestOutput) : '';
-if (digest) console.log(`\n[clipnest] what failed in vitest (repeated from above):\n${digest}`);
+if (vitestDigest) console.log(`\n[clipnest] what failed in vitest (repeated from above):\n${vitestDigest}`);
 
 console.log('\n[clipnest] test summary');
 for (const s of steps) console.log(`  ${s.code === 0 ? 'ok  ' : 'FAIL'} ${s.name} (${s.seconds}s)`);

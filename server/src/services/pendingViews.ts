@@ -48,7 +48,8 @@ export class PendingViews {
    */
   async consistentRead<T>(read: () => Promise<T>): Promise<T> {
     for (;;) {
-      if (this.batchesWriting > 0) await this.flushing;
+      // A loop: a batch taken while this waited is chained on after the one it waited for.
+      while (this.batchesWriting > 0) await this.flushing;
       const taken = this.batchesTaken;
       const result = await read();
       if (this.batchesTaken === taken && this.batchesWriting === 0) return result;
