@@ -2,7 +2,6 @@ import { createHmac } from 'node:crypto';
 import { pipeline } from 'node:stream';
 import {
   fileKindOf,
-  isMarkdownFilename,
   maxUploadBytes,
   slugSchema,
   type BatchDeleteFilesResult,
@@ -30,7 +29,7 @@ import { hashPassword, safeEqual, sha256Hex, verifyPassword } from '../security/
 import { normalizePath } from '../storage/paths.js';
 import { ByteMeter, nodeFromBody } from '../storage/streams.js';
 import { isStorageError, type ReadResult, type StorageDriver, type WriteBody } from '../storage/types.js';
-import { cleanMimetype, servingPolicy, type ServingPolicy } from './fileServing.js';
+import { servingPolicy, shareMimetype, type ServingPolicy } from './fileServing.js';
 import { creatorId, type Principal } from './principal.js';
 import type { SettingsService } from './settingsService.js';
 import type { StatsService } from './statsService.js';
@@ -54,12 +53,6 @@ export function tooLargeError(maxBytes: number, detail = ''): AppError {
       data: { max_upload_size: maxBytes },
     },
   );
-}
-
-/** A share's type: Markdown extensions are text/markdown (spec §5), else the declared type, else the sent one. */
-function shareMimetype(filename: string, declared: string | undefined, sent: string | undefined): string {
-  if (isMarkdownFilename(filename)) return 'text/markdown';
-  return cleanMimetype(declared && declared !== '' ? declared : sent);
 }
 
 export function formatBytes(bytes: number): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cleanFilename } from './fileService.js';
-import { cleanMimetype, servingPolicy } from './fileServing.js';
+import { cleanMimetype, servingPolicy, shareMimetype } from './fileServing.js';
 
 describe('servingPolicy', () => {
   it('renders only script-free types inline', () => {
@@ -35,5 +35,18 @@ describe('cleanFilename', () => {
     for (const bad of ['', '..', '.', '%2e%2e', '%2E', 'a/..', 'a\u0000b', 'a\nb', 'x'.repeat(300)]) {
       expect(() => cleanFilename(bad), JSON.stringify(bad)).toThrow();
     }
+  });
+});
+
+describe('shareMimetype', () => {
+  it('takes the type from the name only when the client sent none or a generic one', () => {
+    expect(shareMimetype('photo.png', undefined, undefined)).toBe('image/png');
+    expect(shareMimetype('photo.png', '', 'application/octet-stream')).toBe('image/png');
+    expect(shareMimetype('clip.MP4', 'binary/octet-stream', undefined)).toBe('video/mp4');
+    expect(shareMimetype('photo.png', 'image/webp', 'image/gif')).toBe('image/webp');
+    expect(shareMimetype('photo.png', undefined, 'image/gif; foo=bar')).toBe('image/gif');
+    expect(shareMimetype('notes.md', 'text/plain', undefined)).toBe('text/markdown');
+    expect(shareMimetype('README', undefined, undefined)).toBe('application/octet-stream');
+    expect(shareMimetype('weird.zzzz', undefined, 'not a type')).toBe('application/octet-stream');
   });
 });

@@ -1,3 +1,6 @@
+import mime from 'mime';
+import { isMarkdownFilename } from '@clipnest/contract';
+
 /**
  * What may be rendered inline from our own origin. Anything that can run script (HTML, SVG, XML,
  * unknown types) is only ever sent as an attachment under `Content-Security-Policy: sandbox`.
@@ -53,4 +56,29 @@ export function cleanMimetype(value: string | undefined): string {
   return /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(mt) && mt.length <= 255
     ? mt
     : 'application/octet-stream';
+}
+
+/** Types that say nothing about the bytes: the file's name decides instead. */
+const GENERIC_TYPES = new Set([
+  'application/octet-stream',
+  'binary/octet-stream',
+  'application/x-octet-stream',
+  'application/binary',
+  'application/unknown',
+  'application/x-unknown',
+]);
+
+/**
+ * A share's type: Markdown extensions are text/markdown (spec §5); else the type the client declared
+ * (a form field) or sent (the part's or body's Content-Type); when both are missing or generic, the type
+ * the file's extension names. Nothing is sniffed from the bytes, so a file never becomes HTML by content;
+ * what may render inline is decided by `servingPolicy` from the type alone.
+ */
+export function shareMimetype(filename: string, declared: string | undefined, sent: string | undefined): string {
+  if (isMarkdownFilename(filename)) return 'text/markdown';
+  for (const candidate of [declared, sent]) {
+    const mt = cleanMimetype(candidate);
+    if (!GENERIC_TYPES.has(mt)) return mt;
+  }
+  return cleanMimetype(mime.getType(filename) ?? undefined);
 }
