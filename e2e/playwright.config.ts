@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +13,17 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 // again in each worker; the first evaluation (the runner) exports it for the others.
 process.env.CLIPNEST_E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'clipnest-e2e-'));
 const dataDir = process.env.CLIPNEST_E2E_DATA_DIR;
+
+// With CLIPNEST_E2E_DATABASE_URL (scripts/test.mjs sets it from TEST_DATABASE_URL) the server runs on a throwaway
+// PostgreSQL database made here and dropped by the global teardown; else on SQLite in the data directory.
+const pgServer = process.env.CLIPNEST_E2E_DATABASE_URL;
+if (pgServer && !process.env.CLIPNEST_E2E_PG_DATABASE) {
+  process.env.CLIPNEST_E2E_PG_DATABASE = `clipnest_e2e_${Date.now().toString(36)}`;
+  execFileSync('psql', [pgServer, '-q', '-c', `CREATE DATABASE ${process.env.CLIPNEST_E2E_PG_DATABASE}`]);
+}
+const databaseEnv: Record<string, string> = pgServer
+  ? { DATABASE_URL: Object.assign(new URL(pgServer), { pathname: `/${process.env.CLIPNEST_E2E_PG_DATABASE}` }).href }
+  : {};
 
 export default defineConfig({
   testDir: './tests',
@@ -65,6 +77,7 @@ export default defineConfig({
       LOG_LEVEL: 'error',
       // URL uploads in e2e fetch from a test file server on 127.0.0.1.
       ALLOW_PRIVATE_URLS: 'true',
+      ...databaseEnv,
     },
   },
 });

@@ -32,7 +32,16 @@ if (existsSync(path.join(root, 'e2e', 'playwright.config.ts'))) {
     steps.push({ name: 'browser (playwright)', code: 1, seconds: 0 });
   } else {
     const build = await step('web build', ensureWebBuilt);
-    if (build === 0) await step('browser (playwright)', () => run('npm', ['test', '-w', 'e2e']));
+    if (build === 0) {
+      await step('browser (playwright)', () => run('npm', ['test', '-w', 'e2e']));
+      // The admin pages once more with the server on PostgreSQL (they read every table the dashboard counts).
+      if (process.env.TEST_DATABASE_URL) {
+        const env = { ...process.env, CLIPNEST_E2E_DATABASE_URL: process.env.TEST_DATABASE_URL, E2E_PORT: '8798' };
+        await step('browser on PostgreSQL (admin pages)', () =>
+          run('npm', ['test', '-w', 'e2e', '--', 'tests/admin-pages.spec.ts'], { env }),
+        );
+      }
+    }
   }
 }
 

@@ -1,8 +1,11 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import Database from 'better-sqlite3';
+import { adminToken, call } from '../support/api';
 import { seriousViolations } from '../support/axe';
+import { BASE_URL } from '../support/env';
+import { uploadViaApi } from '../support/files';
+import { createPaste } from '../support/pastes';
 import { expect, seedStorage, test } from '../support/fixtures';
 
 /** Where the admin screenshots go (looked at by hand; not compared). */
@@ -36,32 +39,19 @@ function watchConsole(page: Page): string[] {
   return errors;
 }
 
-/** A week of view counters so the dashboard chart has something to draw. */
-function seedDailyStats() {
-  const dir = process.env.CLIPNEST_E2E_DATA_DIR;
-  const file = dir ? path.join(dir, 'clipnest.db') : '';
-  // Only with the default SQLite database of the e2e server; the chart then has something to draw.
-  if (!file || !existsSync(file)) return;
-  const db = new Database(file, { fileMustExist: true });
-  try {
-    const insert = db.prepare(
-      'insert into daily_stats (day, metric, value) values (?, ?, ?) on conflict (day, metric) do update set value = excluded.value',
-    );
-    for (let i = 0; i < 7; i++) {
-      const day = new Date(Date.now() - i * 86_400_000).toISOString().slice(0, 10);
-      insert.run(day, 'paste_views', [12, 30, 8, 22, 41, 5, 17][i]);
-      insert.run(day, 'file_views', [4, 9, 14, 3, 11, 0, 6][i]);
-      insert.run(day, 'file_downloads', [2, 5, 1, 7, 3, 0, 2][i]);
-    }
-  } finally {
-    db.close();
-  }
+/** Views and downloads through the public API, so the dashboard chart has something to draw on either database. */
+async function seedViews(token: string) {
+  const paste = await createPaste(token, { content: '# counted', type: 'markdown' });
+  for (let i = 0; i < 12; i++) await call('GET', `/paste/${paste.slug}`);
+  const file = await uploadViaApi(token, 'counted.txt', 'counted', 'text/plain');
+  for (let i = 0; i < 4; i++) await call('GET', `/public/files/${file.slug}`);
+  for (let i = 0; i < 2; i++) await (await fetch(`${BASE_URL}/api/file-download/${file.slug}`)).arrayBuffer();
 }
 
 test.describe('admin pages', () => {
-  test.beforeAll(() => {
+  test.beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    seedDailyStats();
+    await seedViews(await adminToken());
   });
 
   for (const theme of ['light', 'dark'] as const) {

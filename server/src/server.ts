@@ -175,7 +175,11 @@ export async function buildServer(
   const logger = options.logger ?? createLogger(config.logLevel);
   mkdirSync(config.dataDir, { recursive: true });
   const { key, generated } = resolveEncryptionKey(config.dataDir, config.encryptionKey);
-  const database = openDatabase(config.databaseUrl, options.database);
+  const database = openDatabase(config.databaseUrl, {
+    onConnectionError: (error) =>
+      logger.error('database: an idle connection failed; the next query opens a new one', error.message),
+    ...options.database,
+  });
   try {
     await migrateToLatest(database);
   } catch (error) {

@@ -154,11 +154,17 @@ describe.each(dbTargets)('storage configs on %s', (target) => {
 
   it('tests a config: write, read, delete with latencies; a wrong endpoint fails step by step', async () => {
     const config = await createS3Config(server, token, s3);
+    const started = performance.now();
     const res = await server.call<StorageConfigTestResult>('POST', `/api/s3-configs/${config.id}/test`, { token });
+    const wallMs = performance.now() - started;
     expect(res.status).toBe(200);
     expect(res.body.data?.success).toBe(true);
     expect(res.body.data?.steps.map((s) => s.step)).toEqual(['write', 'read', 'delete']);
-    for (const step of res.body.data!.steps) expect(step.latency_ms).toBeGreaterThanOrEqual(0);
+    // Each step's latency is a measured part of this request: whole (rounded) milliseconds that together fit inside the
+    // time the client waited (a constant, a total or a unit mix-up would not).
+    const latencies = res.body.data!.steps.map((s) => s.latency_ms);
+    for (const ms of latencies) expect(Number.isInteger(ms) && ms >= 0).toBe(true);
+    expect(latencies.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(Math.ceil(wallMs) + latencies.length / 2);
 
     const local = (await list()).items.find((c) => c.storage_type === 'local')!;
     const localTest = await server.call<StorageConfigTestResult>('POST', `/api/s3-configs/${local.id}/test`, { token });

@@ -34,6 +34,11 @@ export interface OpenOptions {
   pgSchema?: string;
   /** Called with every statement after it ran (tests check the query plans of a request with it). */
   onQuery?: (query: CompiledQuery) => void;
+  /**
+   * PostgreSQL only: an idle pooled connection failed (the server restarted, an administrator ended it). The pool
+   * drops that connection and the next query opens a new one; without a listener the error would end the process.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 function logConfig(options: OpenOptions): LogConfig | undefined {
@@ -64,6 +69,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     max: 10,
     ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
   });
+  pool.on('error', (error) => options.onConnectionError?.(error));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: logConfig(options) });
   return { db, dialect: 'postgres', schema: options.pgSchema, close: () => db.destroy() };
 }
