@@ -41,6 +41,8 @@ export interface DashboardActivity {
   filename: string | null;
   size: number | null;
   created_by: string | null;
+  /** Who `created_by` is: the admin's username or the API key's name; null when unknown or deleted. */
+  created_by_name: string | null;
   created_at: string;
 }
 

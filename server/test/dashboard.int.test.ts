@@ -184,6 +184,22 @@ describe.each(dbTargets)('dashboard on %s', (target) => {
       'file:f2',
     ]);
     expect(data.recent.find((r) => r.id === 'f1')).toMatchObject({ filename: 'a.txt', size: 100 });
+
+    // Creators are shown by name: the admin's username, a key's name, nothing for a creator that is gone.
+    const admin = await db.selectFrom('admins').select(['id', 'username']).executeTakeFirstOrThrow();
+    const key = await db.selectFrom('api_keys').select(['id', 'name']).executeTakeFirstOrThrow();
+    await db.updateTable('pastes').set({ created_by: admin.id }).where('id', '=', 'p1').execute();
+    await db
+      .updateTable('files')
+      .set({ created_by: `apikey:${key.id}` })
+      .where('id', '=', 'f1')
+      .execute();
+    const named = new Map((await stats()).recent.map((r) => [r.id, r.created_by_name]));
+    expect(Object.fromEntries(['p1', 'f1', 'p2'].map((id) => [id, named.get(id)]))).toEqual({
+      p1: admin.username,
+      f1: key.name,
+      p2: null,
+    });
   });
 
   it('answers correctly over 100,000 pastes', async () => {

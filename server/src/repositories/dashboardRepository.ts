@@ -63,6 +63,23 @@ export class DashboardRepository {
     return rows;
   }
 
+  /** Admin usernames and API key names by id (primary-key lookups), for the recent list's creators. */
+  async creatorNames(
+    adminIds: string[],
+    keyIds: string[],
+  ): Promise<{ admins: Map<string, string>; keys: Map<string, string> }> {
+    const [admins, keys] = await Promise.all([
+      adminIds.length
+        ? this.db.selectFrom('admins').select(['id', 'username']).where('id', 'in', adminIds).execute()
+        : [],
+      keyIds.length ? this.db.selectFrom('api_keys').select(['id', 'name']).where('id', 'in', keyIds).execute() : [],
+    ]);
+    return {
+      admins: new Map(admins.map((a) => [a.id, a.username])),
+      keys: new Map(keys.map((k) => [k.id, k.name])),
+    };
+  }
+
   /** Every storage config (one dashboard row each) with its bytes and file count. */
   async storageUsage(): Promise<StorageUsageRow[]> {
     // No aliases: query plans (checked by tests) then name the tables.

@@ -49,6 +49,19 @@ export class DashboardService {
     return stats;
   }
 
+  private async nameCreators(items: DashboardActivity[]): Promise<void> {
+    const refs = items.map((item) => creatorRef(item.created_by));
+    const names = await this.deps.dashboard.creatorNames(
+      [...new Set(refs.flatMap((r) => (r.admin ? [r.admin] : [])))],
+      [...new Set(refs.flatMap((r) => (r.key ? [r.key] : [])))],
+    );
+    items.forEach((item, i) => {
+      const ref = refs[i] ?? {};
+      item.created_by_name =
+        (ref.admin ? names.admins.get(ref.admin) : ref.key ? names.keys.get(ref.key) : null) ?? null;
+    });
+  }
+
   /**
    * Every query is a primary-key lookup on a counter table (db/counters.ts), the storage config list,
    * or `ORDER BY created_at DESC LIMIT` on an index: nothing here grows with the number of shares.
@@ -108,16 +121,24 @@ export class DashboardService {
       }
     }
     recent.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+    const shown = recent.slice(0, DASHBOARD_RECENT_LIMIT);
+    await this.nameCreators(shown);
 
     return {
       counts,
       available,
       storage,
       daily,
-      recent: recent.slice(0, DASHBOARD_RECENT_LIMIT),
+      recent: shown,
       generated_at: isoNow(clock),
     };
   }
+}
+
+/** `created_by` holds an admin id or `apikey:<id>` (spec §3); the dashboard shows the name behind it. */
+function creatorRef(createdBy: string | null): { admin?: string; key?: string } {
+  if (!createdBy) return {};
+  return createdBy.startsWith('apikey:') ? { key: createdBy.slice('apikey:'.length) } : { admin: createdBy };
 }
 
 function activityOf(row: {
@@ -134,6 +155,7 @@ function activityOf(row: {
     filename: row.filename === null ? null : String(row.filename),
     size: row.size === null ? null : Number(row.size),
     created_by: row.created_by === null ? null : String(row.created_by),
+    created_by_name: null,
     created_at: String(row.created_at),
   };
 }

@@ -282,7 +282,7 @@ function RecentActivity({ stats }: { stats: DashboardStats | undefined }) {
                 <span className="block truncate text-xs text-muted-foreground">
                   {t(`adminPanel.dashboard.activity.${item.type}`)}
                   {item.size !== null && ` · ${formatBytes(item.size, i18n.language)}`}
-                  {item.created_by && ` · ${item.created_by}`}
+                  {item.created_by_name && ` · ${item.created_by_name}`}
                 </span>
               </span>
               <time
