@@ -48,6 +48,11 @@ const packageVersion = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 
+/** Form uploads spool file parts here (DATA_DIR/tmp/uploads); the temp sweep clears what a crash left. */
+export function uploadSpoolDir(dataDir: string): string {
+  return path.join(dataDir, 'tmp', 'uploads');
+}
+
 /** Expired and used-up pastes are deleted this often (they already answer 410 before that). */
 const PASTE_SWEEP_INTERVAL_MS = 10 * 60_000;
 
@@ -151,6 +156,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     directUploads,
     urlUploads,
     publicUrl: config.publicUrl,
+    uploadSpoolDir: uploadSpoolDir(config.dataDir),
     settings,
     system,
     caches,
