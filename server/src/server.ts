@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sendfile, sendfileLoadError } from '@clipnest/native';
 import { createApp } from './app.js';
 import { withSendfile, type Fetch } from './http/sendfileEdge.js';
+import type { HttpTimeouts } from './http/timeouts.js';
 import type { Config } from './config.js';
 import { migrateToLatest, openDatabase, pingDatabase, type DatabaseHandle, type OpenOptions } from './db/database.js';
 import { Guard } from './http/auth.js';
@@ -43,10 +44,26 @@ import { SsrfGuard } from './net/ssrfGuard.js';
 import { UploadSessionRepository } from './repositories/uploadSessionRepository.js';
 import { DirectUploadService } from './services/directUploadService.js';
 import { UrlUploadService } from './services/urlUploadService.js';
+import { TempSweepService, type TempSweepReport } from './services/tempSweepService.js';
+import { sweepSpoolDir } from './http/uploadForm.js';
 
 const packageVersion = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
+
+/** The HTTP timeouts of a config (applied to the node server with http/timeouts.ts). */
+export function httpTimeoutsOf(config: Config): HttpTimeouts {
+  return {
+    uploadIdleMs: config.uploadIdleTimeoutMs,
+    downloadIdleMs: config.downloadIdleTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+  };
+}
+
+/** Form uploads spool file parts here (DATA_DIR/tmp/uploads); the temp sweep clears what a crash left. */
+export function uploadSpoolDir(dataDir: string): string {
+  return path.join(dataDir, 'tmp', 'uploads');
+}
 
 /** Expired and used-up pastes are deleted this often (they already answer 410 before that). */
 const PASTE_SWEEP_INTERVAL_MS = 10 * 60_000;
@@ -61,6 +78,8 @@ export interface BuiltServer {
   createdAdmin: { username: string; password: string; generated: boolean } | null;
   generatedEncryptionKey: boolean;
   logger: Logger;
+  /** Sweeps what crashed uploads left (storage temp files, orphan multipart uploads, spooled parts). */
+  sweepTemp(): Promise<TempSweepReport & { spooled: string[] }>;
   close(): Promise<void>;
 }
 
@@ -132,8 +151,16 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     clock,
     logger,
   });
+  const sessions = new UploadSessionRepository(db);
+  const tempSweep = new TempSweepService({
+    storageConfigs,
+    sessions,
+    clock,
+    logger,
+    idleMs: config.uploadIdleTimeoutMs,
+  });
   const directUploads = new DirectUploadService({
-    sessions: new UploadSessionRepository(db),
+    sessions,
     files,
     storageConfigs,
     clock,
@@ -148,9 +175,11 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
   return {
     auth,
     apiKeys,
+    tempSweep,
     directUploads,
     urlUploads,
     publicUrl: config.publicUrl,
+    uploadSpoolDir: uploadSpoolDir(config.dataDir),
     settings,
     system,
     caches,
@@ -191,7 +220,12 @@ export async function buildServer(
   // A fresh install shares files with no S3 at all: the built-in local storage is the default.
   await services.storageConfigs.ensureBuiltin();
   const app = createApp(services, { logger, webDistDir: config.webDistDir, trustProxy: config.trustProxy });
-  const fetch = withSendfile(app.fetch, { binding: sendfile, enabled: config.localSendfile, logger });
+  const fetch = withSendfile(app.fetch, {
+    binding: sendfile,
+    enabled: config.localSendfile,
+    logger,
+    stallMs: config.downloadIdleTimeoutMs,
+  });
   logger.debug(
     !config.localSendfile
       ? 'local downloads are streamed (LOCAL_SENDFILE=false)'
@@ -214,6 +248,33 @@ export async function buildServer(
     services.directUploads.sweep().catch((error: unknown) => logger.error('upload sweep failed', error));
   }, 3600_000);
   uploadSweep.unref();
+  const sweepTemp = async () => {
+    const olderThan = new Date(clock.now().getTime() - config.uploadIdleTimeoutMs);
+    const spooled = await sweepSpoolDir(uploadSpoolDir(config.dataDir), olderThan);
+    const report = await services.tempSweep.sweep();
+    const removed = spooled.length + report.tempFiles.length + report.abortedUploads.length;
+    if (removed > 0) {
+      logger.info(
+        `temp sweep: removed ${spooled.length + report.tempFiles.length} temp files, aborted ${report.abortedUploads.length} unfinished uploads`,
+      );
+    }
+    for (const skip of report.skipped)
+      logger.debug(`temp sweep: multipart uploads of ${skip.configId} skipped (${skip.reason})`);
+    return { ...report, spooled };
+  };
+  let sweeping: Promise<void> | undefined;
+  const runTempSweep = () => {
+    sweeping ??= sweepTemp()
+      .then(() => undefined)
+      .catch((error: unknown) => logger.error('temp sweep failed', error))
+      .finally(() => {
+        sweeping = undefined;
+      });
+  };
+  // At start (what a killed process left) and then about once per idle timeout.
+  runTempSweep();
+  const tempSweep = setInterval(runTempSweep, Math.min(Math.max(config.uploadIdleTimeoutMs, 1000), 600_000));
+  tempSweep.unref();
 
   return {
     app,
@@ -223,8 +284,11 @@ export async function buildServer(
     createdAdmin,
     generatedEncryptionKey: generated,
     logger,
+    sweepTemp,
     close: async () => {
       clearInterval(sweep);
+      clearInterval(tempSweep);
+      await sweeping;
       clearInterval(pasteSweep);
       await services.stats.flush();
       await services.pastes.flushViews();

@@ -8,7 +8,8 @@ import { loadConfig } from '../../src/config.js';
 import type { OpenOptions } from '../../src/db/database.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { buildServer, type BuiltServer } from '../../src/server.js';
+import { applyHttpTimeouts } from '../../src/http/timeouts.js';
+import { buildServer, httpTimeoutsOf, type BuiltServer } from '../../src/server.js';
 
 export type DbTarget = 'sqlite' | 'postgres';
 
@@ -50,22 +51,34 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** A fresh PostgreSQL schema for one test server. */
+async function createPgSchema(databaseUrl: string): Promise<string> {
+  const schema = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query(`CREATE SCHEMA ${schema}`);
+  await client.end();
+  return schema;
+}
+
 /** Starts the real app on 127.0.0.1 with a fresh database and data directory. */
 export async function startTestServer(
   target: DbTarget,
   env: Record<string, string> = {},
-  options: { onQuery?: OpenOptions['onQuery'] } = {},
+  options: {
+    onQuery?: OpenOptions['onQuery'];
+    /** Start on the data dir (and PostgreSQL database) another server left: a restart. The dir is removed on close. */
+    reuse?: { dataDir: string; databaseUrl?: string };
+  } = {},
 ): Promise<TestServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'clipnest-test-'));
+  const dataDir = options.reuse?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'clipnest-test-'));
   let schema: string | undefined;
   let databaseUrl = '';
-  if (target === 'postgres') {
+  if (target === 'postgres' && options.reuse?.databaseUrl) {
+    databaseUrl = options.reuse.databaseUrl;
+  } else if (target === 'postgres') {
     databaseUrl = process.env.TEST_DATABASE_URL ?? '';
-    schema = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    await client.query(`CREATE SCHEMA ${schema}`);
-    await client.end();
+    schema = await createPgSchema(databaseUrl);
   }
   const config = loadConfig(
     {
@@ -86,6 +99,7 @@ export async function startTestServer(
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: built.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
+  applyHttpTimeouts(server, httpTimeoutsOf(config));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = `http://127.0.0.1:${port}`;
