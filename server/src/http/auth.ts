@@ -26,7 +26,7 @@ export class Guard {
         principal = await this.deps.auth.verifyToken(credential);
         if (!principal) throw AppError.unauthorized('admin session expired, please log in again');
       } else {
-        principal = await this.deps.apiKeys.verify(credential);
+        principal = await this.deps.apiKeys.verify(credential, c.var.clientAddress ?? 'unknown');
       }
     }
     c.set('principal', principal);
