@@ -206,6 +206,16 @@ describe.each(dbTargets)('secret attempt limits on %s (TRUST_PROXY=true)', (targ
     expect(elsewhere.status).toBe(200);
   });
 
+  it('a client limited for unknown API keys still sees public pages as anonymous', async () => {
+    const { slug } = await createPaste(server, { token }, { content: 'public text' });
+    const client = newClient();
+    const withKey = (path: string, key: string) =>
+      send(server, client, path, { headers: { authorization: `ApiKey ${key}` } });
+    for (let i = 0; i < LIMIT; i++) expect((await withKey('/api/test/api-key', `unknown-${i}`)).status).toBe(401);
+    expectLimited(await withKey('/api/test/api-key', 'unknown-again'));
+    expect((await withKey(`/api/paste/${slug}`, 'unknown-again')).status).toBe(200);
+  });
+
   it('reads the client from the rightmost X-Forwarded-For entry: prepended entries neither reset nor dodge the limit', async () => {
     const client = newClient();
     const login = (forwardedFor: string, password = 'wrong-password') =>

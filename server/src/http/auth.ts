@@ -33,12 +33,17 @@ export class Guard {
     return principal;
   }
 
-  /** Like principal(), but bad credentials count as anonymous (public pages viewed with a stale login). */
+  /**
+   * Like principal(), but bad credentials count as anonymous (public pages viewed with a stale login),
+   * and so does a client limited for sending unknown API keys: public pages keep working for it.
+   */
   async optional(c: Ctx): Promise<Principal | null> {
     try {
       return await this.principal(c);
     } catch (error) {
-      if (error instanceof AppError && error.kind === 'UNAUTHORIZED') return null;
+      if (error instanceof AppError && (error.kind === 'UNAUTHORIZED' || error.kind === 'TOO_MANY_REQUESTS')) {
+        return null;
+      }
       throw error;
     }
   }
