@@ -85,16 +85,6 @@ export class SecretAttemptRepository {
       .execute();
   }
 
-  /** Failures in the bucket's current window (0 when none); for tests and diagnostics. */
-  async failuresOf(bucket: string, now: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('secret_attempts')
-      .select(['failures', 'window_ends_at'])
-      .where('bucket', '=', bucket)
-      .executeTakeFirst();
-    return row && row.window_ends_at > now ? Number(row.failures) : 0;
-  }
-
   /** Drops buckets whose window ended and that hold no live check. */
   async sweep(now: string, staleBefore: string): Promise<number> {
     const result = await this.db
