@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import { AppError } from './errors.js';
 import type { Guard } from './http/auth.js';
+import { clientAddress } from './http/clientAddress.js';
 import type { AppEnv } from './http/env.js';
 import { createErrorHandler } from './http/onError.js';
 import { createWebAppHandler } from './http/webApp.js';
@@ -61,6 +62,8 @@ export interface AppOptions {
   logger: Logger;
   webDistDir: string;
   trustProxy: boolean;
+  /** TRUST_PROXY_HOPS: proxies in front of the app that append to X-Forwarded-For (default 1). */
+  proxyHops?: number;
 }
 
 export function createApp(services: AppServices, options: AppOptions): Hono<AppEnv> {
@@ -79,18 +82,19 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
     // Set before the handler (a route's own Cache-Control replaces it): setting a header after the
     // response exists makes Hono rebuild it as a full web Response, which costs a third of a small request.
     c.header('Cache-Control', 'no-store');
+    c.set('clientAddress', clientAddress(c, options.trustProxy, options.proxyHops));
     await next();
   });
 
   const api = new Hono<AppEnv>();
   api.route('/', systemRoutes(services));
-  api.route('/', authRoutes({ ...services, trustProxy: options.trustProxy }));
+  api.route('/', authRoutes(services));
   api.route('/admin/api-keys', apiKeyRoutes(services));
   api.route('/admin/settings', settingsRoutes(services));
   api.route('/public', publicSettingsRoutes(services));
   api.route('/', cacheRoutes(services));
   api.route('/admin/backup', backupRoutes(services));
-  api.route('/', pasteRoutes({ ...services, trustProxy: options.trustProxy }));
+  api.route('/', pasteRoutes(services));
   api.route('/pastes', pasteAdminRoutes(services));
   api.route('/admin/dashboard', dashboardRoutes(services));
   api.route('/s3-configs', storageConfigRoutes(services));

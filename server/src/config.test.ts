@@ -7,7 +7,13 @@ const defaults = { webDistDir: '/srv/web' };
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
     const config = loadConfig({}, defaults);
-    expect(config).toMatchObject({ port: 8787, host: '127.0.0.1', trustProxy: false, adminTokenTtlMs: 7 * 86_400_000 });
+    expect(config).toMatchObject({
+      port: 8787,
+      host: '127.0.0.1',
+      trustProxy: false,
+      proxyHops: 1,
+      adminTokenTtlMs: 7 * 86_400_000,
+    });
     expect(config.dataDir).toBe(path.resolve('./data'));
     expect(config.databaseUrl).toBe(`sqlite:${path.resolve('./data/clipnest.db')}`);
   });
@@ -25,6 +31,7 @@ describe('loadConfig', () => {
         ADMIN_TOKEN_TTL_DAYS: '1.5',
         PUBLIC_URL: 'https://paste.example.com/',
         TRUST_PROXY: 'true',
+        TRUST_PROXY_HOPS: '2',
       },
       defaults,
     );
@@ -37,6 +44,7 @@ describe('loadConfig', () => {
       adminTokenTtlMs: 1.5 * 86_400_000,
       publicUrl: 'https://paste.example.com',
       trustProxy: true,
+      proxyHops: 2,
     });
   });
 
@@ -49,6 +57,8 @@ describe('loadConfig', () => {
     ['ADMIN_TOKEN_TTL_DAYS', '0'],
     ['PUBLIC_URL', 'not a url'],
     ['TRUST_PROXY', 'maybe'],
+    ['TRUST_PROXY_HOPS', '0'],
+    ['TRUST_PROXY_HOPS', 'two'],
     ['ALLOW_PRIVATE_URLS', 'sometimes'],
     ['LOCAL_FSYNC', 'always'],
     ['LOCAL_SENDFILE', 'maybe'],

@@ -35,6 +35,13 @@ const envSchema = z.object({
     .default(7),
   PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   TRUST_PROXY: boolFromEnv.default(false),
+  /** With TRUST_PROXY: how many proxies append to X-Forwarded-For; the client is that many entries from the right. */
+  TRUST_PROXY_HOPS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be an integer')
+    .min(1, 'must be 1-10')
+    .max(10, 'must be 1-10')
+    .default(1),
   /** URL uploads may fetch loopback/private/link-local addresses (off by default: SSRF guard). */
   ALLOW_PRIVATE_URLS: boolFromEnv.default(false),
   /** fsync every file written to local storage before it is renamed into place (power-loss durability). */
@@ -62,6 +69,8 @@ export interface Config {
   adminTokenTtlMs: number;
   publicUrl?: string;
   trustProxy: boolean;
+  /** TRUST_PROXY_HOPS (default 1): the X-Forwarded-For entry this many from the right is the client. */
+  proxyHops: number;
   allowPrivateUrls: boolean;
   localFsync: boolean;
   localSendfile: boolean;
@@ -101,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir: strin
     adminTokenTtlMs: e.ADMIN_TOKEN_TTL_DAYS * 24 * 3600 * 1000,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     trustProxy: e.TRUST_PROXY,
+    proxyHops: e.TRUST_PROXY_HOPS,
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     localFsync: e.LOCAL_FSYNC,
     localSendfile: e.LOCAL_SENDFILE,

@@ -31,7 +31,8 @@ import { SecretCipher } from './security/cipher.js';
 import { resolveEncryptionKey } from './security/encryptionKey.js';
 import { ApiKeyService } from './services/apiKeyService.js';
 import { AuthService } from './services/authService.js';
-import { LoginRateLimiter } from './services/loginRateLimiter.js';
+import { SecretAttemptLimiter } from './services/secretAttemptLimiter.js';
+import { SecretAttemptRepository } from './repositories/secretAttemptRepository.js';
 import { SettingsService } from './services/settingsService.js';
 import { SystemService } from './services/systemService.js';
 import { FileRepository } from './repositories/fileRepository.js';
@@ -86,14 +87,16 @@ export interface BuiltServer {
 function buildServices(database: DatabaseHandle, config: Config, encryptionKey: string, clock: Clock, logger: Logger) {
   const cipher = new SecretCipher(encryptionKey);
   const { db } = database;
+  // One limiter for every secret check; its counters live in the database, shared by every instance.
+  const secretAttempts = new SecretAttemptLimiter({ store: new SecretAttemptRepository(db), clock, logger });
   const auth = new AuthService({
     admins: new AdminRepository(db),
     tokens: new AdminTokenRepository(db),
-    limiter: new LoginRateLimiter(clock),
+    limiter: secretAttempts,
     clock,
     tokenTtlMs: config.adminTokenTtlMs,
   });
-  const apiKeys = new ApiKeyService({ keys: new ApiKeyRepository(db), cipher, clock });
+  const apiKeys = new ApiKeyService({ keys: new ApiKeyRepository(db), cipher, clock, limiter: secretAttempts });
   const settings = new SettingsService({ settings: new SettingsRepository(db), clock });
   const system = new SystemService({
     version: packageVersion,
@@ -109,7 +112,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
   caches.register('dashboard', dashboard.cacheHandle());
   const pasteRepository = new PasteRepository(db);
   const pendingViews = new PendingViews({ store: pasteRepository, logger });
-  const pastes = new PasteService({ pastes: pasteRepository, clock, stats, pendingViews });
+  const pastes = new PasteService({ pastes: pasteRepository, clock, stats, pendingViews, limiter: secretAttempts });
   const backups = new BackupService({
     backups: new BackupRepository(db, database.dialect),
     cipher,
@@ -143,6 +146,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     logger,
     tokenSecret: encryptionKey,
     publicUrl: config.publicUrl,
+    limiter: secretAttempts,
   });
   const backupScheduler = new BackupScheduler({
     backups,
@@ -174,6 +178,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
   });
   return {
     auth,
+    secretAttempts,
     apiKeys,
     tempSweep,
     directUploads,
@@ -219,7 +224,12 @@ export async function buildServer(
   const createdAdmin = await services.auth.ensureAdmin(config.adminUsername, config.adminPassword);
   // A fresh install shares files with no S3 at all: the built-in local storage is the default.
   await services.storageConfigs.ensureBuiltin();
-  const app = createApp(services, { logger, webDistDir: config.webDistDir, trustProxy: config.trustProxy });
+  const app = createApp(services, {
+    logger,
+    webDistDir: config.webDistDir,
+    trustProxy: config.trustProxy,
+    proxyHops: config.proxyHops,
+  });
   const fetch = withSendfile(app.fetch, {
     binding: sendfile,
     enabled: config.localSendfile,
@@ -236,6 +246,7 @@ export async function buildServer(
 
   const sweep = setInterval(() => {
     services.auth.sweepExpiredTokens().catch((error: unknown) => logger.error('token sweep failed', error));
+    services.secretAttempts.sweep().catch((error: unknown) => logger.error('secret attempt sweep failed', error));
   }, 3600_000);
   sweep.unref();
   const pasteSweep = setInterval(() => {

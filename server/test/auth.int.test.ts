@@ -95,22 +95,21 @@ describe.each(dbTargets)('admin auth on %s', (target) => {
     }
   });
 
-  it('rate-limits failed logins per client and username with Retry-After', async () => {
-    const headers = { 'x-forwarded-for': '203.0.113.5' };
-    const body = { username: 'victim', password: 'wrong-password' };
-    for (let i = 0; i < 5; i++) {
-      expect((await server.call('POST', '/api/admin/login', { body, headers })).status).toBe(401);
+  it('rate-limits failed logins per client, whatever the username, with Retry-After', async () => {
+    // A right login clears the client's count (earlier tests failed some).
+    await server.login();
+    for (let i = 0; i < 10; i++) {
+      const body = { username: `victim-${i}`, password: 'wrong-password' };
+      expect((await server.call('POST', '/api/admin/login', { body })).status).toBe(401);
     }
-    const blocked = await server.call('POST', '/api/admin/login', { body, headers });
+    const blocked = await server.call('POST', '/api/admin/login', { body: ADMIN });
     expect(blocked.status).toBe(429);
     expectEnvelope(blocked.body, 429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
-    // Without TRUST_PROXY the forwarded header is ignored, so every test client is one address:
-    // the block is per username, other users still log in.
-    expect((await server.call('POST', '/api/admin/login', { body: ADMIN })).status).toBe(200);
+    // The window ends: the owner is never locked out for good (more in secretLimits.int.test.ts).
     server.clock.advance(15 * 60 * 1000 + 1000);
     try {
-      expect((await server.call('POST', '/api/admin/login', { body, headers })).status).toBe(401);
+      expect((await server.call('POST', '/api/admin/login', { body: ADMIN })).status).toBe(200);
     } finally {
       server.clock.advance(-(15 * 60 * 1000 + 1000));
     }

@@ -151,6 +151,18 @@ export interface StorageUsageTable {
   files: number;
 }
 
+/** One bucket of the secret-attempt limiter (see migration 0008). */
+export interface SecretAttemptsTable {
+  /** sha256 hex of kind, client and target. */
+  bucket: string;
+  failures: number;
+  pending: number;
+  /** 1 when the last reservation was granted. */
+  granted: number;
+  window_ends_at: string;
+  pending_at: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
@@ -165,4 +177,5 @@ export interface Database {
   row_counts: RowCountsTable;
   daily_created: DailyCreatedTable;
   storage_usage: StorageUsageTable;
+  secret_attempts: SecretAttemptsTable;
 }

@@ -26,19 +26,24 @@ export class Guard {
         principal = await this.deps.auth.verifyToken(credential);
         if (!principal) throw AppError.unauthorized('admin session expired, please log in again');
       } else {
-        principal = await this.deps.apiKeys.verify(credential);
+        principal = await this.deps.apiKeys.verify(credential, c.var.clientAddress ?? 'unknown');
       }
     }
     c.set('principal', principal);
     return principal;
   }
 
-  /** Like principal(), but bad credentials count as anonymous (public pages viewed with a stale login). */
+  /**
+   * Like principal(), but bad credentials count as anonymous (public pages viewed with a stale login),
+   * and so does a client limited for sending unknown API keys: public pages keep working for it.
+   */
   async optional(c: Ctx): Promise<Principal | null> {
     try {
       return await this.principal(c);
     } catch (error) {
-      if (error instanceof AppError && error.kind === 'UNAUTHORIZED') return null;
+      if (error instanceof AppError && (error.kind === 'UNAUTHORIZED' || error.kind === 'TOO_MANY_REQUESTS')) {
+        return null;
+      }
       throw error;
     }
   }

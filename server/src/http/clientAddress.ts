@@ -1,10 +1,19 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 
-/** The client's address; X-Forwarded-For is believed only when TRUST_PROXY is on. */
-export function clientAddress(c: Context, trustProxy: boolean): string {
+/**
+ * The client's address. Without TRUST_PROXY: the socket's peer. With it: the X-Forwarded-For entry
+ * added by the nearest trusted proxy, counting `hops` proxies from the right (each proxy appends the
+ * address it received from), never the leftmost entry, which the client writes itself. A header with
+ * fewer entries than hops gives its leftmost entry, as a chain of fewer proxies would have written it.
+ */
+export function clientAddress(c: Context, trustProxy: boolean, hops = 1): string {
   if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    const entries = (c.req.header('x-forwarded-for') ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
+    const forwarded = entries[Math.max(0, entries.length - Math.max(1, hops))];
     if (forwarded) return forwarded;
   }
   try {

@@ -5,5 +5,7 @@ export interface AppEnv {
   Variables: {
     /** Set once credentials are resolved; undefined for anonymous requests. */
     principal?: Principal | null;
+    /** The client's address (http/clientAddress.ts), set for every /api request from TRUST_PROXY(_HOPS). */
+    clientAddress: string;
   };
 }

@@ -1,19 +1,18 @@
 import { changePasswordSchema, loginSchema } from '@clipnest/contract';
 import { Hono } from 'hono';
 import type { Guard } from '../http/auth.js';
-import { clientAddress } from '../http/clientAddress.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson } from '../http/input.js';
 import type { ApiKeyService } from '../services/apiKeyService.js';
 import type { AuthService } from '../services/authService.js';
 
-export function authRoutes(deps: { auth: AuthService; apiKeys: ApiKeyService; guard: Guard; trustProxy: boolean }) {
+export function authRoutes(deps: { auth: AuthService; apiKeys: ApiKeyService; guard: Guard }) {
   const { auth, apiKeys, guard } = deps;
   return new Hono<AppEnv>()
     .post('/admin/login', async (c) => {
       const input = await readJson(c, loginSchema, { maxBytes: 16 * 1024 });
-      const result = await auth.login(input.username, input.password, clientAddress(c, deps.trustProxy));
+      const result = await auth.login(input.username, input.password, c.var.clientAddress);
       return ok(c, result, { message: 'logged in' });
     })
     .post('/admin/logout', async (c) => {
@@ -26,7 +25,7 @@ export function authRoutes(deps: { auth: AuthService; apiKeys: ApiKeyService; gu
     .post('/admin/change-password', async (c) => {
       const principal = await guard.admin(c);
       const input = await readJson(c, changePasswordSchema, { maxBytes: 16 * 1024 });
-      const result = await auth.changeCredentials(principal, input);
+      const result = await auth.changeCredentials(principal, input, c.var.clientAddress);
       return ok(c, result, { message: 'account updated, please log in again' });
     })
     .get('/test/api-key', async (c) => ok(c, apiKeys.describe(await guard.apiKey(c)), { message: 'API key is valid' }));

@@ -13,7 +13,6 @@ import { Hono } from 'hono';
 import type { z } from 'zod';
 import { AppError } from '../errors.js';
 import type { Guard } from '../http/auth.js';
-import { clientAddress } from '../http/clientAddress.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson, readQuery } from '../http/input.js';
@@ -27,7 +26,6 @@ const RAW_HEADERS = {
 };
 
 type Deps = { pastes: PasteService; guard: Guard };
-type PublicDeps = Deps & { trustProxy: boolean };
 
 /** Reads a create/update body allowing the paste limit (not the 1 MB default), with the spec's "too large" text. */
 async function readPasteBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S, pastes: PasteService) {
@@ -42,7 +40,7 @@ async function readPasteBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S,
 }
 
 /** Public side, mounted at /api: create, view, unlock, raw. */
-export function pasteRoutes({ pastes, guard, trustProxy }: PublicDeps) {
+export function pasteRoutes({ pastes, guard }: Deps) {
   return new Hono<AppEnv>()
     .post('/paste', async (c) => {
       const principal = await guard.permission(c, Permission.TEXT, 'text');
@@ -60,7 +58,7 @@ export function pasteRoutes({ pastes, guard, trustProxy }: PublicDeps) {
     .post('/paste/:slug', async (c) => {
       const principal = await guard.optional(c);
       const { password } = await readJson(c, unlockPasteSchema);
-      return ok(c, await pastes.unlock(c.req.param('slug'), password, principal, clientAddress(c, trustProxy)));
+      return ok(c, await pastes.unlock(c.req.param('slug'), password, principal, c.var.clientAddress));
     })
     .get('/raw/:slug', async (c) => {
       if (c.req.method === 'HEAD') {
@@ -68,8 +66,7 @@ export function pasteRoutes({ pastes, guard, trustProxy }: PublicDeps) {
         return c.body(null, 200, RAW_HEADERS);
       }
       const principal = await guard.optional(c);
-      const client = clientAddress(c, trustProxy);
-      const view = await pastes.unlock(c.req.param('slug'), c.req.query('password'), principal, client);
+      const view = await pastes.unlock(c.req.param('slug'), c.req.query('password'), principal, c.var.clientAddress);
       return c.body(view.content, 200, RAW_HEADERS);
     });
 }

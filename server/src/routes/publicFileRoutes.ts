@@ -20,6 +20,7 @@ export function publicFileRoutes(deps: { files: FileService; trustProxy: boolean
       mode,
       token: c.req.query('token'),
       password: c.req.query('password'),
+      client: c.var.clientAddress,
       head: c.req.method === 'HEAD',
       conditional: ({ etag, lastModified, size }) => {
         const notModified = etagMatches(c.req.header('if-none-match'), etag);
@@ -72,7 +73,9 @@ export function publicFileRoutes(deps: { files: FileService; trustProxy: boolean
     .get('/public/files/:slug', async (c) => ok(c, await files.publicInfo(c.req.param('slug'))))
     .post('/public/files/:slug/verify', async (c) => {
       const { password } = await readJson(c, verifyFilePasswordSchema, { maxBytes: 16 * 1024 });
-      return ok(c, await files.verify(c.req.param('slug'), password), { message: 'password verified' });
+      return ok(c, await files.verify(c.req.param('slug'), password, c.var.clientAddress), {
+        message: 'password verified',
+      });
     })
     .get('/file-download/:slug', serve('attachment'))
     .get('/file-view/:slug', serve('inline'))
@@ -81,7 +84,7 @@ export function publicFileRoutes(deps: { files: FileService; trustProxy: boolean
         c,
         await files.officePreview(
           c.req.param('slug'),
-          { token: c.req.query('token'), password: c.req.query('password') },
+          { token: c.req.query('token'), password: c.req.query('password'), client: c.var.clientAddress },
           requestOrigin(c, deps.trustProxy),
         ),
       ),

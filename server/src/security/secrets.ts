@@ -1,8 +1,27 @@
 import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { AppError } from '../errors.js';
+import { ConcurrencyGate } from '../lib/concurrencyGate.js';
+
+/**
+ * scrypt runs on libuv's thread pool (4 threads), which file reads and writes share: at most 2 hashes
+ * run at once, 128 more wait their turn, and beyond that a request gets 503 with Retry-After instead of
+ * stalling every download behind a queue of hashes. One gate per process, like the thread pool it guards.
+ */
+export const passwordHashGate = new ConcurrencyGate({
+  max: 2,
+  queue: 128,
+  onFull: () =>
+    new AppError('UNAVAILABLE', 'the server is busy checking passwords, try again in a moment', {
+      headers: { 'Retry-After': '1' },
+    }),
+});
 
 function scrypt(password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))),
+  return passwordHashGate.run(
+    () =>
+      new Promise((resolve, reject) =>
+        scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))),
+      ),
   );
 }
 

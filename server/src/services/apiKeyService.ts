@@ -6,11 +6,14 @@ import type { ApiKeyRepository, ApiKeyRow } from '../repositories/apiKeyReposito
 import type { SecretCipher } from '../security/cipher.js';
 import { randomToken, sha256Hex } from '../security/secrets.js';
 import type { ApiKeyPrincipal } from './principal.js';
+import type { SecretAttemptLimiter } from './secretAttemptLimiter.js';
 
 export interface ApiKeyServiceDeps {
   keys: ApiKeyRepository;
   cipher: SecretCipher;
   clock: Clock;
+  /** Counts unknown keys per client (a wrong `ApiKey` header is a guess like a wrong password). */
+  limiter: SecretAttemptLimiter;
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -133,9 +136,14 @@ export class ApiKeyService {
     await this.deps.keys.delete(id);
   }
 
-  /** Checks a presented key; throws 401 with the reason when it cannot be used. */
-  async verify(key: string): Promise<ApiKeyPrincipal> {
-    const row = key ? await this.deps.keys.findByHash(sha256Hex(key)) : undefined;
+  /**
+   * Checks a key presented by `client`; throws 401 with the reason when it cannot be used, 429 when the
+   * client sent too many unknown keys (a disabled or expired key is a known one: it is not a guess).
+   */
+  async verify(key: string, client: string): Promise<ApiKeyPrincipal> {
+    const row = await this.deps.limiter.attempt({ kind: 'api_key', client, target: '*' }, async () =>
+      key ? this.deps.keys.findByHash(sha256Hex(key)) : undefined,
+    );
     if (!row) throw AppError.unauthorized('invalid API key');
     if (row.enabled !== 1) throw AppError.unauthorized('this API key is disabled');
     const now = this.deps.clock.now();

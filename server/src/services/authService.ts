@@ -5,13 +5,13 @@ import { newId } from '../lib/ids.js';
 import type { AdminRepository } from '../repositories/adminRepository.js';
 import type { AdminTokenRepository } from '../repositories/adminTokenRepository.js';
 import { burnPasswordCheck, hashPassword, randomToken, sha256Hex, verifyPassword } from '../security/secrets.js';
-import type { LoginRateLimiter } from './loginRateLimiter.js';
 import type { AdminPrincipal } from './principal.js';
+import type { SecretAttemptLimiter } from './secretAttemptLimiter.js';
 
 export interface AuthServiceDeps {
   admins: AdminRepository;
   tokens: AdminTokenRepository;
-  limiter: LoginRateLimiter;
+  limiter: SecretAttemptLimiter;
   clock: Clock;
   tokenTtlMs: number;
 }
@@ -40,21 +40,13 @@ export class AuthService {
 
   async login(username: string, password: string, client: string): Promise<LoginResult> {
     const { admins, tokens, limiter, clock } = this.deps;
-    const retryAfter = limiter.retryAfterSeconds(client, username);
-    if (retryAfter > 0) {
-      throw new AppError('TOO_MANY_REQUESTS', `too many failed logins, try again in ${retryAfter} seconds`, {
-        headers: { 'Retry-After': String(retryAfter) },
-      });
-    }
-    const admin = await admins.findByUsername(username);
-    const valid = admin
-      ? await verifyPassword(password, admin.password_hash)
-      : (await burnPasswordCheck(password), false);
-    if (!admin || !valid) {
-      limiter.recordFailure(client, username);
-      throw AppError.unauthorized('invalid username or password');
-    }
-    limiter.reset(client, username);
+    const admin = await limiter.attempt({ kind: 'login', client, target: username.toLowerCase() }, async () => {
+      const found = await admins.findByUsername(username);
+      // An unknown username costs a hash too, so timing does not tell which usernames exist.
+      if (!found) return void (await burnPasswordCheck(password));
+      return (await verifyPassword(password, found.password_hash)) ? found : undefined;
+    });
+    if (!admin) throw AppError.unauthorized('invalid username or password');
     const token = randomToken(32);
     const expiresAt = new Date(clock.now().getTime() + this.deps.tokenTtlMs).toISOString();
     await tokens.insert({
@@ -85,12 +77,16 @@ export class AuthService {
   async changeCredentials(
     principal: AdminPrincipal,
     input: { currentPassword: string; newPassword?: string; newUsername?: string },
+    client: string,
   ): Promise<{ username: string }> {
-    const { admins, tokens, clock } = this.deps;
+    const { admins, tokens, limiter, clock } = this.deps;
     const admin = await admins.findById(principal.adminId);
-    if (!admin || !(await verifyPassword(input.currentPassword, admin.password_hash))) {
-      throw AppError.unauthorized('the current password is wrong');
-    }
+    const current = admin
+      ? await limiter.attempt({ kind: 'login', client, target: admin.username.toLowerCase() }, () =>
+          verifyPassword(input.currentPassword, admin.password_hash),
+        )
+      : false;
+    if (!admin || !current) throw AppError.unauthorized('the current password is wrong');
     if (input.newUsername !== undefined && input.newUsername !== admin.username) {
       const other = await admins.findByUsername(input.newUsername);
       if (other && other.id !== admin.id) throw AppError.conflict(`the username "${input.newUsername}" is taken`);

@@ -31,6 +31,7 @@ import { ByteMeter, nodeFromBody } from '../storage/streams.js';
 import { isStorageError, type ReadResult, type StorageDriver, type WriteBody } from '../storage/types.js';
 import { servingPolicy, shareMimetype, type ServingPolicy } from './fileServing.js';
 import { creatorId, type Principal } from './principal.js';
+import type { SecretAttemptLimiter } from './secretAttemptLimiter.js';
 import type { SettingsService } from './settingsService.js';
 import type { StatsService } from './statsService.js';
 import type { StorageConfigService } from './storageConfigService.js';
@@ -147,6 +148,8 @@ export interface ContentRequest {
   mode: ContentMode;
   token?: string;
   password?: string;
+  /** The client's address: wrong passwords are limited per client and share. */
+  client: string;
   /** HEAD: answer the headers only; no view is counted and nothing is read. */
   head?: boolean;
   /** Parsed before reading: the route resolves Range against the size this answers. */
@@ -200,6 +203,8 @@ export class FileService {
       tokenSecret: string;
       /** Absolute base URL for links given to third parties (office viewers); else the request origin. */
       publicUrl?: string;
+      /** Wrong share passwords per client and share (policy 'file'). */
+      limiter: SecretAttemptLimiter;
     },
   ) {
     this.tokenKey = createHmac('sha256', 'clipnest-file-access').update(deps.tokenSecret).digest();
@@ -497,10 +502,14 @@ export class FileService {
     }
   }
 
-  private async assertPassword(row: FileRow, password: string | undefined): Promise<void> {
-    if (row.password_hash === null) return;
+  private async assertPassword(row: FileRow, password: string | undefined, client: string): Promise<void> {
+    const hash = row.password_hash;
+    if (hash === null) return;
     if (password === undefined || password === '') throw AppError.unauthorized('password required');
-    if (!(await verifyPassword(password, row.password_hash))) throw AppError.unauthorized('wrong password');
+    const right = await this.deps.limiter.attempt({ kind: 'file', client, target: row.id }, () =>
+      verifyPassword(password, hash),
+    );
+    if (!right) throw AppError.unauthorized('wrong password');
   }
 
   private async consume(row: FileRow): Promise<void> {
@@ -569,19 +578,22 @@ export class FileService {
     return this.details(row);
   }
 
-  async verify(slug: string, password: string): Promise<PublicFileDetails> {
+  async verify(slug: string, password: string, client: string): Promise<PublicFileDetails> {
     const row = await this.requireBySlug(slug);
     this.assertOpen(row);
-    if (row.password_hash !== null && !(await verifyPassword(password, row.password_hash))) {
-      throw AppError.unauthorized('wrong password');
-    }
+    await this.assertPassword(row, password, client);
     await this.consume(row);
     this.deps.stats.record('file_views');
     return this.details(row);
   }
 
   /** Token, or password + a counted view. Answers whether a view still has to be counted. */
-  private async authorise(row: FileRow, token: string | undefined, password: string | undefined): Promise<boolean> {
+  private async authorise(
+    row: FileRow,
+    token: string | undefined,
+    password: string | undefined,
+    client: string,
+  ): Promise<boolean> {
     if (this.tokenValid(row, token)) {
       if (row.expires_at !== null && row.expires_at <= isoNow(this.deps.clock)) {
         throw new AppError('GONE', 'this file share has expired');
@@ -595,14 +607,14 @@ export class FileService {
       }
     }
     this.assertOpen(row);
-    await this.assertPassword(row, password);
+    await this.assertPassword(row, password, client);
     return true;
   }
 
   /** /api/file-view and /api/file-download. */
   async content(request: ContentRequest): Promise<ContentResult> {
     const row = await this.requireBySlug(request.slug);
-    const mustCount = await this.authorise(row, request.token, request.password);
+    const mustCount = await this.authorise(row, request.token, request.password, request.client);
     const config = await this.deps.storageConfigs.requireRow(row.storage_config_id).catch(() => {
       throw AppError.notFound('the storage of this file no longer exists');
     });
@@ -650,11 +662,11 @@ export class FileService {
   /** GET /api/office-preview/{slug}: a viewer URL around a short-lived public link to the file. */
   async officePreview(
     slug: string,
-    access: { token?: string; password?: string },
+    access: { token?: string; password?: string; client: string },
     requestOrigin: string,
   ): Promise<OfficePreviewResult> {
     const row = await this.requireBySlug(slug);
-    const mustCount = await this.authorise(row, access.token, access.password);
+    const mustCount = await this.authorise(row, access.token, access.password, access.client);
     const provider = await this.deps.settings.get('preview_office_provider');
     if (provider !== 'microsoft' && provider !== 'google') throw AppError.validation('unsupported preview provider');
     if (mustCount) {

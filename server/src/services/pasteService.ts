@@ -23,9 +23,9 @@ import { isoNow, type Clock } from '../lib/clock.js';
 import { isWellFormedId, newId } from '../lib/ids.js';
 import type { PasteMeta, PasteRepository, PasteRow, PasteSummaryRow } from '../repositories/pasteRepository.js';
 import { hashPassword, verifyPassword } from '../security/secrets.js';
-import { LoginRateLimiter } from './loginRateLimiter.js';
 import { creatorId, type Principal } from './principal.js';
 import type { PendingViews } from './pendingViews.js';
+import type { SecretAttemptLimiter } from './secretAttemptLimiter.js';
 import type { StatsService } from './statsService.js';
 
 export interface PasteServiceDeps {
@@ -33,6 +33,8 @@ export interface PasteServiceDeps {
   clock: Clock;
   /** Where views of pastes without a view limit are counted before they are written. */
   pendingViews: PendingViews;
+  /** Wrong paste passwords per client and paste (policy 'paste': 10 per 15 minutes, then 429). */
+  limiter: SecretAttemptLimiter;
   stats?: StatsService;
   /** Content limit in UTF-8 bytes (default 10 MB, spec §9). */
   maxBytes?: number;
@@ -60,12 +62,9 @@ function asType(type: string): PasteType {
 /** Text pastes: create, view (counted atomically), manage. Key holders only ever touch their own. */
 export class PasteService {
   private readonly maxBytes: number;
-  /** Wrong paste passwords per client and paste: 10 per 15 minutes, then 429 (scrypt is also costly). */
-  private readonly guesses: LoginRateLimiter;
 
   constructor(private readonly deps: PasteServiceDeps) {
     this.maxBytes = deps.maxBytes ?? PASTE_MAX_BYTES;
-    this.guesses = new LoginRateLimiter(deps.clock, 10, 15 * 60_000);
   }
 
   /** Largest JSON body a create/update may send: escaping can double the content (newlines, quotes). */
@@ -269,7 +268,7 @@ export class PasteService {
     slug: string,
     password: string | undefined,
     principal: Principal | null,
-    client = 'unknown',
+    client: string,
   ): Promise<PasteView> {
     const open = await this.consumeOpen(slug);
     if (open) return this.toView(open, principal);
@@ -278,17 +277,11 @@ export class PasteService {
       if (password === undefined || password === '') {
         throw AppError.unauthorized('this paste is protected by a password');
       }
-      const retryAfter = this.guesses.retryAfterSeconds(client, meta.id);
-      if (retryAfter > 0) {
-        throw new AppError('TOO_MANY_REQUESTS', `too many wrong passwords, try again in ${retryAfter} seconds`, {
-          headers: { 'Retry-After': String(retryAfter) },
-        });
-      }
-      if (!(await verifyPassword(password, meta.password_hash))) {
-        this.guesses.recordFailure(client, meta.id);
-        throw AppError.unauthorized(PasteMessages.wrongPassword);
-      }
-      this.guesses.reset(client, meta.id);
+      const hash = meta.password_hash;
+      const right = await this.deps.limiter.attempt({ kind: 'paste', client, target: meta.id }, () =>
+        verifyPassword(password, hash),
+      );
+      if (!right) throw AppError.unauthorized(PasteMessages.wrongPassword);
     }
     return this.toView(await this.consume(meta), principal);
   }
