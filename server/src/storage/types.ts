@@ -119,8 +119,10 @@ export interface ListResult {
 export interface PresignOptions {
   /** For 'get': the Content-Disposition the backend should answer with. */
   contentDisposition?: string;
-  /** For 'get': the Content-Type to answer with; for 'put': the type the client must send. */
+  /** For 'get': the Content-Type to answer with; for 'put': the type the client must send (signed). */
   contentType?: string;
+  /** For 'put': the exact Content-Length the client must send (signed: other lengths are refused). */
+  contentLength?: number;
 }
 
 export interface UploadedPart {

@@ -726,9 +726,15 @@ export class S3Driver implements StorageDriver {
             Bucket: this.bucket,
             Key: this.key(path),
             ...(opts.contentType ? { ContentType: opts.contentType } : {}),
+            ...(opts.contentLength !== undefined ? { ContentLength: opts.contentLength } : {}),
           });
+    // The presigner leaves Content-Type unsigned by default and signs only headers the request carries:
+    // naming both makes S3 refuse a PUT whose length or type differs from the announced ones.
+    const signableHeaders = new Set<string>();
+    if (op === 'put' && opts.contentType) signableHeaders.add('content-type');
+    if (op === 'put' && opts.contentLength !== undefined) signableHeaders.add('content-length');
     try {
-      return await getSignedUrl(this.client, command, { expiresIn });
+      return await getSignedUrl(this.client, command, { expiresIn, signableHeaders });
     } catch (err) {
       throw mapS3Error(err, path);
     }
