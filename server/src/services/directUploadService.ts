@@ -152,7 +152,10 @@ export class DirectUploadService {
     let url: string;
     try {
       // Length and type are signed: S3 refuses a PUT of other bytes than announced (see s3Driver.presign).
-      url = await driver.presign(plan.storagePath, 'put', ttl, { contentType: plan.mimetype, contentLength: input.size });
+      url = await driver.presign(plan.storagePath, 'put', ttl, {
+        contentType: plan.mimetype,
+        contentLength: input.size,
+      });
     } catch (error) {
       const mapped = storageToAppError(error);
       if (mapped instanceof AppError) throw new AppError(mapped.kind, `failed to get presigned URL: ${mapped.message}`);
