@@ -31,7 +31,7 @@ describe.each(dbTargets)('share integrity and one-time shares (%s)', (target) =>
   });
 
   const noRedirect = (path: string, method = 'GET') =>
-    fetch(server.url + path, { method, redirect: 'manual' as RequestRedirect });
+    fetch(server.url + path, { method, redirect: 'manual' as const });
 
   /** presign → PUT → commit of `content` as text/plain; answers the share and the (still live) PUT URL. */
   const directShare = async (content: string, fields: Record<string, unknown> = {}) => {

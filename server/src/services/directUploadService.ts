@@ -387,7 +387,9 @@ export class DirectUploadService {
         try {
           urls.push({
             partNumber: n,
-            url: await mp.signPart(row.storage_path, uploadId, n, PART_URL_TTL_S),
+            url: await mp.signPart(row.storage_path, uploadId, n, PART_URL_TTL_S, {
+              contentLength: this.partSizeOf(row, n),
+            }),
             proxied: false,
           });
         } catch (error) {
