@@ -15,6 +15,8 @@ import { dbTargets, startTestServer, type TestServer } from './support/harness.j
 import { startS3rver, type S3Emulator } from './support/s3Emulator.js';
 import { putBytes, sendParts, testBytes } from './support/uploads.js';
 
+/** Shared by instances of one database: storage secrets are encrypted with it. */
+const ENV = { ENCRYPTION_KEY: 'quota-test-encryption-key-0123456789' };
 const CAPACITY = 1000;
 const PARALLEL = 5;
 const SIZE = 50;
@@ -26,7 +28,7 @@ describe.each(dbTargets)('quota at commit (%s)', (target) => {
 
   beforeAll(async () => {
     s3 = await startS3rver({ bucket: 'quota-race' });
-    server = await startTestServer(target);
+    server = await startTestServer(target, ENV);
     token = await server.login();
   }, 60_000);
   afterAll(async () => {
@@ -150,6 +152,47 @@ describe.each(dbTargets)('quota at commit (%s)', (target) => {
         storagePath: presigns[i]!.body.data!.storage_path,
       })),
     );
+  });
+
+  // No lock of one process decides: a second instance on the same PostgreSQL schema commits half of them.
+  it.runIf(target === 'postgres')('parallel commits spread over two instances: exactly one wins', async () => {
+    const other = await startTestServer(target, ENV, { sharedSchema: server.schema });
+    try {
+      const config = await nearlyFullConfig();
+      const instances = Array.from({ length: PARALLEL }, (_, i) => (i % 2 === 0 ? server : other));
+      const presigns = await Promise.all(
+        instances.map((instance, i) =>
+          instance.call<PresignResult>('POST', '/api/s3/presign', {
+            token,
+            body: { s3_config_id: config.id, filename: `two-${i}.bin`, size: SIZE },
+          }),
+        ),
+      );
+      for (const [i, p] of presigns.entries()) {
+        expect(p.status).toBe(200);
+        await putBytes(server, p.body.data!.upload_url, testBytes(SIZE, i + 20), {
+          'content-type': p.body.data!.contentType,
+        });
+      }
+      const commits = await Promise.all(
+        instances.map((instance, i) =>
+          instance.call<FileView>('POST', '/api/s3/commit', {
+            token,
+            body: { file_id: presigns[i]!.body.data!.file_id },
+          }),
+        ),
+      );
+      await expectOneWinner(
+        config,
+        commits.map((res, i) => ({
+          status: res.status,
+          message: res.body.message,
+          storagePath: presigns[i]!.body.data!.storage_path,
+        })),
+      );
+    } finally {
+      await other.close();
+    }
   });
 
   it('a commit is checked against the real object: other sizes are refused and the object removed', async () => {

@@ -39,6 +39,8 @@ export interface CallOptions {
 export interface TestServer {
   url: string;
   target: DbTarget;
+  /** PostgreSQL: the schema this server's database lives in (another instance may share it). */
+  schema?: string;
   built: BuiltServer;
   clock: TestClock;
   call<T = unknown>(
@@ -54,18 +56,24 @@ export interface TestServer {
 export async function startTestServer(
   target: DbTarget,
   env: Record<string, string> = {},
-  options: { onQuery?: OpenOptions['onQuery'] } = {},
+  options: {
+    onQuery?: OpenOptions['onQuery'];
+    /** PostgreSQL: join this schema of a running test server (a second instance); it is not dropped on close. */
+    sharedSchema?: string;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'clipnest-test-'));
   let schema: string | undefined;
   let databaseUrl = '';
   if (target === 'postgres') {
     databaseUrl = process.env.TEST_DATABASE_URL ?? '';
-    schema = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    await client.query(`CREATE SCHEMA ${schema}`);
-    await client.end();
+    schema = options.sharedSchema ?? `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+    if (!options.sharedSchema) {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      await client.query(`CREATE SCHEMA ${schema}`);
+      await client.end();
+    }
   }
   const config = loadConfig(
     {
@@ -113,6 +121,7 @@ export async function startTestServer(
   return {
     url,
     target,
+    schema,
     built,
     clock,
     call,
@@ -124,7 +133,7 @@ export async function startTestServer(
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await built.close();
-      if (schema) {
+      if (schema && !options.sharedSchema) {
         const client = new pg.Client({ connectionString: databaseUrl });
         await client.connect();
         await client.query(`DROP SCHEMA ${schema} CASCADE`);
