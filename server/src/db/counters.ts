@@ -162,6 +162,23 @@ export async function trackStorageUsage(db: AnyDb): Promise<void> {
   );
 }
 
+/**
+ * Inside a transaction: locks the `storage_usage` row of a config until the transaction ends (creating it
+ * at 0 when missing) and answers its bytes. An upsert takes the row lock on both databases (PostgreSQL:
+ * a row lock, held across instances; SQLite: the write lock), so writers of the same config that check
+ * their size against the capacity here take turns, and the insert that follows is counted before the next
+ * one reads.
+ */
+export async function lockStorageUsage(db: AnyDb, configId: string): Promise<number> {
+  const row = await db
+    .insertInto('storage_usage')
+    .values({ storage_config_id: configId, bytes: 0, files: 0 })
+    .onConflict((oc) => oc.column('storage_config_id').doUpdateSet((eb) => ({ bytes: eb.ref('storage_usage.bytes') })))
+    .returning('bytes')
+    .executeTakeFirstOrThrow();
+  return Number(row.bytes);
+}
+
 interface TriggerSpec {
   /** SQLite: body statements of row-level triggers (NEW / OLD rows). */
   sqlite: { insert: string; delete: string; update?: string };

@@ -1,5 +1,6 @@
 import type { FileListQuery } from '@clipnest/contract';
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { lockStorageUsage } from '../db/counters.js';
 import type { Database, FilesTable } from '../db/schema.js';
 
 export type FileRow = Selectable<FilesTable>;
@@ -49,6 +50,21 @@ export class FileRepository {
 
   async insert(row: FileRow): Promise<void> {
     await this.db.insertInto('files').values(row).execute();
+  }
+
+  /**
+   * Inserts the row only when its config's stored bytes plus the row's size stay within `capacity`, as one
+   * transaction that holds the config's usage counter locked (db/counters.ts `lockStorageUsage`): parallel
+   * uploads to one config, on one instance or several, can never together pass the capacity.
+   * Answers the bytes the config held before and whether the row went in.
+   */
+  async insertWithinCapacity(row: FileRow, capacity: number): Promise<{ inserted: boolean; used: number }> {
+    return this.db.transaction().execute(async (trx) => {
+      const used = await lockStorageUsage(trx, row.storage_config_id);
+      if (used + row.size > capacity) return { inserted: false, used };
+      await trx.insertInto('files').values(row).execute();
+      return { inserted: true, used };
+    });
   }
 
   async update(id: string, changes: Updateable<FilesTable>): Promise<boolean> {

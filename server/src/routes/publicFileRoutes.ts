@@ -70,7 +70,14 @@ export function publicFileRoutes(deps: { files: FileService; trustProxy: boolean
   };
 
   return new Hono<AppEnv>()
-    .get('/public/files/:slug', async (c) => ok(c, await files.publicInfo(c.req.param('slug'))))
+    .get('/public/files/:slug', async (c) => {
+      // Hono answers HEAD with the GET route: a HEAD must not use up a view.
+      if (c.req.method === 'HEAD') {
+        await files.peek(c.req.param('slug'));
+        return ok(c);
+      }
+      return ok(c, await files.publicInfo(c.req.param('slug')));
+    })
     .post('/public/files/:slug/verify', async (c) => {
       const { password } = await readJson(c, verifyFilePasswordSchema, { maxBytes: 16 * 1024 });
       return ok(c, await files.verify(c.req.param('slug'), password, c.var.clientAddress), {
@@ -79,14 +86,18 @@ export function publicFileRoutes(deps: { files: FileService; trustProxy: boolean
     })
     .get('/file-download/:slug', serve('attachment'))
     .get('/file-view/:slug', serve('inline'))
-    .get('/office-preview/:slug', async (c) =>
-      ok(
+    .get('/office-preview/:slug', async (c) => {
+      if (c.req.method === 'HEAD') {
+        await files.peek(c.req.param('slug'));
+        return ok(c);
+      }
+      return ok(
         c,
         await files.officePreview(
           c.req.param('slug'),
           { token: c.req.query('token'), password: c.req.query('password'), client: c.var.clientAddress },
           requestOrigin(c, deps.trustProxy),
         ),
-      ),
-    );
+      );
+    });
 }

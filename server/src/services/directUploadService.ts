@@ -21,6 +21,7 @@ import type { UploadSessionRepository, UploadSessionRow } from '../repositories/
 import { hashPassword } from '../security/secrets.js';
 import { isStorageError, type StorageDriver, type UploadedPart } from '../storage/types.js';
 import type { FileService } from './fileService.js';
+import { unquoteEtag as unquote } from './fileServing.js';
 import { creatorId, type Principal } from './principal.js';
 import type { StorageConfigService } from './storageConfigService.js';
 import { storageToAppError } from './storageErrors.js';
@@ -28,6 +29,18 @@ import { storageToAppError } from './storageErrors.js';
 const MiB = 1024 * 1024;
 /** Presigned URLs for parts are short-lived: they are signed just before each PUT. */
 export const PART_URL_TTL_S = 15 * 60;
+/** A presigned PUT URL lives this long plus one second per MiB (capped by the config's signature_expires_in). */
+export const PUT_URL_BASE_TTL_S = 5 * 60;
+
+/**
+ * Lifetime of a presigned PUT URL for `size` bytes: short, since S3 checks it when the PUT starts (the client
+ * PUTs right after presign); a little longer for big files, whose PUT may be retried. Never past the config's
+ * signature expiry, never under a minute. After it, the URL cannot replace the committed object.
+ */
+export function putUrlTtl(size: number, signatureExpiresIn: number): number {
+  return Math.max(60, Math.min(signatureExpiresIn, PUT_URL_BASE_TTL_S + Math.ceil(size / MiB)));
+}
+
 /** A session's updated_at (what the 24 h sweep looks at) is written at most this often. */
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -51,10 +64,6 @@ export interface DirectUploadInput extends UploadFields {
   filename: string;
   size: number;
   part_size?: number;
-}
-
-function unquote(etag: string): string {
-  return etag.replace(/^W\//, '').replace(/^"|"$/g, '');
 }
 
 function quote(etag: string): string {
@@ -139,10 +148,14 @@ export class DirectUploadService {
         'failed to get presigned URL: this storage does not support direct uploads (local storage); use multipart upload',
       );
     }
-    const ttl = Math.max(60, config.signature_expires_in);
+    const ttl = putUrlTtl(input.size, config.signature_expires_in);
     let url: string;
     try {
-      url = await driver.presign(plan.storagePath, 'put', ttl, { contentType: plan.mimetype });
+      // Length and type are signed: S3 refuses a PUT of other bytes than announced (see s3Driver.presign).
+      url = await driver.presign(plan.storagePath, 'put', ttl, {
+        contentType: plan.mimetype,
+        contentLength: input.size,
+      });
     } catch (error) {
       const mapped = storageToAppError(error);
       if (mapped instanceof AppError) throw new AppError(mapped.kind, `failed to get presigned URL: ${mapped.message}`);
@@ -198,19 +211,29 @@ export class DirectUploadService {
     }
     if (entry.isDir) throw AppError.validation('the uploaded object was not found in the storage');
     if (entry.size !== row.size) {
-      throw AppError.validation(`the stored object has ${entry.size} bytes, but ${row.size} were announced`);
+      // The real size decides (never the client's word): other bytes than announced are dropped; the
+      // session stays, so the upload may be PUT again while its URL lives.
+      await driver.remove(row.storage_path).catch(() => undefined);
+      throw AppError.validation(
+        `the stored object has ${entry.size} bytes, but ${row.size} were announced: it was removed, upload it again`,
+      );
     }
     if (input.etag && entry.etag && unquote(input.etag) !== unquote(entry.etag)) {
       throw AppError.validation('the ETag does not match the stored object');
     }
-    return this.finish(principal, row, driver, entry.etag ?? null);
+    return this.finish(principal, row, driver, entry);
   }
 
+  /**
+   * The share for the stored object, with its real size and ETag (what serving later checks the object
+   * against). Over the max upload size or the capacity (checked atomically with the insert: parallel
+   * commits cannot pass it together), or any other failure: the object and the session are dropped.
+   */
   private async finish(
     principal: Principal,
     row: UploadSessionRow,
     driver: StorageDriver,
-    etag: string | null,
+    entry: { size: number; etag?: string },
   ): Promise<FileView> {
     const share = JSON.parse(row.share_json) as ShareJson;
     let view: FileView;
@@ -221,8 +244,8 @@ export class DirectUploadService {
         storagePath: row.storage_path,
         filename: row.filename,
         mimetype: row.mimetype,
-        size: row.size,
-        etag,
+        size: entry.size,
+        etag: entry.etag ?? null,
         slug: share.slug,
         remark: share.remark,
         passwordHash: share.password_hash ?? null,
@@ -364,7 +387,9 @@ export class DirectUploadService {
         try {
           urls.push({
             partNumber: n,
-            url: await mp.signPart(row.storage_path, uploadId, n, PART_URL_TTL_S),
+            url: await mp.signPart(row.storage_path, uploadId, n, PART_URL_TTL_S, {
+              contentLength: this.partSizeOf(row, n),
+            }),
             proxied: false,
           });
         } catch (error) {
@@ -569,7 +594,7 @@ export class DirectUploadService {
       await this.deps.sessions.delete(row.id);
       throw AppError.validation('some parts failed to upload: the ETag does not match the uploaded parts');
     }
-    return this.finish(principal, row, driver, entry.etag ?? null);
+    return this.finish(principal, row, driver, entry);
   }
 
   // ---------- stale sessions ----------

@@ -29,7 +29,7 @@ import { hashPassword, safeEqual, sha256Hex, verifyPassword } from '../security/
 import { normalizePath } from '../storage/paths.js';
 import { ByteMeter, nodeFromBody } from '../storage/streams.js';
 import { isStorageError, type ReadResult, type StorageDriver, type WriteBody } from '../storage/types.js';
-import { servingPolicy, shareMimetype, type ServingPolicy } from './fileServing.js';
+import { servingPolicy, shareMimetype, unquoteEtag, type ServingPolicy } from './fileServing.js';
 import { creatorId, type Principal } from './principal.js';
 import type { SecretAttemptLimiter } from './secretAttemptLimiter.js';
 import type { SettingsService } from './settingsService.js';
@@ -41,6 +41,8 @@ import { storageToAppError } from './storageErrors.js';
 export const MULTIPART_OVERHEAD_ALLOWANCE = 64 * 1024;
 /** Lifetime of the access tokens in preview/download URLs handed out with a counted view. */
 export const ACCESS_TOKEN_TTL_S = 3 * 3600;
+/** Lifetime of the token in an office viewer's link (never past the access token it was minted with). */
+export const PREVIEW_TOKEN_TTL_S = 3600;
 /** Lifetime of presigned redirect URLs (capped by the config's signature_expires_in). */
 export const REDIRECT_TTL_MAX_S = 3600;
 const SLUG_ALPHABET = 'abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -142,6 +144,9 @@ interface NewShare {
 }
 
 export type ContentMode = 'inline' | 'attachment';
+
+/** `access`: handed out with a counted view; `preview`: an office viewer's link, minted from one. */
+type TokenKind = 'access' | 'preview';
 
 export interface ContentRequest {
   slug: string;
@@ -395,18 +400,11 @@ export class FileService {
       useProxy: fields.use_proxy,
     });
     try {
-      await this.insertWithSlug(row, fields.slug !== undefined);
+      // Parallel uploads may each have fit alone: the row goes in only while the capacity still holds it.
+      await this.insertWithSlug(row, fields.slug !== undefined, config.total_capacity);
     } catch (error) {
       await driver.remove(storagePath).catch(() => undefined);
       throw error;
-    }
-    if (config.total_capacity !== null) {
-      // Parallel uploads may each have fit alone: the one that tips the config over its capacity gives way.
-      const used = await this.deps.storageConfigs.usedBytes(config.id);
-      if (used > config.total_capacity) {
-        await this.discard(row);
-        throw this.insufficient(size, Math.max(0, config.total_capacity - (used - size)), config.total_capacity, false);
-      }
     }
     return this.viewOf(row.id);
   }
@@ -427,10 +425,17 @@ export class FileService {
     return { config, storagePath, filename, mimetype, driver: this.deps.storageConfigs.driverOf(config) };
   }
 
-  /** The share row for an object that is already in its storage (commit of a direct upload). */
+  /**
+   * The share row for an object that is already in its storage (commit of a direct upload). `input.size`
+   * is the object's real size (stat'd from the storage): checked again against the max upload size and,
+   * atomically with the insert, against the config's capacity (parallel commits cannot pass it together).
+   */
   async createShareForStoredObject(principal: Principal, input: NewShare): Promise<FileView> {
+    const maxBytes = await this.maxUploadSize();
+    if (input.size > maxBytes) throw tooLargeError(maxBytes);
+    const config = await this.deps.storageConfigs.requireRow(input.configId);
     const row = await this.newShareRow(principal, input);
-    await this.insertWithSlug(row, input.slug !== undefined && input.slug !== '');
+    await this.insertWithSlug(row, input.slug !== undefined && input.slug !== '', config.total_capacity);
     return this.viewOf(row.id);
   }
 
@@ -472,11 +477,17 @@ export class FileService {
     );
   }
 
-  private async insertWithSlug(row: FileRow, custom: boolean): Promise<void> {
+  /** Inserts the row (with a fresh random slug per attempt unless custom); within `capacity` when not null. */
+  private async insertWithSlug(row: FileRow, custom: boolean, capacity: number | null): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       if (!custom) row.slug = randomSlug(attempt < 3 ? 6 : 10);
       try {
-        await this.deps.files.insert(row);
+        if (capacity === null) {
+          await this.deps.files.insert(row);
+        } else {
+          const { inserted, used } = await this.deps.files.insertWithinCapacity(row, capacity);
+          if (!inserted) throw this.insufficient(row.size, Math.max(0, capacity - used), capacity, false);
+        }
         return;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
@@ -522,26 +533,43 @@ export class FileService {
     return row.password_hash ? sha256Hex(row.password_hash).slice(0, 16) : '-';
   }
 
-  /** `exp.signature`: lets <img>/<video> fetch content without the password or another counted view. */
+  /**
+   * Access token `exp.signature`, handed out with a counted view: lets <img>/<video> fetch content without
+   * the password or another counted view. Preview token `exp.p.signature`: minted from an access token (or
+   * a counted view) for an office viewer; it opens the content only and can never mint another token.
+   */
   issueToken(row: FileRow, ttlSeconds = ACCESS_TOKEN_TTL_S): string {
-    const exp = Math.floor(this.deps.clock.now().getTime() / 1000) + ttlSeconds;
-    return `${exp.toString(36)}.${this.sign(row, exp)}`;
+    return this.mintToken(row, ttlSeconds, 'access').token;
   }
 
-  private sign(row: FileRow, exp: number): string {
+  /** A token expiring in `ttlSeconds`, but not after `notAfter` (epoch seconds) when given. */
+  private mintToken(row: FileRow, ttlSeconds: number, kind: TokenKind, notAfter?: number) {
+    const exp = Math.min(Math.floor(this.deps.clock.now().getTime() / 1000) + ttlSeconds, notAfter ?? Infinity);
+    const sig = this.sign(row, exp, kind);
+    return { token: kind === 'access' ? `${exp.toString(36)}.${sig}` : `${exp.toString(36)}.p.${sig}`, exp };
+  }
+
+  private sign(row: FileRow, exp: number, kind: TokenKind): string {
     return createHmac('sha256', this.tokenKey)
-      .update(`${row.id}.${exp}.${this.passwordFingerprint(row)}`)
+      .update(`${row.id}.${exp}.${this.passwordFingerprint(row)}${kind === 'access' ? '' : '.preview'}`)
       .digest('base64url')
       .slice(0, 32);
   }
 
-  private tokenValid(row: FileRow, token: string | undefined): boolean {
-    if (!token) return false;
-    const [expText, signature] = token.split('.');
-    if (!expText || !signature) return false;
+  /** The kind and expiry (seconds) of a valid, unexpired token of this share; null otherwise. */
+  private readToken(row: FileRow, token: string | undefined): { kind: TokenKind; exp: number } | null {
+    if (!token) return null;
+    const parts = token.split('.');
+    const [expText, tag, signature] = parts.length === 3 ? parts : [parts[0], undefined, parts[1]];
+    if (parts.length > 3 || !expText || !signature || (tag !== undefined && tag !== 'p')) return null;
+    const kind: TokenKind = tag === 'p' ? 'preview' : 'access';
     const exp = parseInt(expText, 36);
-    if (!Number.isSafeInteger(exp) || exp * 1000 < this.deps.clock.now().getTime()) return false;
-    return safeEqual(signature, this.sign(row, exp));
+    if (!Number.isSafeInteger(exp) || exp * 1000 < this.deps.clock.now().getTime()) return null;
+    return safeEqual(signature, this.sign(row, exp, kind)) ? { kind, exp } : null;
+  }
+
+  private tokenValid(row: FileRow, token: string | undefined): boolean {
+    return this.readToken(row, token) !== null;
   }
 
   private details(row: FileWithConfig): PublicFileDetails {
@@ -566,6 +594,11 @@ export class FileService {
       access_token: token,
       inline_safe: servingPolicy(row.mimetype).inline,
     };
+  }
+
+  /** HEAD of a share's JSON routes: 404/410 as the GET would answer, and never a counted view. */
+  async peek(slug: string): Promise<void> {
+    this.assertOpen(await this.requireBySlug(slug));
   }
 
   /** GET /api/public/files/{slug}: "password required" until verified; each full answer counts a view. */
@@ -630,9 +663,11 @@ export class FileService {
     if (!redirect && cond.range === 'unsatisfiable') return { kind: 'unsatisfiable', size: row.size };
 
     const range = cond.range === 'unsatisfiable' ? undefined : cond.range;
-    if (request.head && !redirect) {
+    // HEAD never counts a view, and never hands out a redirect (its URL would be a free download).
+    if (request.head) {
       return { kind: 'head', filename: row.filename, policy, disposition, etag, lastModified, size: row.size, range };
     }
+    if (redirect) await this.assertUnchanged(row, config, () => driver.stat(row.storage_path));
     if (mustCount) await this.consume(row);
     const firstBytes = range === undefined || range.start === 0;
     if (firstBytes) this.deps.stats.record(disposition === 'attachment' ? 'file_downloads' : 'file_views');
@@ -656,16 +691,59 @@ export class FileService {
       if (isStorageError(error, 'range')) return { kind: 'unsatisfiable', size: row.size };
       throw storageToAppError(error);
     }
+    const opened = read;
+    await this.assertUnchanged(row, config, async () => opened).catch(async (error: unknown) => {
+      await opened.stream.cancel().catch(() => undefined);
+      throw error;
+    });
     return { kind: 'body', read, filename: row.filename, policy, disposition, etag, lastModified, size: row.size };
   }
 
-  /** GET /api/office-preview/{slug}: a viewer URL around a short-lived public link to the file. */
+  /**
+   * What an S3 share serves must be the object committed: a presigned PUT URL still alive (or anyone with
+   * the bucket's keys) can replace it. Its size and ETag (HEAD before a redirect, the GET's own headers
+   * when proxied) must match the row's, else 409 and nothing is served. Local objects change only
+   * through the app and are not checked. Residual risk of redirects: a presigned GET handed out before a
+   * replacement stays usable for its lifetime (REDIRECT_TTL_MAX_S at most).
+   */
+  private async assertUnchanged(
+    row: FileRow,
+    config: Pick<StorageConfigRow, 'storage_type'>,
+    found: () => Promise<{ size: number; etag?: string }>,
+  ): Promise<void> {
+    if (config.storage_type === 'local') return;
+    let object: { size: number; etag?: string };
+    try {
+      object = await found();
+    } catch (error) {
+      throw storageToAppError(error);
+    }
+    const etagDiffers =
+      row.etag !== null && object.etag !== undefined && unquoteEtag(row.etag) !== unquoteEtag(object.etag);
+    if (object.size === row.size && !etagDiffers) return;
+    this.deps.logger.error(
+      `file ${row.id}: the stored object (${object.size} bytes, ETag ${object.etag ?? '-'}) no longer matches the share (${row.size} bytes, ETag ${row.etag ?? '-'}); not served`,
+    );
+    throw AppError.conflict(
+      'the stored file no longer matches the shared file (it was replaced after the upload), so it is not served',
+    );
+  }
+
+  /**
+   * GET /api/office-preview/{slug}: a viewer URL around a short-lived public link to the file. The link's
+   * preview token is bound to the view that opened it: minted with a counted view (password) or from the
+   * access token of one, it expires no later than that access token and cannot mint another.
+   */
   async officePreview(
     slug: string,
     access: { token?: string; password?: string; client: string },
     requestOrigin: string,
   ): Promise<OfficePreviewResult> {
     const row = await this.requireBySlug(slug);
+    const parent = this.readToken(row, access.token);
+    if (parent?.kind === 'preview') {
+      throw AppError.forbidden('a preview link cannot open another preview: open the share again');
+    }
     const mustCount = await this.authorise(row, access.token, access.password, access.client);
     const provider = await this.deps.settings.get('preview_office_provider');
     if (provider !== 'microsoft' && provider !== 'google') throw AppError.validation('unsupported preview provider');
@@ -673,15 +751,14 @@ export class FileService {
       await this.consume(row);
       this.deps.stats.record('file_views');
     }
-    const ttl = 3600;
-    const token = this.issueToken(row, ttl);
+    const { token, exp } = this.mintToken(row, PREVIEW_TOKEN_TTL_S, 'preview', mustCount ? undefined : parent?.exp);
     const base = this.deps.publicUrl ?? requestOrigin;
     const fileUrl = `${base}/api/file-download/${encodeURIComponent(row.slug)}?token=${encodeURIComponent(token)}`;
     const url =
       provider === 'microsoft'
         ? `https://view.officeapps.live.com/op/view.aspx?src=${encodeURIComponent(fileUrl)}`
         : `https://docs.google.com/viewer?url=${encodeURIComponent(fileUrl)}&embedded=true`;
-    return { url, provider, expires_at: new Date(this.deps.clock.now().getTime() + ttl * 1000).toISOString() };
+    return { url, provider, expires_at: new Date(exp * 1000).toISOString() };
   }
 
   // ---------- management ----------

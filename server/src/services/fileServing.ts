@@ -32,6 +32,11 @@ export interface ServingPolicy {
   sandbox: boolean;
 }
 
+/** An ETag without quotes or the weak prefix, for comparing ETags written by different layers. */
+export function unquoteEtag(etag: string): string {
+  return etag.replace(/^W\//, '').replace(/^"|"$/g, '');
+}
+
 export function baseMimetype(mimetype: string): string {
   return (mimetype.split(';')[0] ?? '').trim().toLowerCase();
 }

@@ -119,8 +119,10 @@ export interface ListResult {
 export interface PresignOptions {
   /** For 'get': the Content-Disposition the backend should answer with. */
   contentDisposition?: string;
-  /** For 'get': the Content-Type to answer with; for 'put': the type the client must send. */
+  /** For 'get': the Content-Type to answer with; for 'put': the type the client must send (signed). */
   contentType?: string;
+  /** For 'put': the exact Content-Length the client must send (signed: other lengths are refused). */
+  contentLength?: number;
 }
 
 export interface UploadedPart {
@@ -157,8 +159,17 @@ export interface MultipartCapability {
   /** true when parts can go straight from the client to the backend via `signPart`. */
   readonly presignedParts: boolean;
   start(path: string, opts?: MultipartStartOptions): Promise<{ uploadId: string }>;
-  /** A URL the client PUTs the part's bytes to; the response's ETag header is the part's ETag. */
-  signPart?(path: string, uploadId: string, partNumber: number, ttlSeconds: number): Promise<string>;
+  /**
+   * A URL the client PUTs the part's bytes to; the response's ETag header is the part's ETag. With
+   * `contentLength` the URL signs it: the backend refuses a part of any other size.
+   */
+  signPart?(
+    path: string,
+    uploadId: string,
+    partNumber: number,
+    ttlSeconds: number,
+    opts?: { contentLength?: number },
+  ): Promise<string>;
   /** Streams one part through the server. Re-sending a part number replaces it. */
   uploadPart(
     path: string,

@@ -40,6 +40,8 @@ export interface CallOptions {
 export interface TestServer {
   url: string;
   target: DbTarget;
+  /** PostgreSQL: the schema this server's database lives in (another instance may share it). */
+  schema?: string;
   built: BuiltServer;
   clock: TestClock;
   call<T = unknown>(
@@ -69,6 +71,8 @@ export async function startTestServer(
     onQuery?: OpenOptions['onQuery'];
     /** Start on the data dir (and PostgreSQL database) another server left: a restart. The dir is removed on close. */
     reuse?: { dataDir: string; databaseUrl?: string };
+    /** PostgreSQL: join this schema of a running test server (a second instance); it is not dropped on close. */
+    sharedSchema?: string;
   } = {},
 ): Promise<TestServer> {
   const dataDir = options.reuse?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'clipnest-test-'));
@@ -78,7 +82,7 @@ export async function startTestServer(
     databaseUrl = options.reuse.databaseUrl;
   } else if (target === 'postgres') {
     databaseUrl = process.env.TEST_DATABASE_URL ?? '';
-    schema = await createPgSchema(databaseUrl);
+    schema = options.sharedSchema ?? (await createPgSchema(databaseUrl));
   }
   const config = loadConfig(
     {
@@ -127,6 +131,7 @@ export async function startTestServer(
   return {
     url,
     target,
+    schema,
     built,
     clock,
     call,
@@ -138,7 +143,7 @@ export async function startTestServer(
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await built.close();
-      if (schema) {
+      if (schema && !options.sharedSchema) {
         const client = new pg.Client({ connectionString: databaseUrl });
         await client.connect();
         await client.query(`DROP SCHEMA ${schema} CASCADE`);

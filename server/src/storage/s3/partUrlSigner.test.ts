@@ -16,13 +16,29 @@ function client(endpoint: string | undefined, forcePathStyle: boolean, region = 
   });
 }
 
-function sdkUrl(c: S3Client, bucket: string, key: string, uploadId: string, partNumber: number, date: Date, ttl = 900) {
+function sdkUrl(
+  c: S3Client,
+  bucket: string,
+  key: string,
+  uploadId: string,
+  partNumber: number,
+  date: Date,
+  ttl = 900,
+  length?: number,
+) {
   return getSignedUrl(
     c,
-    new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber: partNumber }),
+    new UploadPartCommand({
+      Bucket: bucket,
+      Key: key,
+      UploadId: uploadId,
+      PartNumber: partNumber,
+      ...(length !== undefined ? { ContentLength: length } : {}),
+    }),
     {
       expiresIn: ttl,
       signingDate: date,
+      ...(length !== undefined ? { signableHeaders: new Set(['content-length']) } : {}),
     },
   );
 }
@@ -62,6 +78,22 @@ describe('PartUrlSigner', () => {
       c.destroy();
     },
   );
+
+  it.each(cases)('re-signs parts with a signed Content-Length like the SDK ($name)', async (c0) => {
+    const c = client(c0.endpoint, c0.pathStyle, c0.region);
+    const first = await sdkUrl(c, c0.bucket, 'k/ü.bin', 'up+1', 1, new Date('2026-01-02T03:04:05Z'), 900, 5242880);
+    expect(new URL(first).searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;host');
+    const template = partUrlTemplate(first);
+    expect(template?.signsLength).toBe(true);
+    const signer = new PartUrlSigner(credentials);
+    const date = new Date('2026-01-02T04:00:00Z');
+    // The last part is shorter: its own length is signed.
+    expect(await signer.sign(template!, 9, 300, date, 1234)).toBe(
+      await sdkUrl(c, c0.bucket, 'k/ü.bin', 'up+1', 9, date, 300, 1234),
+    );
+    await expect(signer.sign(template!, 2, 300, date)).rejects.toThrow(/Content-Length/);
+    c.destroy();
+  });
 
   it('refuses URLs it cannot reproduce', () => {
     expect(partUrlTemplate('https://b.s3.amazonaws.com/k')).toBeNull();

@@ -30,6 +30,8 @@ export interface PartUrlTemplate {
   request: HttpRequest;
   region: string;
   service: string;
+  /** The URL signs Content-Length (each part's exact size): sign() must be given the part's length. */
+  signsLength: boolean;
 }
 
 /** The template of an SDK-signed UploadPart URL, or null when it is not one this signer reproduces. */
@@ -51,9 +53,10 @@ export function partUrlTemplate(url: string): PartUrlTemplate | null {
     query[decodeURIComponent(eq < 0 ? pair : pair.slice(0, eq))] = eq < 0 ? '' : decodeURIComponent(pair.slice(eq + 1));
   }
   const scope = (query['X-Amz-Credential'] ?? '').split('/');
+  const signedHeaders = query['X-Amz-SignedHeaders'];
   if (
     query['X-Amz-Algorithm'] !== 'AWS4-HMAC-SHA256' ||
-    query['X-Amz-SignedHeaders'] !== 'host' ||
+    (signedHeaders !== 'host' && signedHeaders !== 'content-length;host') ||
     query['X-Amz-Content-Sha256'] !== 'UNSIGNED-PAYLOAD' ||
     'X-Amz-Security-Token' in query ||
     !('partNumber' in query) ||
@@ -75,7 +78,7 @@ export function partUrlTemplate(url: string): PartUrlTemplate | null {
     // As the SDK's presigner: the payload hash is given as a header, which presign() moves to the query.
     headers: { host, 'X-Amz-Content-Sha256': 'UNSIGNED-PAYLOAD' },
   });
-  return { base: origin + path, request, region, service };
+  return { base: origin + path, request, region, service, signsLength: signedHeaders === 'content-length;host' };
 }
 
 /** Signs part URLs from templates with one SigV4 signer (it caches the signing key per day). */
@@ -95,10 +98,22 @@ export class PartUrlSigner {
     });
   }
 
-  async sign(template: PartUrlTemplate, partNumber: number, expiresInSeconds: number, now: Date): Promise<string> {
+  /** `contentLength`: the part's exact size, required by (and only by) templates that sign it. */
+  async sign(
+    template: PartUrlTemplate,
+    partNumber: number,
+    expiresInSeconds: number,
+    now: Date,
+    contentLength?: number,
+  ): Promise<string> {
     const { request } = template;
+    if (template.signsLength !== (contentLength !== undefined)) {
+      throw new Error('a part URL signs Content-Length exactly when its template does');
+    }
+    const headers =
+      contentLength === undefined ? request.headers : { ...request.headers, 'content-length': String(contentLength) };
     const signed = await this.signer.presign(
-      { ...request, query: { ...request.query, partNumber: String(partNumber) } },
+      { ...request, headers, query: { ...request.query, partNumber: String(partNumber) } },
       {
         signingDate: now,
         expiresIn: expiresInSeconds,

@@ -726,9 +726,15 @@ export class S3Driver implements StorageDriver {
             Bucket: this.bucket,
             Key: this.key(path),
             ...(opts.contentType ? { ContentType: opts.contentType } : {}),
+            ...(opts.contentLength !== undefined ? { ContentLength: opts.contentLength } : {}),
           });
+    // The presigner leaves Content-Type unsigned by default and signs only headers the request carries:
+    // naming both makes S3 refuse a PUT whose length or type differs from the announced ones.
+    const signableHeaders = new Set<string>();
+    if (op === 'put' && opts.contentType) signableHeaders.add('content-type');
+    if (op === 'put' && opts.contentLength !== undefined) signableHeaders.add('content-length');
     try {
-      return await getSignedUrl(this.client, command, { expiresIn });
+      return await getSignedUrl(this.client, command, { expiresIn, signableHeaders });
     } catch (err) {
       throw mapS3Error(err, path);
     }
@@ -768,6 +774,10 @@ class S3Multipart implements MultipartCapability {
     private readonly signer: PartUrlSigner,
   ) {}
 
+  private forgetTemplates(path: string, uploadId: string): void {
+    for (const variant of ['', 'length']) this.templates.delete(`${this.d.key(path)}\n${uploadId}\n${variant}`);
+  }
+
   private check(path: string, uploadId: string): void {
     assertNormalized(path);
     if (path === '') throw new StorageError('invalid_path', 'cannot write to the root', { path });
@@ -801,13 +811,20 @@ class S3Multipart implements MultipartCapability {
     return { uploadId: out.UploadId };
   }
 
-  async signPart(path: string, uploadId: string, partNumber: number, ttlSeconds: number): Promise<string> {
+  async signPart(
+    path: string,
+    uploadId: string,
+    partNumber: number,
+    ttlSeconds: number,
+    opts: { contentLength?: number } = {},
+  ): Promise<string> {
     this.check(path, uploadId);
     this.checkPartNumber(path, partNumber);
     const expiresIn = Math.max(1, Math.min(Math.floor(ttlSeconds), MAX_PRESIGN_TTL));
-    const cacheKey = `${this.d.key(path)}\n${uploadId}`;
+    const { contentLength } = opts;
+    const cacheKey = `${this.d.key(path)}\n${uploadId}\n${contentLength === undefined ? '' : 'length'}`;
     const template = this.templates.get(cacheKey);
-    if (template) return this.signer.sign(template, partNumber, expiresIn, new Date());
+    if (template) return this.signer.sign(template, partNumber, expiresIn, new Date(), contentLength);
     let url: string;
     try {
       url = await getSignedUrl(
@@ -817,8 +834,10 @@ class S3Multipart implements MultipartCapability {
           Key: this.d.key(path),
           UploadId: uploadId,
           PartNumber: partNumber,
+          ...(contentLength !== undefined ? { ContentLength: contentLength } : {}),
         }),
-        { expiresIn },
+        // A signed length: S3 refuses a part of any other size.
+        { expiresIn, ...(contentLength !== undefined ? { signableHeaders: new Set(['content-length']) } : {}) },
       );
     } catch (err) {
       throw mapS3Error(err, path);
@@ -913,7 +932,7 @@ class S3Multipart implements MultipartCapability {
   async complete(path: string, uploadId: string, parts: Array<{ partNumber: number; etag: string }>): Promise<Entry> {
     this.check(path, uploadId);
     if (parts.length === 0) throw new StorageError('invalid_part', 'no parts given', { path });
-    this.templates.delete(`${this.d.key(path)}\n${uploadId}`);
+    this.forgetTemplates(path, uploadId);
     let previous = 0;
     for (const part of parts) {
       if (!Number.isInteger(part.partNumber) || part.partNumber <= previous) {
@@ -936,7 +955,7 @@ class S3Multipart implements MultipartCapability {
 
   async abort(path: string, uploadId: string): Promise<void> {
     this.check(path, uploadId);
-    this.templates.delete(`${this.d.key(path)}\n${uploadId}`);
+    this.forgetTemplates(path, uploadId);
     await this.d.send(
       new AbortMultipartUploadCommand({ Bucket: this.d.bucket, Key: this.d.key(path), UploadId: uploadId }),
       path,
