@@ -5,6 +5,9 @@ const boolFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** 128 MiB: a restore holds the body and its parsed rows at once (about 2.5× the body at peak, see docs). */
+export const DEFAULT_BACKUP_MAX_BYTES = 128 * 1024 * 1024;
+
 const envSchema = z.object({
   PORT: z.coerce
     .number({ error: 'must be a number' })
@@ -36,6 +39,12 @@ const envSchema = z.object({
   LOCAL_FSYNC: boolFromEnv.default(false),
   /** Send local files to clients with sendfile(2) (zero-copy) where the native addon is built. */
   LOCAL_SENDFILE: boolFromEnv.default(true),
+  /** Largest backup body /api/admin/backup/preview and /restore accept (bytes); more answers 413. */
+  BACKUP_MAX_BYTES: z.coerce
+    .number({ error: 'must be a number of bytes' })
+    .int('must be an integer')
+    .min(1024, 'must be at least 1024')
+    .default(DEFAULT_BACKUP_MAX_BYTES),
   WEB_DIST_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
 });
@@ -54,6 +63,7 @@ export interface Config {
   allowPrivateUrls: boolean;
   localFsync: boolean;
   localSendfile: boolean;
+  backupMaxBytes: number;
   webDistDir: string;
   logLevel: 'silent' | 'error' | 'info' | 'debug';
 }
@@ -89,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir: strin
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     localFsync: e.LOCAL_FSYNC,
     localSendfile: e.LOCAL_SENDFILE,
+    backupMaxBytes: e.BACKUP_MAX_BYTES,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? defaults.webDistDir),
     logLevel: e.LOG_LEVEL,
   };
