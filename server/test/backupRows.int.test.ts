@@ -124,3 +124,48 @@ describe.each(dbTargets)('restoring rows on %s', (target) => {
     expect(await snapshotAll(server)).toEqual(before);
   });
 });
+
+// Memory of a large preview and restore, measured (printed) but never asserted on: the numbers in
+// docs/api/admin.md come from this test. One database is enough for a measurement.
+describe('a large backup', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer('sqlite');
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('previews and restores a 32 MB backup correctly (RSS growth is printed)', async () => {
+    const token = await server.login();
+    const content = 'x'.repeat(100 * 1024);
+    for (let i = 0; i < 320; i += 40) {
+      await insertPaste(
+        server,
+        Array.from({ length: 40 }, (_, j) => ({ id: `big${i + j}`, slug: `big${i + j}`, content })),
+      );
+    }
+    const body = JSON.stringify({
+      mode: 'merge',
+      backup: (await download(server, token, { backup_type: 'modules', selected_modules: ['text_management'] })).file,
+    });
+    const mb = (n: number) => Math.round(n / 1024 / 1024);
+    for (const path of ['/api/admin/backup/preview', '/api/admin/backup/restore']) {
+      const start = process.memoryUsage().rss;
+      let peak = start;
+      const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+      const res = await server.call<RestorePreview>('POST', path, {
+        token,
+        rawBody: body,
+        headers: { 'content-type': 'application/json' },
+      });
+      clearInterval(timer);
+      expect(res.status, res.body.message).toBe(200);
+      expect(res.body.data?.tables).toEqual([{ table: 'pastes', incoming: 320, existing: 320, conflicts: 320 }]);
+      console.log(
+        `${path}: body ${mb(body.length)} MB, RSS ${mb(start)} → peak ${mb(peak)} MB (+${mb(peak - start)} MB)`,
+      );
+    }
+  }, 120_000);
+});
