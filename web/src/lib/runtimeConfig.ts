@@ -32,9 +32,9 @@ export function parseRuntimeConfig(value: unknown): RuntimeConfig | null {
   return config;
 }
 
-function fromScript(doc: Document): RuntimeConfig | null {
-  const el = doc.getElementById(CONFIG_SCRIPT_ID);
-  if (!(el instanceof HTMLScriptElement) || el.type !== 'application/json') return null;
+function fromScript(doc: Document | undefined): RuntimeConfig | null {
+  const el = doc?.getElementById(CONFIG_SCRIPT_ID);
+  if (!el || el.tagName !== 'SCRIPT' || el.getAttribute('type') !== 'application/json') return null;
   try {
     return parseRuntimeConfig(JSON.parse(el.textContent || 'null'));
   } catch {
@@ -45,7 +45,7 @@ function fromScript(doc: Document): RuntimeConfig | null {
 /** Reads the config from a window (exported for tests; the app uses `runtimeConfig`). */
 export function readRuntimeConfig(win: Window | undefined): Readonly<RuntimeConfig> {
   if (!win) return Object.freeze({});
-  const config = fromScript(win.document) ?? parseRuntimeConfig(win.__CLIPNEST_CONFIG__) ?? {};
+  const config = fromScript(win.document as Document | undefined) ?? parseRuntimeConfig(win.__CLIPNEST_CONFIG__) ?? {};
   return Object.freeze(config);
 }
 
