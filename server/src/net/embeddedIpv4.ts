@@ -42,7 +42,9 @@ export function embeddedIpv4(ip: ipaddr.IPv6): EmbeddedIpv4 | null {
   }
   // ::/96, IPv4-compatible (deprecated, but a dual-stack socket may still reach the IPv4 host).
   // :: and ::1 keep their own meaning (unspecified, loopback) and are left to the IPv6 rules.
-  if (zero(b, 0, 12) && !zero(b, 12, 15)) return { form: 'IPv4-compatible', addresses: [v4(last32)] };
+  if (zero(b, 0, 12) && !(zero(b, 12, 15) && (b[15] === 0 || b[15] === 1))) {
+    return { form: 'IPv4-compatible', addresses: [v4(last32)] };
+  }
   // 64:ff9b::/96, the well-known NAT64 prefix.
   if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zero(b, 4, 12)) {
     return { form: 'NAT64', addresses: [v4(last32)] };

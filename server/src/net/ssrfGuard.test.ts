@@ -36,6 +36,7 @@ describe('blockedReason', () => {
   it.each([
     ['::7f00:1', /IPv4-compatible a loopback address \(127\.0\.0\.1\)/],
     ['::a00:1', /IPv4-compatible a private address/],
+    ['::5', /IPv4-compatible an unspecified address \(0\.0\.0\.5\)/],
     ['::a9fe:a9fe', /IPv4-compatible a cloud metadata address/],
     ['::ffff:7f00:1', /IPv4-mapped a loopback/],
     ['::ffff:0:7f00:1', /IPv4-translated a loopback/],
