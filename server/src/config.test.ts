@@ -99,6 +99,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ LOCAL_SENDFILE: 'false' }, defaults).localSendfile).toBe(false);
   });
 
+  it('bounds backup bodies by BACKUP_MAX_BYTES (128 MiB by default)', () => {
+    expect(loadConfig({}, defaults).backupMaxBytes).toBe(128 * 1024 * 1024);
+    expect(loadConfig({ BACKUP_MAX_BYTES: '1048576' }, defaults).backupMaxBytes).toBe(1048576);
+    for (const bad of ['lots', '1.5', '10']) {
+      expect(() => loadConfig({ BACKUP_MAX_BYTES: bad }, defaults), bad).toThrow(/BACKUP_MAX_BYTES/);
+    }
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }, defaults).port).toBe(8787);
   });

@@ -9,6 +9,8 @@ const seconds = z.coerce
   .number({ error: 'must be a number of seconds' })
   .positive('must be greater than 0')
   .max(86_400, 'must be at most 86400');
+/** 128 MiB: a restore holds the body and its parsed rows at once (about 2.5× the body at peak, see docs). */
+export const DEFAULT_BACKUP_MAX_BYTES = 128 * 1024 * 1024;
 
 const envSchema = z.object({
   PORT: z.coerce
@@ -54,6 +56,12 @@ const envSchema = z.object({
   DOWNLOAD_IDLE_TIMEOUT: seconds.default(300),
   /** Seconds any other request's body may take in total. */
   REQUEST_TIMEOUT: seconds.default(300),
+  /** Largest backup body /api/admin/backup/preview and /restore accept (bytes); more answers 413. */
+  BACKUP_MAX_BYTES: z.coerce
+    .number({ error: 'must be a number of bytes' })
+    .int('must be an integer')
+    .min(1024, 'must be at least 1024')
+    .default(DEFAULT_BACKUP_MAX_BYTES),
   WEB_DIST_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
 });
@@ -78,6 +86,7 @@ export interface Config {
   uploadIdleTimeoutMs: number;
   downloadIdleTimeoutMs: number;
   requestTimeoutMs: number;
+  backupMaxBytes: number;
   webDistDir: string;
   logLevel: 'silent' | 'error' | 'info' | 'debug';
 }
@@ -117,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir: strin
     uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT * 1000,
     downloadIdleTimeoutMs: e.DOWNLOAD_IDLE_TIMEOUT * 1000,
     requestTimeoutMs: e.REQUEST_TIMEOUT * 1000,
+    backupMaxBytes: e.BACKUP_MAX_BYTES,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? defaults.webDistDir),
     logLevel: e.LOG_LEVEL,
   };

@@ -121,6 +121,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     schemaVersion: Object.keys(migrations).sort().at(-1) ?? '',
     clock,
     settleWrites: () => pastes.flushViews(),
+    maxBytes: config.backupMaxBytes,
   });
   const storageRegistry = new StorageRegistry({
     factories: {

@@ -1,5 +1,5 @@
-import type { ApiKeyView, BackupFile, BackupModuleInfo, RestorePreview, RestoreResult } from '@clipnest/contract';
-import { sql, type Kysely } from 'kysely';
+import type { ApiKeyView, BackupModuleInfo, RestorePreview, RestoreResult } from '@clipnest/contract';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   builtinLocalConfig,
@@ -9,40 +9,11 @@ import {
   insertPaste,
   insertStorageConfig,
 } from './support/featureRows.js';
+import { download, snapshotAll } from './support/backups.js';
 import { dbTargets, expectEnvelope, startTestServer, type TestServer } from './support/harness.js';
 
 const KEY_A = 'install-a-encryption-key-0001';
 const KEY_B = 'install-b-encryption-key-0002';
-
-/** Every backed-up table's rows, sorted, keyed by table. */
-async function snapshotAll(server: TestServer): Promise<Record<string, string[]>> {
-  const modules = await server.built.services.backups.modules();
-  const result: Record<string, string[]> = {};
-  for (const table of modules.flatMap((m) => m.tables.map((t) => t.name))) {
-    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(
-      server.built.database.db,
-    );
-    result[table] = rows.map((row) => JSON.stringify(Object.entries(row).sort())).sort();
-  }
-  return result;
-}
-
-async function download(
-  server: TestServer,
-  token: string,
-  body: unknown,
-): Promise<{ status: number; file: BackupFile; disposition: string | null }> {
-  const res = await fetch(`${server.url}/api/admin/backup/create`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return {
-    status: res.status,
-    file: (await res.json()) as BackupFile,
-    disposition: res.headers.get('content-disposition'),
-  };
-}
 
 describe.each(dbTargets)('backup and restore on %s', (target) => {
   let a: TestServer;

@@ -1,5 +1,5 @@
-// The SSRF guard of URL uploads, on (the default): loopback, private, link-local, metadata, names
-// resolving to loopback, other schemes, and a redirect from an allowed URL to a private one are all
+// The SSRF guard of URL uploads, on (the default): loopback, private, link-local, metadata, IPv6
+// forms embedding those (IPv4-compatible, mapped, translated, NAT64, 6to4, Teredo), names resolving to loopback, other schemes, and a redirect from an allowed URL to a private one are all
 // refused with a clear 400 and nothing is fetched or stored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../src/errors.js';
@@ -31,6 +31,16 @@ describe.each(dbTargets)('SSRF guard (%s)', (target) => {
     'http://169.254.169.254/latest/meta-data/',
     'http://[fd00:ec2::254]/latest/meta-data/',
     'http://[::ffff:127.0.0.1]/x',
+    // IPv6 forms that embed a private IPv4 address, pointed at the live loopback server.
+    `http://[::127.0.0.1]:${remote.port}/files/a.txt`,
+    `http://[::ffff:127.0.0.1]:${remote.port}/files/a.txt`,
+    `http://[::ffff:7f00:1]:${remote.port}/files/a.txt`,
+    `http://[::ffff:0:127.0.0.1]:${remote.port}/files/a.txt`,
+    `http://[64:ff9b::7f00:1]:${remote.port}/files/a.txt`,
+    `http://[64:ff9b:1::7f00:1]:${remote.port}/files/a.txt`,
+    `http://[2002:7f00:1::]:${remote.port}/files/a.txt`,
+    `http://[2001:0:4136:e378:8000:63bf:80ff:fffe]:${remote.port}/files/a.txt`,
+    'http://[::a9fe:a9fe]/latest/meta-data/',
     'http://100.64.1.1/x',
     'http://0.0.0.0/x',
     `http://localhost:${remote.port}/files/a.txt`,

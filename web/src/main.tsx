@@ -1,5 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+// First: the runtime config is captured before anything else runs or renders (see the module).
+import './lib/runtimeConfig';
 import './index.css';
 import './lib/i18n';
 import './lib/theme';

@@ -1,6 +1,7 @@
 // SSRF guard for URL uploads: only http(s); every address a host resolves to, at every redirect hop
 // (followed manually, at most 5), must be public unicast — not loopback, private, link-local, CGNAT,
-// multicast, unspecified, reserved, a cloud metadata address or an IPv4-mapped/embedded form of those.
+// multicast, unspecified, reserved, a cloud metadata address or an IPv6 form embedding one of those
+// (IPv4-compatible, -mapped, -translated, NAT64, 6to4, Teredo: see embeddedIpv4.ts).
 // The connection is pinned to the address that was checked (custom `lookup`), so a DNS answer that
 // changes between check and connect (rebinding) cannot slip through. ALLOW_PRIVATE_URLS=true turns
 // the address checks off (the scheme and redirect limits stay).
@@ -11,6 +12,7 @@ import net from 'node:net';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { AppError } from '../errors.js';
+import { embeddedIpv4 } from './embeddedIpv4.js';
 
 export interface ResolvedAddress {
   address: string;
@@ -53,10 +55,14 @@ export function blockedReason(address: string): string | null {
     return 'not an IP address';
   }
   if (ip.kind() === 'ipv6') {
-    const v6 = ip as ipaddr.IPv6;
-    if (v6.isIPv4MappedAddress()) {
-      const inner = blockedReason(v6.toIPv4Address().toString());
-      return inner ? `IPv4-mapped ${inner}` : null;
+    // IPv6 forms that carry an IPv4 address are judged by that address (every candidate of it).
+    const embedded = embeddedIpv4(ip as ipaddr.IPv6);
+    if (embedded) {
+      for (const inner of embedded.addresses) {
+        const reason = blockedReason(inner.toString());
+        if (reason) return `${embedded.form} ${reason} (${inner.toString()})`;
+      }
+      return null;
     }
   }
   const normalized = ip.toNormalizedString();

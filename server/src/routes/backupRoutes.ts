@@ -8,9 +8,6 @@ import { readJson } from '../http/input.js';
 import type { BackupScheduler } from '../services/backupScheduler.js';
 import type { BackupService } from '../services/backupService.js';
 
-/** Backups can be large (every paste's content): restore bodies may be up to this size. */
-const RESTORE_MAX_BYTES = 512 * 1024 * 1024;
-
 export function backupRoutes(deps: { backups: BackupService; backupScheduler: BackupScheduler; guard: Guard }) {
   const { backups, backupScheduler, guard } = deps;
   return new Hono<AppEnv>()
@@ -43,12 +40,12 @@ export function backupRoutes(deps: { backups: BackupService; backupScheduler: Ba
     })
     .post('/preview', async (c) => {
       await guard.admin(c);
-      const input = await readJson(c, restoreBackupSchema, { maxBytes: RESTORE_MAX_BYTES });
+      const input = await readJson(c, restoreBackupSchema, { maxBytes: backups.maxBytes });
       return ok(c, await backups.preview(input.backup, input.mode, input.source_encryption_key));
     })
     .post('/restore', async (c) => {
       await guard.admin(c);
-      const input = await readJson(c, restoreBackupSchema, { maxBytes: RESTORE_MAX_BYTES });
+      const input = await readJson(c, restoreBackupSchema, { maxBytes: backups.maxBytes });
       return ok(c, await backups.restore(input.backup, input.mode, input.source_encryption_key), {
         message: 'backup restored',
       });

@@ -11,12 +11,14 @@ import {
   type RestoreResult,
   type RestoreTablePlan,
 } from '@clipnest/contract';
+import { DEFAULT_BACKUP_MAX_BYTES } from '../config.js';
 import { AppError } from '../errors.js';
 import { isoNow, type Clock } from '../lib/clock.js';
 import type { BackupRepository, Row } from '../repositories/backupRepository.js';
 import { SecretCipher } from '../security/cipher.js';
 import { sha256Hex } from '../security/secrets.js';
 import { MODULE_TABLES, TABLE_ORDER } from './backupModules.js';
+import { FOREIGN_KEYS, rowProblem } from './backupRowRules.js';
 
 export interface BackupServiceDeps {
   backups: BackupRepository;
@@ -27,6 +29,8 @@ export interface BackupServiceDeps {
   clock: Clock;
   /** Writes what services hold in memory (buffered view counts) so a backup or restore sees every row as it is. */
   settleWrites?: () => Promise<void>;
+  /** BACKUP_MAX_BYTES: the largest backup body preview/restore read (default DEFAULT_BACKUP_MAX_BYTES). */
+  maxBytes?: number;
 }
 
 /** Columns named `*_encrypted` hold AES-GCM secrets; a restore from another install re-encrypts them. */
@@ -40,6 +44,19 @@ function byTableOrder(a: string, b: string): number {
   return TABLE_ORDER.indexOf(a) - TABLE_ORDER.indexOf(b);
 }
 
+function moduleOf(table: string): string {
+  return Object.entries(MODULE_TABLES).find(([, entries]) => entries.some((e) => e.table === table))?.[0] ?? '?';
+}
+
+/** A 400 naming the module, table, row (1-based, with its key) and field of a bad row. */
+function badRow(module: string, table: string, index: number, key: unknown, problem: string): AppError {
+  const field = problem.split(':')[0] ?? '';
+  return AppError.validation(
+    `invalid backup file: module ${module}, table ${table}, row ${index + 1} (${JSON.stringify(key ?? null)}): ${problem}; nothing was restored`,
+    [{ path: `backup.tables.${table}.rows.${index}.${field}`, message: problem.slice(field.length + 1).trim() }],
+  );
+}
+
 interface Plan {
   file: BackupFile;
   mode: RestoreMode;
@@ -48,13 +65,18 @@ interface Plan {
 }
 
 export class BackupService {
-  constructor(private readonly deps: BackupServiceDeps) {}
+  /** Bodies of /preview and /restore larger than this answer 413 before they are read. */
+  readonly maxBytes: number;
+
+  constructor(private readonly deps: BackupServiceDeps) {
+    this.maxBytes = deps.maxBytes ?? DEFAULT_BACKUP_MAX_BYTES;
+  }
 
   /** The module's tables that exist in this install, in insert order. */
   private async presentTables(modules: readonly BackupModule[]) {
     const columns = await this.deps.backups.columns();
     return modules
-      .flatMap((module) => MODULE_TABLES[module])
+      .flatMap((module) => MODULE_TABLES[module].map((entry) => ({ ...entry, module })))
       .filter(({ table }) => columns.has(table))
       .sort((a, b) => byTableOrder(a.table, b.table))
       .map((entry) => ({ ...entry, columns: columns.get(entry.table) ?? [] }));
@@ -123,7 +145,7 @@ export class BackupService {
     const warnings: string[] = [];
     const tables: Plan['tables'] = [];
     const planRows: RestoreTablePlan[] = [];
-    for (const { table, key, columns } of await this.presentTables(file.modules)) {
+    for (const { table, key, columns, module } of await this.presentTables(file.modules)) {
       const entry = file.tables[table];
       if (!entry) throw AppError.validation(`invalid backup file: the table "${table}" of its modules is missing`);
       const known = new Set(columns);
@@ -138,6 +160,8 @@ export class BackupService {
         if (typeof id !== 'string' && typeof id !== 'number') {
           throw AppError.validation(`invalid backup file: ${table} row ${index + 1} has no ${key}`);
         }
+        const problem = rowProblem(table, row);
+        if (problem) throw badRow(module, table, index, row[key], problem);
       });
       const rows = this.reencrypt(table, entry.rows, keyMatches, sourceKey, warnings);
       const ids = rows.map((row) => row[key] as string | number);
@@ -150,6 +174,7 @@ export class BackupService {
         conflicts: ids.filter((id) => existingKeys.has(String(id))).length,
       });
     }
+    await this.checkReferences(tables, mode);
     if (mode === 'overwrite' && file.modules.includes('account_management')) {
       warnings.push('the admin account will be replaced: you will be logged out');
     }
@@ -167,6 +192,40 @@ export class BackupService {
         warnings,
       },
     };
+  }
+
+  /**
+   * Every cross-module reference (a file's storage config, a mount's) must name a row that exists
+   * after the restore: in the backup, or already here unless an overwrite clears that table.
+   */
+  private async checkReferences(tables: Plan['tables'], mode: RestoreMode): Promise<void> {
+    const byTable = new Map(tables.map((entry) => [entry.table, entry]));
+    for (const { table, column, references } of FOREIGN_KEYS) {
+      const entry = byTable.get(table);
+      if (!entry) continue;
+      const restored = byTable.get(references.table);
+      const inBackup = new Set(restored?.rows.map((row) => String(row[references.key])) ?? []);
+      const wanted = [...new Set(entry.rows.map((row) => row[column]).filter((v) => v !== null && v !== undefined))];
+      const missing = wanted.filter((v) => !inBackup.has(String(v)));
+      const kept =
+        mode === 'overwrite' && restored
+          ? new Set<string>()
+          : await this.deps.backups.existingKeys(references.table, references.key, missing as (string | number)[]);
+      const index = entry.rows.findIndex((row) => {
+        const value = row[column];
+        return value !== null && value !== undefined && !inBackup.has(String(value)) && !kept.has(String(value));
+      });
+      if (index >= 0) {
+        const row = entry.rows[index] as Row;
+        throw badRow(
+          moduleOf(table),
+          table,
+          index,
+          row[entry.key],
+          `${column}: names ${references.table} ${JSON.stringify(row[column])}, which is neither in the backup nor here`,
+        );
+      }
+    }
   }
 
   private reencrypt(

@@ -1,6 +1,7 @@
 /**
  * HTTP client for the Clipnest API (spec §7, §8).
- * - Base URL: window.__CLIPNEST_CONFIG__.apiBaseUrl, else localStorage `api_base_url`, else this page's origin.
+ * - Base URL: the runtime config's apiBaseUrl (lib/runtimeConfig.ts, read once at boot), else
+ *   localStorage `api_base_url`, else this page's origin.
  * - Every call goes to `{base}/api{path}`; absolute http(s) URLs pass unchanged.
  * - JSON bodies are serialised; FormData/Blob/strings are sent as they are.
  * - 30 s timeout by default, 300 s for part uploads.
@@ -18,6 +19,7 @@ import {
 } from './apiErrors';
 import { authorizationHeader, getSession, logout } from './auth';
 import i18n from './i18n';
+import { runtimeConfig } from './runtimeConfig';
 import { safeStorage, StorageKeys } from './storageKeys';
 
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -71,7 +73,7 @@ export function errorMessage(error: unknown): string {
 }
 
 export function getApiBaseUrl(): string {
-  const runtime = typeof window !== 'undefined' ? window.__CLIPNEST_CONFIG__?.apiBaseUrl : undefined;
+  const runtime = runtimeConfig.apiBaseUrl;
   const saved = safeStorage.get(StorageKeys.apiBaseUrl);
   const base = runtime || saved || (typeof window !== 'undefined' ? window.location.origin : '');
   return base.replace(/\/+$/, '');

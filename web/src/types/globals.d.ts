@@ -2,7 +2,11 @@ export {};
 
 declare global {
   interface Window {
-    /** Optional runtime config injected by the hosting page (e.g. a reverse proxy or container entrypoint). */
-    __CLIPNEST_CONFIG__?: { apiBaseUrl?: string };
+    /**
+     * Optional runtime config injected by the hosting page (e.g. a reverse proxy or container
+     * entrypoint). Untrusted shape (DOM clobbering can put an Element here): read it only through
+     * lib/runtimeConfig.ts, which validates it once at boot.
+     */
+    __CLIPNEST_CONFIG__?: unknown;
   }
 }

@@ -1,10 +1,10 @@
 import { Megaphone, X } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MarkdownView } from '../../components/markdown';
 import { Button } from '../../components/ui/button';
 import { IconButton } from '../../components/ui/icon-button';
 import { hashString } from '../../lib/hash';
-import { renderSafeMarkdown } from '../../lib/markdown';
 import { useSiteConfig } from '../../lib/siteConfig';
 import { safeStorage, StorageKeys } from '../../lib/storageKeys';
 
@@ -15,9 +15,8 @@ export function AnnouncementBanner() {
   const content = site.site_announcement_content.trim();
   const hash = useMemo(() => hashString(content), [content]);
   const [closedHash, setClosedHash] = useState<string | null>(() => safeStorage.get(StorageKeys.announcementDismissed));
-  const html = useMemo(() => (content ? renderSafeMarkdown(content) : ''), [content]);
 
-  if (!site.site_announcement_enabled || !html || closedHash === hash) return null;
+  if (!site.site_announcement_enabled || !content || closedHash === hash) return null;
 
   return (
     <section
@@ -27,9 +26,10 @@ export function AnnouncementBanner() {
       <Megaphone className="mt-1 size-[18px] shrink-0" aria-hidden="true" />
       <div className="min-w-0 flex-1">
         <p className="text-sm font-semibold">{t('announcement.title')}</p>
-        <div
+        <MarkdownView
+          variant="compact"
+          source={content}
           className="prose-quiet mt-0.5 break-words [&_a]:text-current [&_a:hover]:text-current"
-          dangerouslySetInnerHTML={{ __html: html }}
         />
         <Button
           variant="ghost"

@@ -1,20 +1,18 @@
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { renderSafeMarkdown } from '../../lib/markdown';
+import { MarkdownView } from '../../components/markdown';
 import { useSiteConfig } from '../../lib/siteConfig';
 
-/** The site's Markdown footer, sanitised with DOMPurify (spec §2: not shown on admin pages). */
+/** The site's Markdown footer, through the paste renderer and sanitiser (spec §2: not shown on admin pages). */
 export function Footer() {
   const { t } = useTranslation();
   const { site_footer_markdown: markdown } = useSiteConfig();
-  const html = useMemo(() => (markdown.trim() ? renderSafeMarkdown(markdown) : ''), [markdown]);
-  if (!html) return null;
+  if (!markdown.trim()) return null;
   return (
     <footer aria-label={t('footer.label')} className="border-t border-border">
-      <div
+      <MarkdownView
+        variant="compact"
+        source={markdown}
         className="prose-quiet mx-auto max-w-6xl px-4 py-6 text-center text-muted-foreground sm:px-5"
-        // Sanitised above: DOMPurify removes scripts, handlers and javascript: links.
-        dangerouslySetInnerHTML={{ __html: html }}
       />
     </footer>
   );

@@ -37,6 +37,13 @@ export interface MarkdownViewProps {
   /** Shown when the source is empty. */
   emptyText?: string;
   id?: string;
+  /**
+   * `document` (default): full typography, a skeleton while loading. `compact`: short site texts
+   * (footer, announcement) — single newlines break lines, the surrounding text style is kept and
+   * nothing shows while loading. Both are sanitised the same way.
+   */
+  variant?: 'document' | 'compact';
+  'data-testid'?: string;
 }
 
 /**
@@ -44,7 +51,18 @@ export interface MarkdownViewProps {
  * KaTeX math and Mermaid diagrams (both fetched only when used). Typography lives in markdown.css
  * (`.md-body`); the box contains its content, so nothing inside can cover the page around it.
  */
-export function MarkdownView({ source, className, debounceMs = 0, onRendered, emptyText, id }: MarkdownViewProps) {
+export function MarkdownView({
+  source,
+  className,
+  debounceMs = 0,
+  onRendered,
+  emptyText,
+  id,
+  variant = 'document',
+  'data-testid': testIdProp,
+}: MarkdownViewProps) {
+  const compact = variant === 'compact';
+  const testId = testIdProp ?? (compact ? undefined : 'markdown-body');
   const { t } = useTranslation();
   const theme = useResolvedTheme();
   const ref = useRef<HTMLDivElement>(null);
@@ -60,7 +78,7 @@ export function MarkdownView({ source, className, debounceMs = 0, onRendered, em
     const timer = window.setTimeout(
       () => {
         loadMarkdownRuntime()
-          .then((runtime) => runtime.renderMarkdown(source))
+          .then((runtime) => runtime.renderMarkdown(source, { breaks: compact }))
           .then(
             (html) => {
               if (cancelled) return;
@@ -81,7 +99,7 @@ export function MarkdownView({ source, className, debounceMs = 0, onRendered, em
     };
     // `rendered` only decides whether the first render waits; it must not retrigger rendering.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [source, debounceMs]);
+  }, [source, debounceMs, compact]);
 
   const html = rendered?.html ?? null;
   useLayoutEffect(() => {
@@ -133,7 +151,7 @@ export function MarkdownView({ source, className, debounceMs = 0, onRendered, em
   }
   return (
     <>
-      {html === null && (
+      {html === null && !compact && (
         <div className={cn('space-y-3', className)} aria-busy="true" aria-label={t('common.loading')}>
           <Skeleton className="h-7 w-2/3" />
           <Skeleton className="h-4 w-full" />
@@ -145,8 +163,8 @@ export function MarkdownView({ source, className, debounceMs = 0, onRendered, em
         id={id}
         ref={ref}
         onClick={(event) => void onClick(event)}
-        className={cn('md-body', html === null && 'hidden', className)}
-        data-testid="markdown-body"
+        className={cn(compact ? 'md-compact' : 'md-body', html === null && 'hidden', className)}
+        data-testid={testId}
       />
     </>
   );

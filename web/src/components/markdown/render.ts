@@ -4,6 +4,7 @@
  * `<pre class="md-mermaid">` for the view to draw (see enhance.ts). Every result is sanitised.
  */
 import { Marked, type MarkedExtension, type Tokens } from 'marked';
+import { gfmHeadingId } from 'marked-gfm-heading-id';
 import { highlightCode, loadLanguagesFor, resolveLanguage } from './highlight';
 import { sanitizeHtml } from './sanitize';
 
@@ -28,15 +29,22 @@ const codeExtension: MarkedExtension = {
   },
 };
 
-let plain: Marked | null = null;
-let withMath: Marked | null = null;
+/** Parsers by options ("math" × "breaks"), built once each. */
+const parsers = new Map<string, Marked>();
 let mathLoading: Promise<MarkedExtension | null> | null = null;
 
-function build(extra?: MarkedExtension): Marked {
-  const m = new Marked({ gfm: true, breaks: false, async: false });
-  m.use(codeExtension);
-  if (extra) m.use(extra);
-  return m;
+function parserFor(math: MarkedExtension | null, breaks: boolean): Marked {
+  const key = `${math ? 'math' : 'plain'}:${breaks ? 'breaks' : 'gfm'}`;
+  let parser = parsers.get(key);
+  if (!parser) {
+    parser = new Marked({ gfm: true, breaks, async: false });
+    // Headings get GitHub's slug ids; the sanitiser prefixes every id with `user-content-` and
+    // points in-page links at the prefixed ids, so `[x](#heading)` still scrolls to the heading.
+    parser.use(codeExtension, gfmHeadingId());
+    if (math) parser.use(math);
+    parsers.set(key, parser);
+  }
+  return parser;
 }
 
 function loadMath(): Promise<MarkedExtension | null> {
@@ -59,16 +67,21 @@ export function hasMermaid(markdown: string): boolean {
   return /^ {0,3}(`{3,}|~{3,})[ \t]*mermaid\b/im.test(markdown);
 }
 
-/** Renders Markdown to sanitised HTML (loading grammars and KaTeX first when needed). */
-export async function renderMarkdown(markdown: string): Promise<string> {
+export interface RenderOptions {
+  /** Single newlines become <br> (short site texts: footer, announcement). Default false (GFM). */
+  breaks?: boolean;
+}
+
+/**
+ * Renders Markdown to sanitised HTML (loading grammars and KaTeX first when needed). The one
+ * Markdown render path of the app: pastes, uploaded .md files, footer and announcement alike.
+ */
+export async function renderMarkdown(markdown: string, options: RenderOptions = {}): Promise<string> {
   const [, math] = await Promise.all([
     loadLanguagesFor(markdown),
     mightHaveMath(markdown) ? loadMath() : Promise.resolve(null),
   ]);
-  let parser: Marked;
-  if (math) parser = withMath ??= build(math);
-  else parser = plain ??= build();
-  const html = parser.parse(markdown, { async: false });
+  const html = parserFor(math, options.breaks ?? false).parse(markdown, { async: false });
   return sanitizeHtml(html);
 }
 

@@ -123,6 +123,13 @@ const FORBID_ATTR = [
   'tabindex',
 ];
 
+/**
+ * Every id and name in rendered content gets this prefix (DOMPurify's SANITIZE_NAMED_PROPS, whose
+ * prefix is fixed to this), so content can never clobber a global (`window.foo`, `document.foo`)
+ * or an id the app uses.
+ */
+export const ID_PREFIX = 'user-content-';
+
 let purify: ReturnType<typeof DOMPurify> | null = null;
 
 function instance(): ReturnType<typeof DOMPurify> {
@@ -144,7 +151,11 @@ function instance(): ReturnType<typeof DOMPurify> {
     switch (el.tagName) {
       case 'A': {
         const href = el.getAttribute('href');
-        if (href && !href.startsWith('#')) {
+        if (href?.startsWith('#')) {
+          // In-page anchors point at the prefixed ids (SANITIZE_NAMED_PROPS below).
+          if (href.length > 1 && !href.startsWith(`#${ID_PREFIX}`))
+            el.setAttribute('href', `#${ID_PREFIX}${href.slice(1)}`);
+        } else if (href) {
           el.setAttribute('target', '_blank');
           el.setAttribute('rel', 'noopener noreferrer nofollow');
         }

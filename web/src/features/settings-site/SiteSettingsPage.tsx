@@ -1,6 +1,6 @@
 import { SettingGroup, faviconSchema, type SettingKey } from '@clipnest/contract';
 import { ImageOff } from 'lucide-react';
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   SettingInput,
@@ -11,8 +11,8 @@ import {
   useSettingsForm,
   type SettingsForm,
 } from '../../components/settings';
+import { MarkdownView } from '../../components/markdown';
 import { Alert } from '../../components/ui/alert';
-import { renderSafeMarkdown } from '../../lib/markdown';
 
 const KEYS: SettingKey[] = [
   'site_title',
@@ -64,7 +64,6 @@ function MarkdownField({
   const { t } = useTranslation();
   const text = String(form.values[settingKey] ?? '');
   const deferred = useDeferredValue(text);
-  const html = useMemo(() => (deferred.trim() ? renderSafeMarkdown(deferred) : ''), [deferred]);
   return (
     <div className="grid gap-3 lg:grid-cols-2">
       <SettingTextarea
@@ -82,8 +81,8 @@ function MarkdownField({
           aria-live="polite"
           className="min-h-24 flex-1 overflow-auto rounded-lg border border-dashed border-border bg-surface-muted px-3 py-2"
         >
-          {html ? (
-            <div className="prose-quiet break-words" dangerouslySetInnerHTML={{ __html: html }} />
+          {deferred.trim() ? (
+            <MarkdownView variant="compact" source={deferred} debounceMs={150} className="prose-quiet break-words" />
           ) : (
             <p className="text-sm text-muted-foreground">{t('adminPanel.site.previewEmpty')}</p>
           )}

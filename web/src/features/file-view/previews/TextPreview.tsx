@@ -1,10 +1,10 @@
 import { fileExtension } from '@clipnest/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MarkdownView } from '../../../components/markdown';
 import { Alert } from '../../../components/ui/alert';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { renderSafeMarkdown } from '../../../lib/markdown';
 import './highlight.css';
 
 /** Text previews read at most this many bytes (a Range request); more is "truncated". */
@@ -155,38 +155,20 @@ export function CodePreview({ src, filename, onError }: { src: string; filename:
   );
 }
 
-/** Document typography for rendered Markdown (DESIGN.md: GitHub-grade, ~72ch). */
-const PROSE = [
-  'mx-auto max-w-[72ch] break-words text-[15px] leading-7',
-  '[&_h1]:mb-4 [&_h1]:mt-6 [&_h1]:border-b [&_h1]:border-border [&_h1]:pb-2 [&_h1]:text-2xl [&_h1]:font-semibold first:[&_h1]:mt-0',
-  '[&_h2]:mb-3 [&_h2]:mt-6 [&_h2]:border-b [&_h2]:border-border [&_h2]:pb-1.5 [&_h2]:text-xl [&_h2]:font-semibold',
-  '[&_h3]:mb-2 [&_h3]:mt-5 [&_h3]:text-lg [&_h3]:font-semibold [&_h4]:mt-4 [&_h4]:font-semibold',
-  '[&_p]:my-3 [&_ul]:my-3 [&_ul]:list-disc [&_ul]:ps-6 [&_ol]:my-3 [&_ol]:list-decimal [&_ol]:ps-6 [&_li]:my-1',
-  '[&_a]:text-primary-soft-foreground [&_a]:underline [&_a]:underline-offset-2',
-  '[&_blockquote]:my-3 [&_blockquote]:border-s-4 [&_blockquote]:border-border [&_blockquote]:ps-4 [&_blockquote]:text-muted-foreground',
-  '[&_code]:rounded [&_code]:bg-surface-muted [&_code]:px-1.5 [&_code]:py-0.5 [&_code]:font-mono [&_code]:text-[0.875em]',
-  '[&_pre]:my-4 [&_pre]:overflow-auto [&_pre]:rounded-lg [&_pre]:border [&_pre]:border-border [&_pre]:bg-surface-muted [&_pre]:p-4',
-  '[&_pre_code]:bg-transparent [&_pre_code]:p-0',
-  '[&_table]:my-4 [&_table]:block [&_table]:overflow-x-auto [&_th]:border [&_th]:border-border [&_th]:bg-surface-muted [&_th]:px-3 [&_th]:py-1.5',
-  '[&_td]:border [&_td]:border-border [&_td]:px-3 [&_td]:py-1.5 [&_tr:nth-child(even)]:bg-surface-muted/50',
-  '[&_img]:max-w-full [&_img]:rounded-md [&_hr]:my-6 [&_hr]:border-border',
-].join(' ');
-
-/** Markdown rendered by the shared sanitising renderer (no script, no event handlers). */
+/** Markdown through the paste renderer and its strict sanitiser: an uploaded .md can do no more than a paste. */
 export function MarkdownPreview({ src, onError }: { src: string; onError: () => void }) {
   const file = useFileText(src);
   const text = file.data?.text;
-  const html = useMemo(() => (text === undefined ? '' : renderSafeMarkdown(text)), [text]);
   useEffect(() => {
     if (file.isError) onError();
   }, [file.isError, onError]);
   if (file.isPending) return <TextSkeleton />;
-  if (file.isError) return null;
+  if (file.isError || text === undefined) return null;
   return (
     <div className="flex flex-col gap-2">
       {file.data?.truncated && <Truncated />}
       <article className="rounded-lg border border-border bg-surface px-5 py-6 sm:px-8" data-testid="markdown-preview">
-        <div className={PROSE} dangerouslySetInnerHTML={{ __html: html }} />
+        <MarkdownView source={text} className="mx-auto" />
       </article>
     </div>
   );
