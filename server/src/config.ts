@@ -36,6 +36,16 @@ const envSchema = z.object({
   LOCAL_FSYNC: boolFromEnv.default(false),
   /** Send local files to clients with sendfile(2) (zero-copy) where the native addon is built. */
   LOCAL_SENDFILE: boolFromEnv.default(true),
+  /**
+   * Folders local storage configs may use as (or below) their root, separated by the path delimiter
+   * (':' on Linux). Default: DATA_DIR/storage.
+   */
+  LOCAL_STORAGE_ROOTS: z
+    .string()
+    .refine((v) => v.split(path.delimiter).every((p) => p === '' || path.isAbsolute(p)), {
+      message: `must be absolute paths separated by "${path.delimiter}"`,
+    })
+    .optional(),
   WEB_DIST_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
 });
@@ -54,11 +64,21 @@ export interface Config {
   allowPrivateUrls: boolean;
   localFsync: boolean;
   localSendfile: boolean;
+  /** Absolute folders local storage configs must lie in (LOCAL_STORAGE_ROOTS). */
+  localStorageRoots: string[];
   webDistDir: string;
   logLevel: 'silent' | 'error' | 'info' | 'debug';
 }
 
 export class ConfigError extends Error {}
+
+function localRootsOf(value: string | undefined, dataDir: string): string[] {
+  const roots = (value ?? '')
+    .split(path.delimiter)
+    .filter((p) => p !== '')
+    .map((p) => path.resolve(p));
+  return roots.length > 0 ? roots : [path.join(dataDir, 'storage')];
+}
 
 /** Reads and validates the environment once; a bad value is a ConfigError naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir: string }): Config {
@@ -89,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir: strin
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     localFsync: e.LOCAL_FSYNC,
     localSendfile: e.LOCAL_SENDFILE,
+    localStorageRoots: localRootsOf(e.LOCAL_STORAGE_ROOTS, dataDir),
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? defaults.webDistDir),
     logLevel: e.LOG_LEVEL,
   };

@@ -58,6 +58,7 @@ export function storageConfigRow(input: StorageConfigRowInput): StorageConfigsTa
     access_key_id: '',
     secret_encrypted: '',
     path_style: 1,
+    root_path: '',
     default_folder: '',
     custom_host: '',
     signature_expires_in: 3600,
