@@ -627,7 +627,10 @@ class LocalMultipart implements MultipartCapability {
     assertNormalized(path);
     if (path === '') throw new StorageError('invalid_path', 'cannot write to the root', { path });
     const overwrite = opts.overwrite ?? true;
-    const existing = await this.driver.stat(path).catch(() => null);
+    const existing = await this.driver.stat(path).catch((err: unknown) => {
+      if (err instanceof StorageError && err.code === 'invalid_path') throw err; // e.g. through an outward link
+      return null;
+    });
     if (existing?.isDir) throw new StorageError('is_a_directory', 'a directory has this name', { path });
     if (existing && !overwrite) throw new StorageError('exists', 'already exists', { path });
     const uploadId = randomBytes(16).toString('hex');
