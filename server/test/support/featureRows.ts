@@ -114,6 +114,7 @@ export async function builtinLocalConfig(target: TestServer | Db): Promise<Stora
     .selectFrom('storage_configs')
     .selectAll()
     .where('storage_type', '=', 'local')
+    .where('root_path', '=', '')
     .executeTakeFirstOrThrow();
 }
 
