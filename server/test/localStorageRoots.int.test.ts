@@ -94,7 +94,10 @@ describe.each(dbTargets)('local storage roots on %s', (target) => {
     // the built-in local config still works as before
     const list = await call<{ items: StorageConfigView[] }>('GET', '/api/s3-configs');
     const builtin = list.body.data!.items.find((c) => c.is_builtin)!;
-    expect(builtin).toMatchObject({ storage_type: 'local', root_path: server.built.services.storageRegistry.localRoot });
+    expect(builtin).toMatchObject({
+      storage_type: 'local',
+      root_path: server.built.services.storageRegistry.localRoot,
+    });
     const up2 = await upload(server, 'to the built-in', { token, fields: { s3_config_id: builtin.id } });
     expect(up2.status).toBe(201);
   });
@@ -122,7 +125,9 @@ describe.each(dbTargets)('local storage roots on %s', (target) => {
   it('edits: a local root moves only inside the allowed roots; the built-in root and foreign fields are refused', async () => {
     const res = await createLocal('movable', path.join(allowed, 'm1'));
     const id = res.body.data!.id;
-    const moved = await call<StorageConfigView>('PUT', `/api/s3-configs/${id}`, { root_path: path.join(allowed, 'm2') });
+    const moved = await call<StorageConfigView>('PUT', `/api/s3-configs/${id}`, {
+      root_path: path.join(allowed, 'm2'),
+    });
     expect(moved.status).toBe(200);
     expect(moved.body.data?.root_path).toBe(path.join(allowed, 'm2'));
     const out = await call('PUT', `/api/s3-configs/${id}`, { root_path: path.join(allowed, 'escape') });

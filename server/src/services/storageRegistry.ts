@@ -19,16 +19,14 @@ export type { DriverConfig, DriverFactories, S3DriverSettings } from './storageT
 export class StorageRegistry {
   private readonly cache = new Map<string, { version: string; driver: StorageDriver }>();
 
-  constructor(
-    deps: {
-      factories: DriverFactories;
-      cipher: SecretCipher;
-      /** Root of the built-in local storage (DATA_DIR/storage/local). */
-      localRoot: string;
-      /** Where other local configs may live (LOCAL_STORAGE_ROOTS); default: the built-in root's parent. */
-      localRoots?: LocalRoots;
-    },
-  ) {
+  constructor(deps: {
+    factories: DriverFactories;
+    cipher: SecretCipher;
+    /** Root of the built-in local storage (DATA_DIR/storage/local). */
+    localRoot: string;
+    /** Where other local configs may live (LOCAL_STORAGE_ROOTS); default: the built-in root's parent. */
+    localRoots?: LocalRoots;
+  }) {
     this.context = {
       factories: deps.factories,
       cipher: deps.cipher,

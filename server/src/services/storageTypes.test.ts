@@ -40,7 +40,12 @@ describe('storage type schemas (contract)', () => {
       total_capacity: null,
       is_default: false,
     });
-    const withS3 = createStorageConfigSchema.safeParse({ storage_type: 'local', name: 'd', root_path: '/x', bucket: 'b' });
+    const withS3 = createStorageConfigSchema.safeParse({
+      storage_type: 'local',
+      name: 'd',
+      root_path: '/x',
+      bucket: 'b',
+    });
     expect(withS3.success).toBe(false);
   });
 
@@ -58,7 +63,10 @@ describe('storage type schemas (contract)', () => {
 
   it('an unknown storage_type names the field', () => {
     const result = createStorageConfigSchema.safeParse({ ...s3Input, storage_type: 'ftp' });
-    expect(result.error?.issues[0]).toMatchObject({ path: ['storage_type'], message: expect.stringContaining('local, s3') });
+    expect(result.error?.issues[0]).toMatchObject({
+      path: ['storage_type'],
+      message: expect.stringContaining('local, s3'),
+    });
   });
 
   it('secret fields are declared per type; other types’ fields are foreign', () => {

@@ -152,9 +152,7 @@ export const STORAGE_TYPE_DEFINITIONS: Readonly<Record<StorageType, StorageTypeD
 };
 
 export function storageTypeOf(type: string): StorageTypeDefinition | undefined {
-  return Object.hasOwn(STORAGE_TYPE_DEFINITIONS, type)
-    ? STORAGE_TYPE_DEFINITIONS[type as StorageType]
-    : undefined;
+  return Object.hasOwn(STORAGE_TYPE_DEFINITIONS, type) ? STORAGE_TYPE_DEFINITIONS[type as StorageType] : undefined;
 }
 
 /** The type's own options present in `input` (undefined ones left out), secrets excluded. */
@@ -192,7 +190,10 @@ export function secretView(
   cipher: SecretCipher,
 ): { secret_access_key_masked: string; has_secret: boolean } {
   if (!row.secret_encrypted) return { secret_access_key_masked: '', has_secret: false };
-  return { secret_access_key_masked: maskSecret(decryptOrBlank(cipher, row.secret_encrypted)) || '••••', has_secret: true };
+  return {
+    secret_access_key_masked: maskSecret(decryptOrBlank(cipher, row.secret_encrypted)) || '••••',
+    has_secret: true,
+  };
 }
 
 export function providerOf(value: string | null): StorageProvider | null {

@@ -228,7 +228,9 @@ export class LocalDriver implements StorageDriver {
     const limit = Math.max(1, Math.min(page.limit ?? MAX_LIST, MAX_LIST));
     let names: string[];
     try {
-      const dirents = (await fs.readdir(abs, { withFileTypes: true })).filter((d) => !d.name.startsWith(RESERVED_PREFIX));
+      const dirents = (await fs.readdir(abs, { withFileTypes: true })).filter(
+        (d) => !d.name.startsWith(RESERVED_PREFIX),
+      );
       const outward = await Promise.all(
         dirents.map(async (d) => d.isSymbolicLink() && !(await this.linkStaysInside(nodePath.join(abs, d.name)))),
       );
