@@ -231,13 +231,14 @@ const createLocalConfigSchema = z.strictObject({
   ...localOptionsSchema.shape,
 });
 
-export const createStorageConfigSchema = z.discriminatedUnion('storage_type', [
-  createS3ConfigSchema,
-  createLocalConfigSchema,
-], {
-  error: (issue) =>
-    issue.code === 'invalid_union' ? `storage_type must be one of ${STORAGE_TYPES.join(', ')}` : undefined,
-});
+export const createStorageConfigSchema = z.discriminatedUnion(
+  'storage_type',
+  [createS3ConfigSchema, createLocalConfigSchema],
+  {
+    error: (issue) =>
+      issue.code === 'invalid_union' ? `storage_type must be one of ${STORAGE_TYPES.join(', ')}` : undefined,
+  },
+);
 export type CreateStorageConfigInput = z.input<typeof createStorageConfigSchema>;
 export type CreateStorageConfig = z.output<typeof createStorageConfigSchema>;
 export type CreateS3StorageConfig = z.output<typeof createS3ConfigSchema>;
