@@ -204,6 +204,41 @@ describe.each(dbTargets)('local storage roots on %s', (target) => {
     expect(snapshot(outside)).toEqual(outsideBefore);
   });
 
+  it('backup: a local config comes back with its root; a restored root outside the allowed ones is never served', async () => {
+    const root = path.join(allowed, 'backed-up');
+    const config = (await createLocal('backed up', root)).body.data!;
+    const create = await fetch(`${server.url}/api/admin/backup/create`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ backup_type: 'modules', selected_modules: ['storage_config'] }),
+    });
+    const file = (await create.json()) as { tables: Record<string, { rows: Array<Record<string, unknown>> }> };
+    const rows = file.tables.storage_configs!.rows;
+    expect(rows.find((r) => r.id === config.id)).toMatchObject({ root_path: root });
+    // a planted row pointing outside LOCAL_STORAGE_ROOTS (edited backup, or another machine's)
+    rows.push({
+      ...rows.find((r) => r.id === config.id)!,
+      id: `elsewhere${target}`,
+      name: 'elsewhere',
+      root_path: outside,
+    });
+    const restored = await call('POST', '/api/admin/backup/restore', { mode: 'overwrite', backup: file });
+    expect(restored.status).toBe(200);
+    expect((await call<StorageConfigView>('GET', `/api/s3-configs/${config.id}`)).body.data?.root_path).toBe(root);
+    const up = await upload(server, 'after restore', { token, fields: { s3_config_id: config.id } });
+    expect(up.status).toBe(201);
+    expect(readFileSync(path.join(root, up.body.data!.storage_path), 'utf8')).toBe('after restore');
+    const refused = await upload(server, 'must not land outside', {
+      token,
+      fields: { s3_config_id: `elsewhere${target}` },
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.body.message).toContain('outside LOCAL_STORAGE_ROOTS');
+    const probe = await call<{ success: boolean }>('POST', `/api/s3-configs/elsewhere${target}/test`);
+    expect(probe.body.data?.success).toBe(false);
+    expect(snapshot(outside)).toEqual(outsideBefore);
+  });
+
   it('never answers a secret', () => {
     const all = JSON.stringify(answers);
     expect(all).toContain('••••4242');

@@ -178,15 +178,18 @@ describe('local roots and local drivers', () => {
     expect((error as AppError).data).toMatchObject({ fields: [{ path: 'root_path' }] });
   });
 
-  it('builds the built-in driver on DATA_DIR/storage/local and others on their root; refuses a root no longer allowed', () => {
+  it('builds the built-in driver on DATA_DIR/storage/local and others on their root; refuses a root no longer allowed', async () => {
     const row = { id: 'a', storage_type: 'local', endpoint: '', bucket: '', region: '', access_key_id: '' };
     const config = { ...row, secret_encrypted: '', path_style: 0, updated_at: 't' };
     registry.driverFor({ ...config, root_path: '' });
     registry.driverFor({ ...config, id: 'legacy' }); // rows from before root_path existed
     registry.driverFor({ ...config, id: 'b', root_path: path.join(allowed, 'a') });
     expect(built).toEqual([registry.localRoot, registry.localRoot, path.join(allowed, 'a')]);
-    expect(() => registry.driverFor({ ...config, id: 'c', root_path: path.join(base, 'elsewhere') })).toThrow(
-      /outside LOCAL_STORAGE_ROOTS/,
-    );
+    const refused = registry.driverFor({ ...config, id: 'c', root_path: path.join(base, 'elsewhere') });
+    await expect(refused.list('')).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringContaining('outside LOCAL_STORAGE_ROOTS'),
+    });
+    expect(built).toHaveLength(3);
   });
 });

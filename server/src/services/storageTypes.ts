@@ -84,6 +84,12 @@ function decryptOrBlank(cipher: SecretCipher, encrypted: string): string {
   }
 }
 
+/** A driver whose every call fails with StorageError('unavailable'): for a config that cannot be served. */
+function unavailableDriver(kind: string, message: string): StorageDriver {
+  const fail = () => Promise.reject(new StorageError('unavailable', message));
+  return { kind, stat: fail, list: fail, read: fail, write: fail, mkdir: fail, remove: fail, move: fail };
+}
+
 const localType: StorageTypeDefinition = {
   type: 'local',
   spec: STORAGE_TYPE_SPECS.local,
@@ -100,8 +106,8 @@ const localType: StorageTypeDefinition = {
   build(config, ctx) {
     if (!config.root_path) return ctx.factories.local(ctx.builtinLocalRoot);
     if (!ctx.localRoots.allows(config.root_path)) {
-      // A restored row, or LOCAL_STORAGE_ROOTS changed since: refuse rather than reach outside.
-      throw new StorageError('denied', `the root ${config.root_path} is outside LOCAL_STORAGE_ROOTS`);
+      // A restored row, or LOCAL_STORAGE_ROOTS changed since: every call fails (503) rather than reach outside.
+      return unavailableDriver('local', `the root ${config.root_path} is outside LOCAL_STORAGE_ROOTS`);
     }
     return ctx.factories.local(config.root_path);
   },
