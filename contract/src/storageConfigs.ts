@@ -7,8 +7,10 @@
  * - Create: POST with `createStorageConfigSchema`; update: PUT /{id} with `updateStorageConfigSchema`
  *   (every field optional; omit `secret_access_key` or send '' to keep the stored secret).
  * - The secret is write-only: replies carry `secret_access_key_masked` ("••••abcd") and `has_secret`.
- * - The built-in local config has storage_type 'local' and `is_builtin: true`; it cannot be deleted,
- *   and its S3 fields are ignored.
+ * - Types come from STORAGE_TYPE_SPECS (local, s3): create with `storage_type` (default 's3') and that type's
+ *   options. Local configs name a `root_path` inside the operator's LOCAL_STORAGE_ROOTS (400 naming root_path
+ *   otherwise). The built-in local config (`is_builtin: true`, DATA_DIR/storage/local) cannot be deleted
+ *   and its root cannot change; S3 fields sent to a local config (or root_path to S3) → 400.
  * - DELETE of a config used by files/mounts → 409, data `{ files, mounts }` (counts).
  * - POST /{id}/test → StorageConfigTestResult (always 200; `success` says whether every step passed).
  * - PROVIDER_PRESETS gives endpoint patterns to prefill the form ({region}, {account_id} placeholders).
@@ -141,32 +143,108 @@ const capacitySchema = z
 const keyIdSchema = z.string().trim().max(256, 'access_key_id is too long');
 const secretSchema = z.string().max(1024, 'secret_access_key is too long');
 
-export const createStorageConfigSchema = z
+/**
+ * Root folder of a local config: an absolute path on the server, no `..` segments, no control characters.
+ * The server also requires it to lie inside one of the operator's LOCAL_STORAGE_ROOTS (after resolving
+ * symlinks), creates it when missing, and stores its real path.
+ */
+export const LOCAL_ROOT_PATH_MAX = 4096;
+export const localRootPathSchema = z
+  .string({ error: 'root_path is required' })
+  .trim()
+  .min(1, 'root_path is required')
+  .max(LOCAL_ROOT_PATH_MAX, `root_path must be at most ${LOCAL_ROOT_PATH_MAX} characters`)
+  // eslint-disable-next-line no-control-regex
+  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), { message: 'root_path contains control characters' })
+  .refine((s) => s.startsWith('/') || /^[A-Za-z]:[\\/]/.test(s), {
+    message: 'root_path must be an absolute path, e.g. /srv/clipnest/share',
+  })
+  .refine((s) => !s.split(/[\\/]/).includes('..'), { message: 'root_path may not contain ".." segments' });
+
+/**
+ * The options each storage type declares (its driver's settings). Secret fields are write-only: stored
+ * encrypted, answered masked (`<field>_masked`, `has_secret`), and left unchanged when an edit sends them
+ * blank or leaves them out.
+ */
+export const localOptionsSchema = z.strictObject({
+  root_path: localRootPathSchema,
+});
+
+export const s3OptionsSchema = z.strictObject({
+  provider: z
+    .enum(STORAGE_PROVIDERS, { error: `provider must be one of ${STORAGE_PROVIDERS.join(', ')}` })
+    .default('other'),
+  endpoint: endpointSchema.default(''),
+  bucket: bucketSchema,
+  region: regionSchema.default(''),
+  access_key_id: keyIdSchema.min(1, 'access_key_id is required'),
+  secret_access_key: secretSchema.min(1, 'secret_access_key is required'),
+  path_style: z.boolean({ error: 'path_style must be true or false' }).default(false),
+  custom_host: customHostSchema.default(''),
+  signature_expires_in: signatureSchema.default(SIGNATURE_EXPIRES_DEFAULT),
+});
+
+export interface StorageTypeSpec {
+  type: StorageType;
+  /** The type's own fields (create: required ones required; update: all optional). */
+  options: typeof localOptionsSchema | typeof s3OptionsSchema;
+  /** Option fields that are secrets (never answered; blank on edit = keep). */
+  secretFields: readonly string[];
+}
+
+export const STORAGE_TYPE_SPECS: Record<StorageType, StorageTypeSpec> = {
+  local: { type: 'local', options: localOptionsSchema, secretFields: [] },
+  s3: { type: 's3', options: s3OptionsSchema, secretFields: ['secret_access_key'] },
+};
+
+/** Option fields of every type but `type`: an edit sending one of them is refused (400 naming it). */
+export function foreignOptionFields(type: StorageType): string[] {
+  const own = new Set(Object.keys(STORAGE_TYPE_SPECS[type].options.shape));
+  return STORAGE_TYPES.filter((t) => t !== type)
+    .flatMap((t) => Object.keys(STORAGE_TYPE_SPECS[t].options.shape))
+    .filter((k) => !own.has(k));
+}
+
+/** Fields every type has. */
+const commonCreateFields = {
+  name: nameSchema,
+  default_folder: folderSchema.default(''),
+  total_capacity: capacitySchema.default(null),
+  is_default: z.boolean({ error: 'is_default must be true or false' }).default(false),
+};
+
+const createS3ConfigSchema = z
   .strictObject({
-    name: nameSchema,
-    storage_type: z.literal('s3', { error: 'only s3 configs can be created (local is built in)' }).default('s3'),
-    provider: z
-      .enum(STORAGE_PROVIDERS, { error: `provider must be one of ${STORAGE_PROVIDERS.join(', ')}` })
-      .default('other'),
-    endpoint: endpointSchema.default(''),
-    bucket: bucketSchema,
-    region: regionSchema.default(''),
-    access_key_id: keyIdSchema.min(1, 'access_key_id is required'),
-    secret_access_key: secretSchema.min(1, 'secret_access_key is required'),
-    path_style: z.boolean({ error: 'path_style must be true or false' }).default(false),
-    default_folder: folderSchema.default(''),
-    custom_host: customHostSchema.default(''),
-    signature_expires_in: signatureSchema.default(SIGNATURE_EXPIRES_DEFAULT),
-    total_capacity: capacitySchema.default(null),
-    is_default: z.boolean({ error: 'is_default must be true or false' }).default(false),
+    // Omitted = s3: scripts written before local configs existed keep working.
+    storage_type: z.literal('s3').default('s3'),
+    ...commonCreateFields,
+    ...s3OptionsSchema.shape,
   })
   .refine((v) => v.provider === 'aws' || v.endpoint !== '', {
     message: 'endpoint is required for this provider',
     path: ['endpoint'],
   });
+
+const createLocalConfigSchema = z.strictObject({
+  storage_type: z.literal('local'),
+  ...commonCreateFields,
+  ...localOptionsSchema.shape,
+});
+
+export const createStorageConfigSchema = z.discriminatedUnion(
+  'storage_type',
+  [createS3ConfigSchema, createLocalConfigSchema],
+  {
+    error: (issue) =>
+      issue.code === 'invalid_union' ? `storage_type must be one of ${STORAGE_TYPES.join(', ')}` : undefined,
+  },
+);
 export type CreateStorageConfigInput = z.input<typeof createStorageConfigSchema>;
 export type CreateStorageConfig = z.output<typeof createStorageConfigSchema>;
+export type CreateS3StorageConfig = z.output<typeof createS3ConfigSchema>;
+export type CreateLocalStorageConfig = z.output<typeof createLocalConfigSchema>;
 
+/** Every field optional; fields of another type than the config's → 400. The type itself cannot change. */
 export const updateStorageConfigSchema = z.strictObject({
   name: nameSchema.optional(),
   provider: z.enum(STORAGE_PROVIDERS, { error: `provider must be one of ${STORAGE_PROVIDERS.join(', ')}` }).optional(),
@@ -182,6 +260,7 @@ export const updateStorageConfigSchema = z.strictObject({
   signature_expires_in: signatureSchema.optional(),
   total_capacity: capacitySchema.optional(),
   is_default: z.boolean({ error: 'is_default must be true or false' }).optional(),
+  root_path: localRootPathSchema.optional(),
 });
 export type UpdateStorageConfigInput = z.input<typeof updateStorageConfigSchema>;
 export type UpdateStorageConfig = z.output<typeof updateStorageConfigSchema>;
@@ -203,6 +282,8 @@ export interface StorageConfigView {
   /** Masked secret ("••••abcd"), '' when none is stored. The secret itself never comes back. */
   secret_access_key_masked: string;
   has_secret: boolean;
+  /** Local configs: the real path of the root folder on the server ('' for S3, and for key holders). */
+  root_path: string;
   path_style: boolean;
   default_folder: string;
   custom_host: string;

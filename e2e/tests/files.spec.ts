@@ -391,5 +391,30 @@ test.describe('file shares', () => {
       await expect(page.getByText(/is in use by 1 files/)).toBeVisible();
       await expect(renamed).toBeVisible();
     });
+
+    test('admin adds a local folder inside the allowed roots; one outside is refused on its field', async ({
+      adminPage: page,
+    }) => {
+      const allowed = `${process.env.CLIPNEST_E2E_DATA_DIR}/storage`; // LOCAL_STORAGE_ROOTS default
+      await page.goto('/admin/storage-config');
+      await page.getByRole('button', { name: 'Add storage' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel('Storage type').selectOption('local');
+      await expect(dialog.getByLabel('Bucket')).toHaveCount(0);
+      await dialog.getByLabel('Name').fill('Team folder');
+      await dialog.getByLabel('Root folder').fill('team/share');
+      await dialog.getByRole('button', { name: 'Create' }).click();
+      await expect(dialog.getByText('Enter an absolute path (starting with /) without "..".')).toBeVisible();
+      await dialog.getByLabel('Root folder').fill('/etc/clipnest-e2e');
+      await dialog.getByRole('button', { name: 'Create' }).click();
+      await expect(dialog.getByText(/must be inside one of the allowed roots/).first()).toBeVisible();
+      await dialog.getByLabel('Root folder').fill(`${allowed}/team-share`);
+      await dialog.getByRole('button', { name: 'Create' }).click();
+      await expect(dialog).toBeHidden();
+      const card = page.getByTestId('storage-card').filter({ hasText: 'Team folder' });
+      await expect(card).toContainText(`${allowed}/team-share`);
+      await card.getByRole('button', { name: 'Test' }).click();
+      await expect(card.getByTestId('storage-test-result')).toHaveAttribute('data-success', 'true');
+    });
   });
 });

@@ -110,4 +110,15 @@ describe('loadConfig', () => {
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }, defaults).port).toBe(8787);
   });
+
+  it('allows local storage roots from LOCAL_STORAGE_ROOTS, else DATA_DIR/storage', () => {
+    expect(loadConfig({ DATA_DIR: '/var/lib/clipnest' }, defaults).localStorageRoots).toEqual([
+      '/var/lib/clipnest/storage',
+    ]);
+    const roots = ['/srv/share', '/mnt/disk/'].join(path.delimiter);
+    expect(loadConfig({ LOCAL_STORAGE_ROOTS: roots }, defaults).localStorageRoots).toEqual(['/srv/share', '/mnt/disk']);
+    expect(() => loadConfig({ LOCAL_STORAGE_ROOTS: `/srv${path.delimiter}relative/dir` }, defaults)).toThrow(
+      /LOCAL_STORAGE_ROOTS/,
+    );
+  });
 });

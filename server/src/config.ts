@@ -62,6 +62,16 @@ const envSchema = z.object({
     .int('must be an integer')
     .min(1024, 'must be at least 1024')
     .default(DEFAULT_BACKUP_MAX_BYTES),
+  /**
+   * Folders local storage configs may use as (or below) their root, separated by the path delimiter
+   * (':' on Linux). Default: DATA_DIR/storage.
+   */
+  LOCAL_STORAGE_ROOTS: z
+    .string()
+    .refine((v) => v.split(path.delimiter).every((p) => p === '' || path.isAbsolute(p)), {
+      message: `must be absolute paths separated by "${path.delimiter}"`,
+    })
+    .optional(),
   WEB_DIST_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
 });
@@ -87,11 +97,21 @@ export interface Config {
   downloadIdleTimeoutMs: number;
   requestTimeoutMs: number;
   backupMaxBytes: number;
+  /** Absolute folders local storage configs must lie in (LOCAL_STORAGE_ROOTS). */
+  localStorageRoots: string[];
   webDistDir: string;
   logLevel: 'silent' | 'error' | 'info' | 'debug';
 }
 
 export class ConfigError extends Error {}
+
+function localRootsOf(value: string | undefined, dataDir: string): string[] {
+  const roots = (value ?? '')
+    .split(path.delimiter)
+    .filter((p) => p !== '')
+    .map((p) => path.resolve(p));
+  return roots.length > 0 ? roots : [path.join(dataDir, 'storage')];
+}
 
 /** Reads and validates the environment once; a bad value is a ConfigError naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir: string }): Config {
@@ -127,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir: strin
     downloadIdleTimeoutMs: e.DOWNLOAD_IDLE_TIMEOUT * 1000,
     requestTimeoutMs: e.REQUEST_TIMEOUT * 1000,
     backupMaxBytes: e.BACKUP_MAX_BYTES,
+    localStorageRoots: localRootsOf(e.LOCAL_STORAGE_ROOTS, dataDir),
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? defaults.webDistDir),
     logLevel: e.LOG_LEVEL,
   };

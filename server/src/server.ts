@@ -39,6 +39,7 @@ import { FileRepository } from './repositories/fileRepository.js';
 import { StorageConfigRepository } from './repositories/storageConfigRepository.js';
 import { FileService } from './services/fileService.js';
 import { StorageConfigService } from './services/storageConfigService.js';
+import { LocalRoots } from './services/localRoots.js';
 import { StorageRegistry } from './services/storageRegistry.js';
 import { createDriver } from './storage/index.js';
 import { SsrfGuard } from './net/ssrfGuard.js';
@@ -130,6 +131,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     },
     cipher,
     localRoot: path.join(config.dataDir, 'storage', 'local'),
+    localRoots: new LocalRoots(config.localStorageRoots),
   });
   const storageConfigs = new StorageConfigService({
     configs: new StorageConfigRepository(db),

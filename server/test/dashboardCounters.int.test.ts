@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { BACKUP_MODULES, DASHBOARD_TABLES, type ApiKeyView, type PasteCreated } from '@clipnest/contract';
 import { Migrator, sql, type Kysely } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/database.js';
 import { tableColumns } from '../src/db/introspect.js';
 import { migrations } from '../src/db/migrations/index.js';
 import type { Database } from '../src/db/schema.js';
@@ -13,45 +9,14 @@ import { compareCounters } from './support/counters.js';
 import { builtinLocalConfig, insertFile, insertPaste, insertStorageConfig } from './support/featureRows.js';
 import { upload } from './support/fileShares.js';
 import { createPaste } from './support/pastes.js';
-import { dbTargets, startTestServer, type DbTarget, type TestServer } from './support/harness.js';
+import { dbTargets, startTestServer, type TestServer } from './support/harness.js';
+import { scratchDatabase } from './support/scratchDatabase.js';
 
 const HOUR = 3600_000;
 
 async function expectCountersExact(db: Kysely<Database>): Promise<void> {
   const { counters, truth } = await compareCounters(db);
   expect(counters).toEqual(truth);
-}
-
-/** A database of its own (SQLite file or PostgreSQL schema) for migrating step by step. */
-async function scratchDatabase(target: DbTarget): Promise<{ handle: DatabaseHandle; drop(): Promise<void> }> {
-  if (target === 'sqlite') {
-    const dir = mkdtempSync(path.join(tmpdir(), 'clipnest-counters-'));
-    const handle = openDatabase(`sqlite:${path.join(dir, 'clipnest.db')}`);
-    return {
-      handle,
-      async drop() {
-        await handle.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const url = process.env.TEST_DATABASE_URL ?? '';
-  const schema = `c_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await client.query(statement);
-    await client.end();
-  };
-  await admin(`CREATE SCHEMA ${schema}`);
-  const handle = openDatabase(url, { pgSchema: schema });
-  return {
-    handle,
-    async drop() {
-      await handle.close();
-      await admin(`DROP SCHEMA ${schema} CASCADE`);
-    },
-  };
 }
 
 describe.each(dbTargets)('dashboard counters on %s', (target) => {
@@ -94,8 +59,8 @@ describe.each(dbTargets)('dashboard counters on %s', (target) => {
         .execute();
       expect(usage.map((u) => [Number(u.bytes), Number(u.files)])).toEqual([[5_000_000_007, 2]]);
 
-      // Down removes the triggers with the tables: writes keep working; up again recounts.
-      // Down to before 0007 (later migrations, such as 0008, go down first).
+      // Down removes the triggers with the tables: writes keep working; up again recounts. (migrateTo, not
+      // migrateDown: later migrations sit on top of 0007 and go down with it.)
       expect((await migrator.migrateTo('0006_upload_sessions')).error).toBeUndefined();
       const tables = await tableColumns(handle.db, handle.dialect);
       expect(['row_counts', 'daily_created', 'storage_usage'].filter((t) => tables.has(t))).toEqual([]);

@@ -78,6 +78,8 @@ export interface StorageConfigsTable {
   /** Bytes (bigint); null = unlimited. */
   total_capacity: number | null;
   is_default: number;
+  /** Local configs: real path of the root folder; '' = the built-in DATA_DIR/storage/local (and S3 rows). */
+  root_path: string;
   created_at: string;
   updated_at: string;
 }

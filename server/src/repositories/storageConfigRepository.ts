@@ -53,11 +53,13 @@ export class StorageConfigRepository {
     return row && normalise(row);
   }
 
-  async findLocal(): Promise<StorageConfigRow | undefined> {
+  /** The built-in local config: type local without a root of its own. */
+  async findBuiltinLocal(): Promise<StorageConfigRow | undefined> {
     const row = await this.db
       .selectFrom('storage_configs')
       .selectAll()
       .where('storage_type', '=', 'local')
+      .where('root_path', '=', '')
       .orderBy('created_at', 'asc')
       .executeTakeFirst();
     return row && normalise(row);

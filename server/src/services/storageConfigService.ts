@@ -3,13 +3,10 @@ import type {
   ListPage,
   StorageConfigTestResult,
   StorageConfigView,
-  StorageProvider,
   StorageTestStep,
   UpdateStorageConfig,
 } from '@clipnest/contract';
-import { STORAGE_PROVIDERS } from '@clipnest/contract';
-import type { Updateable } from 'kysely';
-import type { StorageConfigsTable } from '../db/schema.js';
+import { foreignOptionFields } from '@clipnest/contract';
 import { AppError } from '../errors.js';
 import { isoNow, type Clock } from '../lib/clock.js';
 import { isWellFormedId, newId } from '../lib/ids.js';
@@ -17,12 +14,13 @@ import type { StorageConfigRepository, StorageConfigRow } from '../repositories/
 import type { SecretCipher } from '../security/cipher.js';
 import type { StorageDriver } from '../storage/types.js';
 import type { StorageRegistry } from './storageRegistry.js';
+import { pickOptions, providerOf, secretColumns, secretView, type ConfigColumns } from './storageTypes.js';
 
 export const LOCAL_CONFIG_NAME = 'Local storage';
 
-function maskSecret(secret: string): string {
-  if (!secret) return '';
-  return `••••${secret.length > 8 ? secret.slice(-4) : ''}`;
+/** The built-in local config: type local with no root of its own (DATA_DIR/storage/local). */
+function isBuiltin(row: Pick<StorageConfigRow, 'storage_type' | 'root_path'>): boolean {
+  return row.storage_type === 'local' && row.root_path === '';
 }
 
 function errorMessage(error: unknown): string {
@@ -44,7 +42,7 @@ export class StorageConfigService {
 
   /** Creates the built-in local config at start when missing, and makes sure some config is the default. */
   async ensureBuiltin(): Promise<StorageConfigRow> {
-    let local = await this.deps.configs.findLocal();
+    let local = await this.deps.configs.findBuiltinLocal();
     const now = isoNow(this.deps.clock);
     if (!local) {
       const hasDefault = (await this.deps.configs.findDefault()) !== undefined;
@@ -64,6 +62,7 @@ export class StorageConfigService {
         signature_expires_in: 3600,
         total_capacity: null,
         is_default: hasDefault ? 0 : 1,
+        root_path: '',
         created_at: now,
         updated_at: now,
       };
@@ -75,26 +74,18 @@ export class StorageConfigService {
   }
 
   toView(row: StorageConfigRow, usedBytes = 0): StorageConfigView {
-    let secret: string;
-    try {
-      secret = row.secret_encrypted ? this.deps.cipher.decrypt(row.secret_encrypted) : '';
-    } catch {
-      secret = '';
-    }
-    const provider = (STORAGE_PROVIDERS as readonly string[]).includes(row.provider ?? '')
-      ? (row.provider as StorageProvider)
-      : null;
+    const local = row.storage_type === 'local';
     return {
       id: row.id,
       name: row.name,
-      storage_type: row.storage_type === 'local' ? 'local' : 's3',
-      provider,
+      storage_type: local ? 'local' : 's3',
+      provider: providerOf(row.provider),
       endpoint: row.endpoint,
       bucket: row.bucket,
       region: row.region,
       access_key_id: row.access_key_id,
-      secret_access_key_masked: row.secret_encrypted ? maskSecret(secret) || '••••' : '',
-      has_secret: row.secret_encrypted !== '',
+      ...secretView(row, this.deps.cipher),
+      root_path: local ? row.root_path || this.deps.registry.localRoot : '',
       path_style: row.path_style === 1,
       default_folder: row.default_folder,
       custom_host: row.custom_host,
@@ -102,7 +93,7 @@ export class StorageConfigService {
       total_capacity: row.total_capacity,
       used_bytes: usedBytes,
       is_default: row.is_default === 1,
-      is_builtin: row.storage_type === 'local',
+      is_builtin: isBuiltin(row),
       created_at: row.created_at,
       updated_at: row.updated_at,
     };
@@ -124,6 +115,7 @@ export class StorageConfigService {
         access_key_id: '',
         secret_access_key_masked: '',
         has_secret: false,
+        root_path: '',
         default_folder: '',
         custom_host: '',
       };
@@ -175,27 +167,33 @@ export class StorageConfigService {
   }
 
   async create(input: CreateStorageConfig): Promise<StorageConfigView> {
+    const def = this.deps.registry.typeOf(input.storage_type);
     await this.assertNameFree(input.name);
+    const options = pickOptions(def, input);
+    const columns = await def.columns(options, this.deps.registry.context);
     const now = isoNow(this.deps.clock);
     const row: StorageConfigRow = {
       id: newId(),
       name: input.name,
-      storage_type: 's3',
-      provider: input.provider,
-      endpoint: input.endpoint,
-      bucket: input.bucket,
-      region: input.region,
-      access_key_id: input.access_key_id,
-      secret_encrypted: this.deps.cipher.encrypt(input.secret_access_key),
-      path_style: input.path_style ? 1 : 0,
+      storage_type: def.type,
+      provider: null,
+      endpoint: '',
+      bucket: '',
+      region: '',
+      access_key_id: '',
+      secret_encrypted: '',
+      path_style: 0,
+      root_path: '',
+      custom_host: '',
+      signature_expires_in: 3600,
+      ...columns,
+      ...secretColumns(def, input, this.deps.cipher),
       default_folder: input.default_folder,
-      custom_host: input.custom_host,
-      signature_expires_in: input.signature_expires_in,
       total_capacity: input.total_capacity,
       is_default: 0,
       created_at: now,
       updated_at: now,
-    };
+    } as StorageConfigRow;
     await this.deps.configs.insert(row);
     if (input.is_default) await this.deps.configs.setDefault(row.id, now);
     return this.get(row.id);
@@ -203,49 +201,37 @@ export class StorageConfigService {
 
   async update(id: string, input: UpdateStorageConfig): Promise<StorageConfigView> {
     const row = await this.requireRow(id);
+    const def = this.deps.registry.typeOf(row.storage_type);
     if (input.is_default === false && row.is_default === 1) {
       throw AppError.validation('make another config the default instead of unsetting this one', [
         { path: 'is_default', message: 'a default config is always needed' },
       ]);
     }
+    const foreign = foreignOptionFields(def.type).filter((k) => {
+      const value = (input as Record<string, unknown>)[k];
+      return value !== undefined && value !== '';
+    });
+    if (foreign.length > 0) {
+      const what = isBuiltin(row) ? 'the built-in local storage' : `${def.type} storage`;
+      throw AppError.validation(
+        `${what} has no ${foreign.join(', ')}`,
+        foreign.map((path) => ({ path, message: `not used by ${def.type} storage` })),
+      );
+    }
     if (input.name !== undefined) await this.assertNameFree(input.name, row.id);
+    if (input.root_path !== undefined && row.root_path !== '' && (await this.deps.configs.countFiles(row.id)) > 0) {
+      throw new AppError('CONFLICT', 'file shares are stored under this root_path; remove them before moving it', {
+        data: { fields: [{ path: 'root_path', message: 'in use by file shares' }] },
+      });
+    }
     const now = isoNow(this.deps.clock);
-    const changes: Updateable<StorageConfigsTable> = { updated_at: now };
+    const changes: ConfigColumns = {
+      ...(await def.columns(pickOptions(def, input), this.deps.registry.context, row)),
+      ...secretColumns(def, input, this.deps.cipher),
+      updated_at: now,
+    };
     if (input.name !== undefined) changes.name = input.name;
     if (input.total_capacity !== undefined) changes.total_capacity = input.total_capacity;
-    if (row.storage_type === 'local') {
-      const s3Only = (
-        ['provider', 'endpoint', 'bucket', 'region', 'access_key_id', 'secret_access_key', 'path_style'] as const
-      ).filter((k) => input[k] !== undefined && input[k] !== '');
-      if (s3Only.length > 0) {
-        throw AppError.validation(
-          `the built-in local storage has no ${s3Only.join(', ')}`,
-          s3Only.map((path) => ({ path, message: 'not used by local storage' })),
-        );
-      }
-    } else {
-      if (input.provider !== undefined) changes.provider = input.provider;
-      if (input.endpoint !== undefined) changes.endpoint = input.endpoint;
-      if (input.bucket !== undefined) changes.bucket = input.bucket;
-      if (input.region !== undefined) changes.region = input.region;
-      if (input.access_key_id !== undefined) {
-        if (input.access_key_id === '') {
-          throw AppError.validation('access_key_id cannot be empty', [{ path: 'access_key_id', message: 'required' }]);
-        }
-        changes.access_key_id = input.access_key_id;
-      }
-      if (input.secret_access_key) changes.secret_encrypted = this.deps.cipher.encrypt(input.secret_access_key);
-      if (input.path_style !== undefined) changes.path_style = input.path_style ? 1 : 0;
-      if (input.custom_host !== undefined) changes.custom_host = input.custom_host;
-      if (input.signature_expires_in !== undefined) changes.signature_expires_in = input.signature_expires_in;
-      const provider = input.provider ?? row.provider;
-      const endpoint = input.endpoint ?? row.endpoint;
-      if (provider !== 'aws' && endpoint === '') {
-        throw AppError.validation('endpoint is required for this provider', [
-          { path: 'endpoint', message: 'required' },
-        ]);
-      }
-    }
     if (input.default_folder !== undefined) changes.default_folder = input.default_folder;
     await this.deps.configs.update(row.id, changes);
     this.deps.registry.invalidate(row.id);
@@ -261,7 +247,7 @@ export class StorageConfigService {
 
   async remove(id: string): Promise<void> {
     const row = await this.requireRow(id);
-    if (row.storage_type === 'local') throw AppError.conflict('the built-in local storage cannot be deleted');
+    if (isBuiltin(row)) throw AppError.conflict('the built-in local storage cannot be deleted');
     const [files, mounts] = await Promise.all([
       this.deps.configs.countFiles(row.id),
       this.deps.configs.countMounts(row.id),

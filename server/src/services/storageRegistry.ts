@@ -1,50 +1,52 @@
 import path from 'node:path';
-import type { StorageDriver } from '../storage/types.js';
 import type { SecretCipher } from '../security/cipher.js';
+import type { StorageDriver } from '../storage/types.js';
+import { LocalRoots } from './localRoots.js';
+import {
+  storageTypeOf,
+  type DriverConfig,
+  type DriverFactories,
+  type StorageTypeContext,
+  type StorageTypeDefinition,
+} from './storageTypes.js';
 
-/** What the registry needs of a storage config row. */
-export interface DriverConfig {
-  id: string;
-  storage_type: string;
-  endpoint: string;
-  bucket: string;
-  region: string;
-  access_key_id: string;
-  secret_encrypted: string;
-  path_style: number;
-  updated_at: string;
-}
+export type { DriverConfig, DriverFactories, S3DriverSettings } from './storageTypes.js';
 
-export interface S3DriverSettings {
-  endpoint?: string;
-  region: string;
-  bucket: string;
-  accessKeyId: string;
-  secretAccessKey: string;
-  forcePathStyle: boolean;
-}
-
-/** Constructors of the drivers, injected by server.ts so this service does not depend on their modules. */
-export interface DriverFactories {
-  local(root: string): StorageDriver;
-  s3(settings: S3DriverSettings): StorageDriver;
-}
-
-/** Builds one driver per storage config and caches it until the config changes. */
+/**
+ * The driver registry: finds a config's storage type (storageTypes.ts), builds its driver with the type's
+ * factory, and caches it until the config changes. `driverFor(config)` is the one way to get a driver.
+ */
 export class StorageRegistry {
   private readonly cache = new Map<string, { version: string; driver: StorageDriver }>();
 
-  constructor(
-    private readonly deps: {
-      factories: DriverFactories;
-      cipher: SecretCipher;
-      /** Root of the built-in local storage (DATA_DIR/storage/local). */
-      localRoot: string;
-    },
-  ) {}
+  constructor(deps: {
+    factories: DriverFactories;
+    cipher: SecretCipher;
+    /** Root of the built-in local storage (DATA_DIR/storage/local). */
+    localRoot: string;
+    /** Where other local configs may live (LOCAL_STORAGE_ROOTS); default: the built-in root's parent. */
+    localRoots?: LocalRoots;
+  }) {
+    this.context = {
+      factories: deps.factories,
+      cipher: deps.cipher,
+      builtinLocalRoot: path.resolve(deps.localRoot),
+      localRoots: deps.localRoots ?? new LocalRoots([path.dirname(path.resolve(deps.localRoot))]),
+    };
+  }
+
+  /** What the storage types need to check options and build drivers. */
+  readonly context: StorageTypeContext;
 
   get localRoot(): string {
-    return path.resolve(this.deps.localRoot);
+    return this.context.builtinLocalRoot;
+  }
+
+  /** The definition of a storage type; unknown types throw (rows are written by this app only). */
+  typeOf(type: string): StorageTypeDefinition {
+    const def = storageTypeOf(type);
+    if (!def) throw new Error(`unknown storage type ${type}`);
+    return def;
   }
 
   /** The driver for a config; rebuilt when the row's updated_at changed since it was built. */
@@ -71,27 +73,9 @@ export class StorageRegistry {
     await Promise.all(drivers.map((d) => d.close?.().catch(() => undefined)));
   }
 
-  /** A driver built from settings that are not saved (used by nothing yet; handy for tests). */
+  /** A driver built from a config without caching it (the config test uses a fresh one). */
   build(config: DriverConfig): StorageDriver {
-    if (config.storage_type === 'local') return this.deps.factories.local(this.localRoot);
-    if (config.storage_type === 's3') {
-      let secret: string;
-      try {
-        secret = config.secret_encrypted ? this.deps.cipher.decrypt(config.secret_encrypted) : '';
-      } catch {
-        // Encrypted under another ENCRYPTION_KEY: requests will fail with 'denied' until the secret is re-entered.
-        secret = '';
-      }
-      return this.deps.factories.s3({
-        endpoint: config.endpoint || undefined,
-        region: config.region || 'us-east-1',
-        bucket: config.bucket,
-        accessKeyId: config.access_key_id,
-        secretAccessKey: secret,
-        forcePathStyle: config.path_style === 1,
-      });
-    }
-    throw new Error(`unknown storage type ${config.storage_type}`);
+    return this.typeOf(config.storage_type).build(config, this.context);
   }
 
   private release(driver: StorageDriver): void {

@@ -69,6 +69,8 @@ export function chunkReader(body: WriteBody): ChunkReader {
       return { done: false, value: value instanceof Uint8Array ? value : Buffer.from(String(value)) };
     },
     async cancel(reason) {
+      // The caller already has the reason; with no listener (nothing read yet) the 'error' would be uncaught.
+      body.on('error', () => undefined);
       body.destroy(reason instanceof Error ? reason : undefined);
     },
   };

@@ -46,7 +46,10 @@ export async function insertPaste(target: TestServer | Db, rows: PasteRowInput |
 
 export type StorageConfigRowInput = Pick<StorageConfigsTable, 'id'> & Partial<StorageConfigsTable>;
 
-export function storageConfigRow(input: StorageConfigRowInput): StorageConfigsTable {
+/** Without `root_path` unless given: tests that stop before migration 0012 insert rows without it. */
+export function storageConfigRow(
+  input: StorageConfigRowInput,
+): Omit<StorageConfigsTable, 'root_path'> & Partial<StorageConfigsTable> {
   const created = input.created_at ?? EPOCH;
   return {
     name: `config ${input.id}`,
@@ -74,7 +77,11 @@ export async function insertStorageConfig(
   rows: StorageConfigRowInput | StorageConfigRowInput[],
 ): Promise<void> {
   const list = (Array.isArray(rows) ? rows : [rows]).map(storageConfigRow);
-  if (list.length) await dbOf(target).insertInto('storage_configs').values(list).execute();
+  if (list.length)
+    await dbOf(target)
+      .insertInto('storage_configs')
+      .values(list as StorageConfigsTable[])
+      .execute();
 }
 
 export type FileRowInput = Pick<FilesTable, 'id' | 'storage_config_id'> & Partial<FilesTable>;
@@ -113,6 +120,7 @@ export async function builtinLocalConfig(target: TestServer | Db): Promise<Stora
     .selectFrom('storage_configs')
     .selectAll()
     .where('storage_type', '=', 'local')
+    .where('root_path', '=', '')
     .executeTakeFirstOrThrow();
 }
 

@@ -6,6 +6,7 @@ import { dailyStats } from './0004_daily_stats.js';
 import { uploadSessions } from './0006_upload_sessions.js';
 import { dashboardCounters } from './0007_dashboard_counters.js';
 import { secretAttempts } from './0008_secret_attempts.js';
+import { localStorageRoots } from './0012_local_storage_roots.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0006_upload_sessions': uploadSessions,
   '0007_dashboard_counters': dashboardCounters,
   '0008_secret_attempts': secretAttempts,
+  '0012_local_storage_roots': localStorageRoots,
 };

@@ -9,6 +9,12 @@
 // - Multipart is emulated: parts live in `<root>/.clipnest-multipart/<uploadId>/<n>.part`, complete
 //   concatenates them as a stream into an atomic write. ETags are derived from inode, size and mtime.
 // - No presign: the server proxies every byte.
+// - Confined to the root, symlinks included: before every operation the target's deepest existing
+//   ancestor is resolved with realpath and must lie inside the root's realpath, else
+//   StorageError('invalid_path'). A symlink inside the root pointing inside it is followed; one pointing
+//   out is never followed (listings leave it out, directory copies skip it). Removing such a link removes
+//   the link itself, never what it points to. (An operator with a shell who swaps a directory for a
+//   symlink between the check and the call is outside what this guards.)
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, type BigIntStats, type Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -18,6 +24,7 @@ import { pipeline } from 'node:stream/promises';
 import { assertNormalized, baseName, isWithin, parentPath, RESERVED_PREFIX } from '../paths.js';
 import { registerFileBody } from '../fileBody.js';
 import { ByteMeter, chunkReader, isAbortError, nodeFromWeb, resolveRange } from '../streams.js';
+import { isInsideDir, realDirOrNull, resolveReal } from './realPath.js';
 import {
   StorageError,
   type Entry,
@@ -131,6 +138,7 @@ export class LocalDriver implements StorageDriver {
   readonly root: string;
   readonly multipart: MultipartCapability;
   private readonly fsync: boolean;
+  private realRoot: string | undefined;
 
   constructor(options: LocalDriverOptions) {
     if (!options.root) throw new StorageError('invalid_path', 'local driver needs a root directory');
@@ -177,6 +185,44 @@ export class LocalDriver implements StorageDriver {
     return path === '' ? this.root : nodePath.join(this.root, path);
   }
 
+  /**
+   * Refuses an absolute path whose real location (symlinks resolved, up to its deepest existing
+   * ancestor) is outside the root's real path. Nothing exists below a root that does not exist yet.
+   */
+  async confineAbs(abs: string, path = ''): Promise<void> {
+    this.realRoot ??= (await realDirOrNull(this.root)) ?? undefined;
+    if (this.realRoot === undefined) return;
+    let real: string;
+    try {
+      real = await resolveReal(abs);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ELOOP') {
+        throw new StorageError('invalid_path', 'too many levels of symbolic links', { path, cause: err });
+      }
+      throw mapFsError(err, path);
+    }
+    if (!isInsideDir(real, this.realRoot)) {
+      throw new StorageError('invalid_path', 'the path leaves the storage root through a symbolic link', { path });
+    }
+  }
+
+  /** `abs(path)`, checked to stay inside the root once symlinks are resolved. */
+  private async confined(path: string): Promise<string> {
+    const abs = this.abs(path);
+    await this.confineAbs(abs, path);
+    return abs;
+  }
+
+  /** A directory entry that is a symlink counts only when it resolves inside the root. */
+  private async linkStaysInside(abs: string): Promise<boolean> {
+    try {
+      await this.confineAbs(abs);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   private entry(path: string, st: BigIntStats): Entry {
     const isDir = st.isDirectory();
     return {
@@ -200,7 +246,7 @@ export class LocalDriver implements StorageDriver {
   }
 
   async stat(path: string): Promise<Entry> {
-    const abs = this.abs(path);
+    const abs = await this.confined(path);
     try {
       return this.entry(path, await fs.stat(abs, { bigint: true }));
     } catch (err) {
@@ -212,12 +258,17 @@ export class LocalDriver implements StorageDriver {
   }
 
   async list(dir: string, page: ListPage = {}): Promise<ListResult> {
-    const abs = this.abs(dir);
+    const abs = await this.confined(dir);
     const limit = Math.max(1, Math.min(page.limit ?? MAX_LIST, MAX_LIST));
     let names: string[];
     try {
-      const dirents = await fs.readdir(abs, { withFileTypes: true });
-      names = dirents.map((d) => d.name).filter((n) => !n.startsWith(RESERVED_PREFIX));
+      const dirents = (await fs.readdir(abs, { withFileTypes: true })).filter(
+        (d) => !d.name.startsWith(RESERVED_PREFIX),
+      );
+      const outward = await Promise.all(
+        dirents.map(async (d) => d.isSymbolicLink() && !(await this.linkStaysInside(nodePath.join(abs, d.name)))),
+      );
+      names = dirents.filter((_, i) => !outward[i]).map((d) => d.name);
     } catch (err) {
       if (dir === '' && (err as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [] };
       throw mapFsError(err, dir);
@@ -243,7 +294,7 @@ export class LocalDriver implements StorageDriver {
   }
 
   async read(path: string, opts: ReadOptions = {}): Promise<ReadResult> {
-    const abs = this.abs(path);
+    const abs = await this.confined(path);
     if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path });
     let fh: fs.FileHandle;
     try {
@@ -289,7 +340,7 @@ export class LocalDriver implements StorageDriver {
     let writeError: unknown;
     const onAbort = () => void cancel(new StorageError('aborted', 'aborted', { path }));
     try {
-      const abs = this.abs(path);
+      const abs = await this.confined(path);
       if (path === '') throw new StorageError('invalid_path', 'cannot write to the root', { path });
       const overwrite = opts.overwrite ?? true;
       await this.ensureParent(path);
@@ -388,7 +439,7 @@ export class LocalDriver implements StorageDriver {
   }
 
   async mkdir(path: string): Promise<void> {
-    const abs = this.abs(path);
+    const abs = await this.confined(path);
     try {
       await fs.mkdir(abs, { recursive: true });
     } catch (err) {
@@ -408,6 +459,8 @@ export class LocalDriver implements StorageDriver {
   async remove(path: string, opts: { recursive?: boolean } = {}): Promise<void> {
     const abs = this.abs(path);
     if (path === '') throw new StorageError('invalid_path', 'cannot remove the root', { path });
+    // The parent must stay inside; the entry itself is never followed (lstat, unlink, rm without dereference).
+    await this.confineAbs(nodePath.dirname(abs), path);
     try {
       const st = await fs.lstat(abs);
       if (!st.isDirectory()) await fs.unlink(abs);
@@ -420,6 +473,8 @@ export class LocalDriver implements StorageDriver {
 
   private async prepareTarget(from: string, to: string, overwrite: boolean): Promise<BigIntStats> {
     if (from === '' || to === '') throw new StorageError('invalid_path', 'cannot move or copy the root');
+    await this.confined(from);
+    await this.confined(to);
     const src = await this.statOrNull(this.abs(from));
     if (!src) throw new StorageError('not_found', 'not found', { path: from });
     if (from !== to && isWithin(to, from)) {
@@ -456,7 +511,9 @@ export class LocalDriver implements StorageDriver {
           recursive: true,
           errorOnExist: true,
           force: false,
-          filter: (source) => !nodePath.basename(source).startsWith(RESERVED_PREFIX),
+          filter: async (source) =>
+            !nodePath.basename(source).startsWith(RESERVED_PREFIX) &&
+            (!(await fs.lstat(source)).isSymbolicLink() || (await this.linkStaysInside(source))),
         });
       } else {
         await fs.copyFile(this.abs(from), tmp, fs.constants.COPYFILE_EXCL);
@@ -588,6 +645,7 @@ class LocalMultipart implements MultipartCapability {
   private async meta(path: string, uploadId: string): Promise<{ dir: string; meta: UploadMeta }> {
     assertNormalized(path);
     const dir = this.dirOf(uploadId);
+    await this.driver.confineAbs(dir, path);
     let meta: UploadMeta;
     try {
       meta = JSON.parse(await fs.readFile(nodePath.join(dir, 'meta.json'), 'utf8')) as UploadMeta;
@@ -605,11 +663,15 @@ class LocalMultipart implements MultipartCapability {
     assertNormalized(path);
     if (path === '') throw new StorageError('invalid_path', 'cannot write to the root', { path });
     const overwrite = opts.overwrite ?? true;
-    const existing = await this.driver.stat(path).catch(() => null);
+    const existing = await this.driver.stat(path).catch((err: unknown) => {
+      if (err instanceof StorageError && err.code === 'invalid_path') throw err; // e.g. through an outward link
+      return null;
+    });
     if (existing?.isDir) throw new StorageError('is_a_directory', 'a directory has this name', { path });
     if (existing && !overwrite) throw new StorageError('exists', 'already exists', { path });
     const uploadId = randomBytes(16).toString('hex');
     const dir = this.dirOf(uploadId);
+    await this.driver.confineAbs(dir, path);
     const meta: UploadMeta = {
       path,
       overwrite,
@@ -721,6 +783,7 @@ class LocalMultipart implements MultipartCapability {
   async listUploads(): Promise<MultipartUploadInfo[]> {
     let ids: string[];
     try {
+      await this.driver.confineAbs(this.stagingRoot());
       ids = (await fs.readdir(this.stagingRoot())).filter((n) => UPLOAD_ID.test(n));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];

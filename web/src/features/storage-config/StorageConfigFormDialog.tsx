@@ -1,4 +1,10 @@
-import { PROVIDER_PRESETS, type StorageConfigView, type StorageProvider } from '@clipnest/contract';
+import {
+  PROVIDER_PRESETS,
+  STORAGE_TYPES,
+  type StorageConfigView,
+  type StorageProvider,
+  type StorageType,
+} from '@clipnest/contract';
 import { useIsMutating } from '@tanstack/react-query';
 import { Eye, EyeOff } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
@@ -33,6 +39,7 @@ import {
 
 const FIELD_ORDER: ConfigField[] = [
   'name',
+  'root_path',
   'endpoint',
   'region',
   'bucket',
@@ -47,14 +54,18 @@ const FIELD_ORDER: ConfigField[] = [
 function ConfigForm({
   original,
   onDone,
+  onTypeChange,
+  initialType,
 }: {
+  initialType: StorageType;
   original: StorageConfigView | undefined;
   onDone: (saved: StorageConfigView) => void;
+  onTypeChange: (type: StorageType) => void;
 }) {
   const { t } = useTranslation();
   const tr = t as unknown as Translate;
   const editing = original !== undefined;
-  const [state, setState] = useState<ConfigFormState>(() => initialConfigForm(original));
+  const [state, setState] = useState<ConfigFormState>(() => initialConfigForm(original, initialType));
   const [submitted, setSubmitted] = useState(false);
   const [serverErrors, setServerErrors] = useState<ConfigErrors>({});
   const [showSecret, setShowSecret] = useState(false);
@@ -80,7 +91,7 @@ function ConfigForm({
     }
     try {
       const saved = editing
-        ? await update.mutateAsync({ id: original.id, input: buildUpdatePayload(state) })
+        ? await update.mutateAsync({ id: original.id, input: buildUpdatePayload(state, original) })
         : await create.mutateAsync(buildCreatePayload(state));
       toast.success(
         editing ? t('files.storage.updated', { name: saved.name }) : t('files.storage.created', { name: saved.name }),
@@ -98,9 +109,30 @@ function ConfigForm({
     ...props,
   });
   const preset = presetFor(state.provider);
+  const s3 = state.storage_type === 's3';
 
   return (
     <form id="storage-config-form" onSubmit={(e) => void submit(e)} noValidate className="flex flex-col gap-4">
+      {!editing && (
+        <Field id="sc-type" label={t('files.storage.fields.type')}>
+          <Select
+            id="sc-type"
+            value={state.storage_type}
+            onChange={(e) => {
+              const type = e.target.value as StorageType;
+              setState((s) => ({ ...s, storage_type: type }));
+              setServerErrors({});
+              onTypeChange(type);
+            }}
+          >
+            {STORAGE_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {t(`files.storage.types.${type}`)}
+              </option>
+            ))}
+          </Select>
+        </Field>
+      )}
       <Field id="sc-name" label={t('files.storage.fields.name')} error={errors.name}>
         <Input
           {...input('name')}
@@ -110,118 +142,146 @@ function ConfigForm({
           placeholder={t('files.storage.fields.namePlaceholder')}
         />
       </Field>
-      <Field id="sc-provider" label={t('files.storage.fields.provider')} help={t('files.storage.fields.providerHelp')}>
-        <Select
-          id="sc-provider"
-          aria-describedby="sc-provider-help"
-          value={state.provider}
-          onChange={(e) => setState((s) => applyProvider(s, e.target.value as StorageProvider))}
-        >
-          {PROVIDER_PRESETS.map((p) => (
-            <option key={p.provider} value={p.provider}>
-              {t(`files.storage.providers.${p.provider}`)}
-            </option>
-          ))}
-        </Select>
-      </Field>
-      <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
+      {!s3 && (
         <Field
-          id="sc-endpoint"
-          label={t('files.storage.fields.endpoint')}
-          error={errors.endpoint}
+          id="sc-root_path"
+          label={t('files.storage.fields.rootPath')}
+          error={errors.root_path}
           help={
-            preset.endpoint.includes('{account_id}')
-              ? t('files.storage.fields.endpointAccountHelp')
-              : preset.endpoint
-                ? t('files.storage.fields.endpointHelp', { pattern: preset.endpoint })
-                : undefined
+            original?.is_builtin ? t('files.storage.fields.rootPathBuiltin') : t('files.storage.fields.rootPathHelp')
           }
         >
           <Input
-            {...input('endpoint')}
-            value={state.endpoint}
-            inputMode="url"
+            {...input('root_path')}
+            value={state.root_path}
+            readOnly={original?.is_builtin}
+            placeholder="/srv/clipnest/share"
             spellCheck={false}
             autoComplete="off"
-            onChange={(e) => set('endpoint', e.target.value)}
-            placeholder="https://s3.example.com"
+            onChange={(e) => set('root_path', e.target.value)}
           />
         </Field>
-        <Field id="sc-region" label={t('files.storage.fields.region')} error={errors.region}>
-          <Input
-            {...input('region')}
-            value={state.region}
-            spellCheck={false}
-            autoComplete="off"
-            onChange={(e) => {
-              setState((s) => applyRegion(s, e.target.value));
-              setServerErrors((x) => ({ ...x, region: undefined }));
-            }}
-          />
-        </Field>
-      </div>
-      <Field id="sc-bucket" label={t('files.storage.fields.bucket')} error={errors.bucket}>
-        <Input
-          {...input('bucket')}
-          value={state.bucket}
-          spellCheck={false}
-          autoComplete="off"
-          onChange={(e) => set('bucket', e.target.value)}
-        />
-      </Field>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field id="sc-access_key_id" label={t('files.storage.fields.accessKeyId')} error={errors.access_key_id}>
-          <Input
-            {...input('access_key_id')}
-            value={state.access_key_id}
-            spellCheck={false}
-            autoComplete="off"
-            onChange={(e) => set('access_key_id', e.target.value)}
-          />
-        </Field>
-        <Field
-          id="sc-secret_access_key"
-          label={t('files.storage.fields.secret')}
-          error={errors.secret_access_key}
-          help={
-            editing
-              ? t('files.storage.fields.secretKeep', { masked: original.secret_access_key_masked || '—' })
-              : undefined
-          }
-        >
-          <div className="relative">
-            <Input
-              {...fieldAria('sc-secret_access_key', errors.secret_access_key, editing)}
-              type={showSecret ? 'text' : 'password'}
-              autoComplete="new-password"
-              spellCheck={false}
-              value={state.secret_access_key}
-              placeholder={editing ? t('files.storage.fields.secretPlaceholder') : undefined}
-              onChange={(e) => set('secret_access_key', e.target.value)}
-              className="pe-11"
-            />
-            <IconButton
-              label={showSecret ? t('files.storage.hideSecret') : t('files.storage.showSecret')}
-              size="icon-sm"
-              className="absolute end-0.5 top-1/2 -translate-y-1/2"
-              onClick={() => setShowSecret((v) => !v)}
+      )}
+      {s3 && (
+        <>
+          <Field
+            id="sc-provider"
+            label={t('files.storage.fields.provider')}
+            help={t('files.storage.fields.providerHelp')}
+          >
+            <Select
+              id="sc-provider"
+              aria-describedby="sc-provider-help"
+              value={state.provider}
+              onChange={(e) => setState((s) => applyProvider(s, e.target.value as StorageProvider))}
             >
-              {showSecret ? <EyeOff className="size-4" /> : <Eye className="size-4" />}
-            </IconButton>
+              {PROVIDER_PRESETS.map((p) => (
+                <option key={p.provider} value={p.provider}>
+                  {t(`files.storage.providers.${p.provider}`)}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
+            <Field
+              id="sc-endpoint"
+              label={t('files.storage.fields.endpoint')}
+              error={errors.endpoint}
+              help={
+                preset.endpoint.includes('{account_id}')
+                  ? t('files.storage.fields.endpointAccountHelp')
+                  : preset.endpoint
+                    ? t('files.storage.fields.endpointHelp', { pattern: preset.endpoint })
+                    : undefined
+              }
+            >
+              <Input
+                {...input('endpoint')}
+                value={state.endpoint}
+                inputMode="url"
+                spellCheck={false}
+                autoComplete="off"
+                onChange={(e) => set('endpoint', e.target.value)}
+                placeholder="https://s3.example.com"
+              />
+            </Field>
+            <Field id="sc-region" label={t('files.storage.fields.region')} error={errors.region}>
+              <Input
+                {...input('region')}
+                value={state.region}
+                spellCheck={false}
+                autoComplete="off"
+                onChange={(e) => {
+                  setState((s) => applyRegion(s, e.target.value));
+                  setServerErrors((x) => ({ ...x, region: undefined }));
+                }}
+              />
+            </Field>
           </div>
-        </Field>
-      </div>
-      <label className="flex min-h-10 cursor-pointer items-center justify-between gap-4 rounded-lg border border-border px-3 py-2">
-        <span>
-          <span className="block text-sm font-medium">{t('files.storage.fields.pathStyle')}</span>
-          <span className="block text-xs text-muted-foreground">{t('files.storage.fields.pathStyleHelp')}</span>
-        </span>
-        <Switch
-          checked={state.path_style}
-          onCheckedChange={(v) => set('path_style', v)}
-          aria-label={t('files.storage.fields.pathStyle')}
-        />
-      </label>
+          <Field id="sc-bucket" label={t('files.storage.fields.bucket')} error={errors.bucket}>
+            <Input
+              {...input('bucket')}
+              value={state.bucket}
+              spellCheck={false}
+              autoComplete="off"
+              onChange={(e) => set('bucket', e.target.value)}
+            />
+          </Field>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field id="sc-access_key_id" label={t('files.storage.fields.accessKeyId')} error={errors.access_key_id}>
+              <Input
+                {...input('access_key_id')}
+                value={state.access_key_id}
+                spellCheck={false}
+                autoComplete="off"
+                onChange={(e) => set('access_key_id', e.target.value)}
+              />
+            </Field>
+            <Field
+              id="sc-secret_access_key"
+              label={t('files.storage.fields.secret')}
+              error={errors.secret_access_key}
+              help={
+                editing
+                  ? t('files.storage.fields.secretKeep', { masked: original.secret_access_key_masked || '—' })
+                  : undefined
+              }
+            >
+              <div className="relative">
+                <Input
+                  {...fieldAria('sc-secret_access_key', errors.secret_access_key, editing)}
+                  type={showSecret ? 'text' : 'password'}
+                  autoComplete="new-password"
+                  spellCheck={false}
+                  value={state.secret_access_key}
+                  placeholder={editing ? t('files.storage.fields.secretPlaceholder') : undefined}
+                  onChange={(e) => set('secret_access_key', e.target.value)}
+                  className="pe-11"
+                />
+                <IconButton
+                  label={showSecret ? t('files.storage.hideSecret') : t('files.storage.showSecret')}
+                  size="icon-sm"
+                  className="absolute end-0.5 top-1/2 -translate-y-1/2"
+                  onClick={() => setShowSecret((v) => !v)}
+                >
+                  {showSecret ? <EyeOff className="size-4" /> : <Eye className="size-4" />}
+                </IconButton>
+              </div>
+            </Field>
+          </div>
+          <label className="flex min-h-10 cursor-pointer items-center justify-between gap-4 rounded-lg border border-border px-3 py-2">
+            <span>
+              <span className="block text-sm font-medium">{t('files.storage.fields.pathStyle')}</span>
+              <span className="block text-xs text-muted-foreground">{t('files.storage.fields.pathStyleHelp')}</span>
+            </span>
+            <Switch
+              checked={state.path_style}
+              onCheckedChange={(v) => set('path_style', v)}
+              aria-label={t('files.storage.fields.pathStyle')}
+            />
+          </label>
+        </>
+      )}
       <div className="grid gap-4 sm:grid-cols-2">
         <Field
           id="sc-default_folder"
@@ -237,35 +297,39 @@ function ConfigForm({
             onChange={(e) => set('default_folder', e.target.value)}
           />
         </Field>
-        <Field
-          id="sc-custom_host"
-          label={t('files.storage.fields.customHost')}
-          optional={t('common.optional')}
-          error={errors.custom_host}
-        >
-          <Input
-            {...input('custom_host')}
-            value={state.custom_host}
-            inputMode="url"
-            placeholder="https://cdn.example.com"
-            spellCheck={false}
-            onChange={(e) => set('custom_host', e.target.value)}
-          />
-        </Field>
+        {s3 && (
+          <Field
+            id="sc-custom_host"
+            label={t('files.storage.fields.customHost')}
+            optional={t('common.optional')}
+            error={errors.custom_host}
+          >
+            <Input
+              {...input('custom_host')}
+              value={state.custom_host}
+              inputMode="url"
+              placeholder="https://cdn.example.com"
+              spellCheck={false}
+              onChange={(e) => set('custom_host', e.target.value)}
+            />
+          </Field>
+        )}
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field
-          id="sc-signature_expires_in"
-          label={t('files.storage.fields.signature')}
-          error={errors.signature_expires_in}
-        >
-          <Input
-            {...input('signature_expires_in')}
-            inputMode="numeric"
-            value={state.signature_expires_in}
-            onChange={(e) => set('signature_expires_in', e.target.value)}
-          />
-        </Field>
+        {s3 && (
+          <Field
+            id="sc-signature_expires_in"
+            label={t('files.storage.fields.signature')}
+            error={errors.signature_expires_in}
+          >
+            <Input
+              {...input('signature_expires_in')}
+              inputMode="numeric"
+              value={state.signature_expires_in}
+              onChange={(e) => set('signature_expires_in', e.target.value)}
+            />
+          </Field>
+        )}
         <Field
           id="sc-capacity"
           label={t('files.storage.fields.capacity')}
@@ -319,12 +383,14 @@ export function StorageConfigFormDialog({
 }) {
   const { t } = useTranslation();
   const busy = useIsMutating({ mutationKey: SAVE_MUTATION_KEY }) > 0;
+  const [createType, setCreateType] = useState<StorageType>('s3');
+  const type = original?.storage_type ?? createType;
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
         className="sm:max-w-2xl"
         title={original ? t('files.storage.editTitle', { name: original.name }) : t('files.storage.createTitle')}
-        description={t('files.storage.formDescription')}
+        description={type === 'local' ? t('files.storage.formDescriptionLocal') : t('files.storage.formDescription')}
         footer={
           <>
             <Button variant="secondary" onClick={() => onOpenChange(false)}>
@@ -336,7 +402,15 @@ export function StorageConfigFormDialog({
           </>
         }
       >
-        {open && <ConfigForm key={original?.id ?? 'new'} original={original} onDone={() => onOpenChange(false)} />}
+        {open && (
+          <ConfigForm
+            key={original?.id ?? 'new'}
+            original={original}
+            onDone={() => onOpenChange(false)}
+            onTypeChange={setCreateType}
+            initialType={createType}
+          />
+        )}
       </DialogContent>
     </Dialog>
   );

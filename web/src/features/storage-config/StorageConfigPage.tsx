@@ -159,20 +159,24 @@ function ConfigCard({
         </div>
         <RowActions
           name={config.name}
-          quick={[
-            !local && { label: t('files.storage.editNamed', { name: config.name }), icon: Pencil, onClick: onEdit },
-          ]}
+          quick={[{ label: t('files.storage.editNamed', { name: config.name }), icon: Pencil, onClick: onEdit }]}
           menu={[
             { label: t('files.storage.test.action'), icon: FlaskConical, onSelect: onTest },
             { label: t('files.storage.setDefault'), icon: Star, onSelect: onSetDefault, disabled: config.is_default },
-            !local && { label: t('common.edit'), icon: Pencil, onSelect: onEdit },
+            { label: t('common.edit'), icon: Pencil, onSelect: onEdit },
             !config.is_builtin && { label: t('common.delete'), icon: Trash2, destructive: true, onSelect: onDelete },
           ]}
         />
       </div>
 
       {local ? (
-        <p className="text-sm text-muted-foreground">{t('files.storage.localBody')}</p>
+        config.is_builtin || !config.root_path ? (
+          <p className="text-sm text-muted-foreground">{t('files.storage.localBody')}</p>
+        ) : (
+          <p className="text-sm break-all text-muted-foreground">
+            {t('files.storage.localRootBody', { path: config.root_path })}
+          </p>
+        )
       ) : (
         <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1.5 text-sm">
           <dt className="text-muted-foreground">{t('files.storage.fields.endpoint')}</dt>

@@ -64,4 +64,43 @@ describe('storage config form', () => {
     expect(serverConfigErrors({ fields: [{ path: 'total_capacity', message: 'm' }] })).toEqual({ capacity: 'm' });
     expect(serverConfigErrors(null)).toEqual({});
   });
+
+  it('a local config: root folder checked by the shared schema, only its own fields sent', () => {
+    const s = { ...initialConfigForm(undefined, 'local'), name: 'disk', root_path: 'relative/dir' };
+    expect(Object.keys(validateConfigForm(s, false, t))).toEqual(['root_path']);
+    expect(validateConfigForm({ ...s, root_path: '/srv/a/../b' }, false, t).root_path).toBe(
+      'files.storage.errors.rootPath',
+    );
+    expect(validateConfigForm({ ...s, root_path: '' }, false, t).root_path).toBe('files.storage.errors.rootRequired');
+    const ok = { ...s, root_path: ' /srv/share ' };
+    expect(validateConfigForm(ok, false, t)).toEqual({});
+    expect(buildCreatePayload(ok)).toEqual({
+      storage_type: 'local',
+      name: 'disk',
+      root_path: '/srv/share',
+      default_folder: '',
+      total_capacity: null,
+      is_default: false,
+    });
+  });
+
+  it('editing a local config sends its root only when it changed, and never for the built-in one', () => {
+    const original = {
+      storage_type: 'local',
+      root_path: '/srv/share',
+      is_builtin: false,
+      name: 'disk',
+      total_capacity: null,
+      default_folder: '',
+      signature_expires_in: 3600,
+      path_style: false,
+    } as unknown as Parameters<typeof initialConfigForm>[0];
+    const s = initialConfigForm(original);
+    expect(s.storage_type).toBe('local');
+    expect(buildUpdatePayload(s, original)).not.toHaveProperty('root_path');
+    expect(buildUpdatePayload({ ...s, root_path: '/srv/other' }, original)).toHaveProperty('root_path', '/srv/other');
+    const builtin = { ...original!, is_builtin: true };
+    expect(buildUpdatePayload({ ...s, root_path: '/srv/other' }, builtin)).not.toHaveProperty('root_path');
+    expect(buildUpdatePayload(s, original)).not.toHaveProperty('bucket');
+  });
 });

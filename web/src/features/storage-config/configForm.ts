@@ -1,4 +1,5 @@
 import {
+  localOptionsSchema,
   PROVIDER_PRESETS,
   SIGNATURE_EXPIRES_DEFAULT,
   SIGNATURE_EXPIRES_MAX,
@@ -6,6 +7,7 @@ import {
   type CreateStorageConfigInput,
   type StorageConfigView,
   type StorageProvider,
+  type StorageType,
   type UpdateStorageConfigInput,
 } from '@clipnest/contract';
 
@@ -13,7 +15,11 @@ export const CAPACITY_UNITS = { MB: 1024 ** 2, GB: 1024 ** 3, TB: 1024 ** 4 } as
 export type CapacityUnit = keyof typeof CAPACITY_UNITS;
 
 export interface ConfigFormState {
+  /** Chosen on create; fixed when editing. Decides which of the type's fields show and are sent. */
+  storage_type: StorageType;
   name: string;
+  /** Local: the root folder on the server. */
+  root_path: string;
   provider: StorageProvider;
   endpoint: string;
   /** True while the endpoint is the preset's pattern (then region edits rewrite it). */
@@ -33,6 +39,7 @@ export interface ConfigFormState {
 
 export type ConfigField =
   | 'name'
+  | 'root_path'
   | 'endpoint'
   | 'region'
   | 'bucket'
@@ -55,11 +62,13 @@ export function presetEndpoint(provider: StorageProvider, region: string): strin
     .replace('{account_id}', '<account_id>');
 }
 
-export function initialConfigForm(original?: StorageConfigView): ConfigFormState {
+export function initialConfigForm(original?: StorageConfigView, type: StorageType = 's3'): ConfigFormState {
   if (!original) {
     const preset = presetFor('aws');
     return {
+      storage_type: type,
       name: '',
+      root_path: '',
       provider: 'aws',
       endpoint: presetEndpoint('aws', preset.region),
       endpointAuto: true,
@@ -80,7 +89,9 @@ export function initialConfigForm(original?: StorageConfigView): ConfigFormState
   const unit: CapacityUnit =
     cap && cap % CAPACITY_UNITS.TB === 0 ? 'TB' : cap && cap % CAPACITY_UNITS.GB === 0 ? 'GB' : cap ? 'MB' : 'GB';
   return {
+    storage_type: original.storage_type,
     name: original.name,
+    root_path: original.root_path,
     provider: original.provider ?? 'other',
     endpoint: original.endpoint,
     endpointAuto: false,
@@ -124,9 +135,28 @@ const URL_RE = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/i;
 
 export type Translate = (key: string, params?: Record<string, unknown>) => string;
 
-export function validateConfigForm(state: ConfigFormState, editing: boolean, t: Translate): ConfigErrors {
+/** Fields every type has: name, default folder, capacity. */
+function validateCommon(state: ConfigFormState, t: Translate): ConfigErrors {
   const e: ConfigErrors = {};
   if (!state.name.trim()) e.name = t('files.storage.errors.nameRequired');
+  if (/(^|[\\/])\.\.([\\/]|$)/.test(state.default_folder)) e.default_folder = t('files.storage.errors.folder');
+  if (state.capacity.trim() && !(Number(state.capacity) > 0)) e.capacity = t('files.storage.errors.capacity');
+  return e;
+}
+
+/** Local: the root folder, checked with the contract's own schema (the server also checks the allowed roots). */
+function validateLocal(state: ConfigFormState, t: Translate): ConfigErrors {
+  const parsed = localOptionsSchema.shape.root_path.safeParse(state.root_path);
+  if (parsed.success) return {};
+  return {
+    root_path: state.root_path.trim() ? t('files.storage.errors.rootPath') : t('files.storage.errors.rootRequired'),
+  };
+}
+
+export function validateConfigForm(state: ConfigFormState, editing: boolean, t: Translate): ConfigErrors {
+  const common = validateCommon(state, t);
+  if (state.storage_type === 'local') return { ...common, ...validateLocal(state, t) };
+  const e: ConfigErrors = { ...common };
   const endpoint = state.endpoint.trim();
   if (/[<>{}]/.test(endpoint)) e.endpoint = t('files.storage.errors.endpointPlaceholder');
   else if (endpoint && !URL_RE.test(endpoint)) e.endpoint = t('files.storage.errors.endpointUrl');
@@ -136,7 +166,6 @@ export function validateConfigForm(state: ConfigFormState, editing: boolean, t: 
   else if (!/^[A-Za-z0-9._-]+$/.test(state.bucket.trim())) e.bucket = t('files.storage.errors.bucket');
   if (!editing && !state.access_key_id.trim()) e.access_key_id = t('files.storage.errors.keyRequired');
   if (!editing && !state.secret_access_key) e.secret_access_key = t('files.storage.errors.secretRequired');
-  if (/(^|[\\/])\.\.([\\/]|$)/.test(state.default_folder)) e.default_folder = t('files.storage.errors.folder');
   const host = state.custom_host.trim();
   if (host && !URL_RE.test(host)) e.custom_host = t('files.storage.errors.endpointUrl');
   const sig = Number(state.signature_expires_in);
@@ -146,7 +175,6 @@ export function validateConfigForm(state: ConfigFormState, editing: boolean, t: 
       max: SIGNATURE_EXPIRES_MAX,
     });
   }
-  if (state.capacity.trim() && !(Number(state.capacity) > 0)) e.capacity = t('files.storage.errors.capacity');
   return e;
 }
 
@@ -156,6 +184,16 @@ function capacityBytes(state: ConfigFormState): number | null {
 }
 
 export function buildCreatePayload(state: ConfigFormState): CreateStorageConfigInput {
+  if (state.storage_type === 'local') {
+    return {
+      storage_type: 'local',
+      name: state.name.trim(),
+      root_path: state.root_path.trim(),
+      default_folder: state.default_folder.trim(),
+      total_capacity: capacityBytes(state),
+      is_default: state.is_default,
+    };
+  }
   return {
     name: state.name.trim(),
     storage_type: 's3',
@@ -174,9 +212,17 @@ export function buildCreatePayload(state: ConfigFormState): CreateStorageConfigI
   };
 }
 
-/** Every field is sent; an empty secret is left out so the stored one is kept. */
-export function buildUpdatePayload(state: ConfigFormState): UpdateStorageConfigInput {
-  const { storage_type: _type, is_default: _default, secret_access_key, ...rest } = buildCreatePayload(state);
+/**
+ * Every field of the config's type is sent; an empty secret is left out so the stored one is kept. The
+ * built-in local config sends no root (it cannot move).
+ */
+export function buildUpdatePayload(state: ConfigFormState, original?: StorageConfigView): UpdateStorageConfigInput {
+  const payload = buildCreatePayload(state);
+  if (payload.storage_type === 'local') {
+    const { storage_type: _type, is_default: _default, root_path, ...rest } = payload;
+    return original?.is_builtin || root_path === original?.root_path ? rest : { ...rest, root_path };
+  }
+  const { storage_type: _type, is_default: _default, secret_access_key, ...rest } = payload;
   return secret_access_key ? { ...rest, secret_access_key } : rest;
 }
 

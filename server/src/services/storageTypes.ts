@@ -1,0 +1,207 @@
+import {
+  STORAGE_PROVIDERS,
+  STORAGE_TYPE_SPECS,
+  type StorageProvider,
+  type StorageType,
+  type StorageTypeSpec,
+} from '@clipnest/contract';
+import type { Updateable } from 'kysely';
+import type { StorageConfigsTable } from '../db/schema.js';
+import { AppError } from '../errors.js';
+import type { SecretCipher } from '../security/cipher.js';
+import type { StorageDriver } from '../storage/types.js';
+import { StorageError } from '../storage/types.js';
+import type { LocalRoots } from './localRoots.js';
+
+/** What the registry needs of a storage config row. */
+export interface DriverConfig {
+  id: string;
+  storage_type: string;
+  endpoint: string;
+  bucket: string;
+  region: string;
+  access_key_id: string;
+  secret_encrypted: string;
+  path_style: number;
+  /** Local configs: real path of the root; '' or absent = the built-in local root. */
+  root_path?: string;
+  updated_at: string;
+}
+
+export interface S3DriverSettings {
+  endpoint?: string;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+}
+
+/** Constructors of the drivers, injected by server.ts so services do not depend on their modules. */
+export interface DriverFactories {
+  local(root: string): StorageDriver;
+  s3(settings: S3DriverSettings): StorageDriver;
+}
+
+export interface StorageTypeContext {
+  factories: DriverFactories;
+  cipher: SecretCipher;
+  /** Root of the built-in local storage (DATA_DIR/storage/local). */
+  builtinLocalRoot: string;
+  localRoots: LocalRoots;
+}
+
+export type ConfigColumns = Updateable<StorageConfigsTable>;
+/** Columns a secret option is stored in (encrypted with the SecretCipher). */
+export type SecretColumn = 'secret_encrypted';
+
+/**
+ * One storage type of the registry: its options (schema and secret fields shared with the web form via
+ * the contract), how they map to the config's columns, and the factory of its driver.
+ */
+export interface StorageTypeDefinition {
+  readonly type: StorageType;
+  readonly spec: StorageTypeSpec;
+  readonly secretColumns: Readonly<Record<string, SecretColumn>>;
+  /**
+   * Columns for the non-secret options given (every option on create, the ones sent on update), checked
+   * against the row they change. Throws AppError (400 naming the field).
+   */
+  columns(
+    options: Record<string, unknown>,
+    ctx: StorageTypeContext,
+    current?: Readonly<StorageConfigsTable>,
+  ): Promise<ConfigColumns>;
+  build(config: DriverConfig, ctx: StorageTypeContext): StorageDriver;
+}
+
+function decryptOrBlank(cipher: SecretCipher, encrypted: string): string {
+  try {
+    return encrypted ? cipher.decrypt(encrypted) : '';
+  } catch {
+    // Encrypted under another ENCRYPTION_KEY: requests fail with 'denied' until the secret is re-entered.
+    return '';
+  }
+}
+
+/** A driver whose every call fails with StorageError('unavailable'): for a config that cannot be served. */
+function unavailableDriver(kind: string, message: string): StorageDriver {
+  const fail = () => Promise.reject(new StorageError('unavailable', message));
+  return { kind, stat: fail, list: fail, read: fail, write: fail, mkdir: fail, remove: fail, move: fail };
+}
+
+const localType: StorageTypeDefinition = {
+  type: 'local',
+  spec: STORAGE_TYPE_SPECS.local,
+  secretColumns: {},
+  async columns(options, ctx, current) {
+    if (options.root_path === undefined) return {};
+    if (current && current.root_path === '') {
+      throw AppError.validation('the built-in local storage keeps its root (DATA_DIR/storage/local)', [
+        { path: 'root_path', message: 'the built-in local storage cannot change its root' },
+      ]);
+    }
+    return { root_path: await ctx.localRoots.prepare(String(options.root_path)) };
+  },
+  build(config, ctx) {
+    if (!config.root_path) return ctx.factories.local(ctx.builtinLocalRoot);
+    if (!ctx.localRoots.allows(config.root_path)) {
+      // A restored row, or LOCAL_STORAGE_ROOTS changed since: every call fails (503) rather than reach outside.
+      return unavailableDriver('local', `the root ${config.root_path} is outside LOCAL_STORAGE_ROOTS`);
+    }
+    return ctx.factories.local(config.root_path);
+  },
+};
+
+const s3Type: StorageTypeDefinition = {
+  type: 's3',
+  spec: STORAGE_TYPE_SPECS.s3,
+  secretColumns: { secret_access_key: 'secret_encrypted' },
+  async columns(options, _ctx, current) {
+    const o = options as Partial<Record<string, string | number | boolean>>;
+    const out: ConfigColumns = {};
+    if (o.provider !== undefined) out.provider = String(o.provider);
+    for (const key of ['endpoint', 'bucket', 'region', 'custom_host'] as const) {
+      if (o[key] !== undefined) out[key] = String(o[key]);
+    }
+    if (o.access_key_id !== undefined) {
+      if (o.access_key_id === '') {
+        throw AppError.validation('access_key_id cannot be empty', [{ path: 'access_key_id', message: 'required' }]);
+      }
+      out.access_key_id = String(o.access_key_id);
+    }
+    if (o.path_style !== undefined) out.path_style = o.path_style ? 1 : 0;
+    if (o.signature_expires_in !== undefined) out.signature_expires_in = Number(o.signature_expires_in);
+    const provider = out.provider ?? current?.provider;
+    const endpoint = out.endpoint ?? current?.endpoint ?? '';
+    if (provider !== 'aws' && endpoint === '') {
+      throw AppError.validation('endpoint is required for this provider', [{ path: 'endpoint', message: 'required' }]);
+    }
+    return out;
+  },
+  build(config, ctx) {
+    return ctx.factories.s3({
+      endpoint: config.endpoint || undefined,
+      region: config.region || 'us-east-1',
+      bucket: config.bucket,
+      accessKeyId: config.access_key_id,
+      secretAccessKey: decryptOrBlank(ctx.cipher, config.secret_encrypted),
+      forcePathStyle: config.path_style === 1,
+    });
+  },
+};
+
+/** Every storage type the server knows. */
+export const STORAGE_TYPE_DEFINITIONS: Readonly<Record<StorageType, StorageTypeDefinition>> = {
+  local: localType,
+  s3: s3Type,
+};
+
+export function storageTypeOf(type: string): StorageTypeDefinition | undefined {
+  return Object.hasOwn(STORAGE_TYPE_DEFINITIONS, type) ? STORAGE_TYPE_DEFINITIONS[type as StorageType] : undefined;
+}
+
+/** The type's own options present in `input` (undefined ones left out), secrets excluded. */
+export function pickOptions(def: StorageTypeDefinition, input: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(def.spec.options.shape)) {
+    if (input[key] !== undefined && !def.spec.secretFields.includes(key)) out[key] = input[key];
+  }
+  return out;
+}
+
+/** Encrypted columns for the secrets sent; a blank or omitted secret is left out (the stored one is kept). */
+export function secretColumns(
+  def: StorageTypeDefinition,
+  input: Record<string, unknown>,
+  cipher: SecretCipher,
+): ConfigColumns {
+  const out: ConfigColumns = {};
+  for (const field of def.spec.secretFields) {
+    const value = input[field];
+    const column = def.secretColumns[field];
+    if (column && typeof value === 'string' && value !== '') out[column] = cipher.encrypt(value);
+  }
+  return out;
+}
+
+function maskSecret(secret: string): string {
+  if (!secret) return '';
+  return `••••${secret.length > 8 ? secret.slice(-4) : ''}`;
+}
+
+/** How a row's secret shows in an answer: masked ("••••abcd"), never the secret itself. */
+export function secretView(
+  row: Pick<StorageConfigsTable, 'secret_encrypted'>,
+  cipher: SecretCipher,
+): { secret_access_key_masked: string; has_secret: boolean } {
+  if (!row.secret_encrypted) return { secret_access_key_masked: '', has_secret: false };
+  return {
+    secret_access_key_masked: maskSecret(decryptOrBlank(cipher, row.secret_encrypted)) || '••••',
+    has_secret: true,
+  };
+}
+
+export function providerOf(value: string | null): StorageProvider | null {
+  return (STORAGE_PROVIDERS as readonly string[]).includes(value ?? '') ? (value as StorageProvider) : null;
+}
