@@ -211,7 +211,10 @@ export async function withUploadForm<T>(
       );
       // Opened before the pipeline starts, so the file exists (and is removed below) whatever happens next.
       const handle = await fs.open(spoolPath, 'wx');
-      await pipeline(part.stream, meter, handle.createWriteStream());
+      await pipeline(part.stream, meter, handle.createWriteStream()).catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+        throw new AppError('PAYLOAD_TOO_LARGE', 'insufficient storage: no space left for the upload on the server');
+      });
       await formDone;
       spoolRead = createReadStream(spoolPath);
       form = {
