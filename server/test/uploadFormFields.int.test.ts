@@ -10,12 +10,14 @@ import type { FileView, StorageConfigView } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadSpoolDir } from '../src/server.js';
 import { dbTargets, startTestServer, type TestServer } from './support/harness.js';
+import { formParts, trickle } from './support/slowClient.js';
 import {
   countFiles,
   createS3Config,
   filesUnder,
   localRoot,
   rawGet,
+  setMaxUpload,
   startS3rver,
   upload,
   type S3rverHandle,
@@ -171,6 +173,27 @@ describe.each(dbTargets)('form upload fields in any order on %s', (target) => {
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     expect(res.body.message).toContain(field);
+  });
+
+  it('stops spooling a file first sent without Content-Length at the max upload size, with nothing stored', async () => {
+    await setMaxUpload(server, token, 1, 'KB');
+    try {
+      const form = formParts({}, 'big.bin');
+      const res = await expectNothingStored(() =>
+        trickle(`${server.url}/api/upload`, {
+          headers: { authorization: `Bearer ${token}`, 'content-type': form.contentType },
+          head: form.head,
+          tail: form.tail,
+          chunks: 8,
+          chunkBytes: 1024,
+          gapMs: 0,
+        }).then((r) => ({ status: r.status, body: JSON.parse(r.body) as { message: string } })),
+      );
+      expect(res.status).toBe(413);
+      expect(res.body.message).toContain('maximum upload size');
+    } finally {
+      await setMaxUpload(server, token, 100, 'MB');
+    }
   });
 
   it('refuses a taken slug sent after the file with nothing stored', async () => {

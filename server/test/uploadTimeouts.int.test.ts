@@ -58,7 +58,7 @@ describe.each(dbTargets)('upload and download timeouts on %s', (target) => {
           chunkBytes: 1024,
           gapMs: 100,
         });
-        expect(res.status).toBe(201);
+        expect(res.status, res.body).toBe(201);
         expect((JSON.parse(res.body) as { data: FileView }).data.size).toBe(30 * 1024);
       });
 

@@ -37,6 +37,8 @@ import { nodeRequestBody } from './requestBody.js';
 
 /** Spooled file parts are named `upload-<random>.tmp` in the spool dir (the temp sweep removes old ones). */
 export const SPOOL_FILE_PATTERN = /^upload-[0-9a-f]{24}\.tmp$/;
+/** Spooled files of uploads in progress in this process: the sweep leaves them alone however old. */
+const inUse = new Set<string>();
 
 export interface UploadFormOptions {
   /** Name of the file part (default `file`). */
@@ -202,13 +204,17 @@ export async function withUploadForm<T>(
     } else {
       await fs.mkdir(options.spoolDir, { recursive: true });
       spoolPath = path.join(options.spoolDir, `upload-${randomBytes(12).toString('hex')}.tmp`);
+      inUse.add(spoolPath);
       const meter = limitStream(
         options.maxFileBytes,
         options.tooLarge ?? (() => new AppError('PAYLOAD_TOO_LARGE', 'the file is too large')),
       );
       // Opened before the pipeline starts, so the file exists (and is removed below) whatever happens next.
       const handle = await fs.open(spoolPath, 'wx');
-      await pipeline(part.stream, meter, handle.createWriteStream());
+      await pipeline(part.stream, meter, handle.createWriteStream()).catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+        throw new AppError('PAYLOAD_TOO_LARGE', 'insufficient storage: no space left for the upload on the server');
+      });
       await formDone;
       spoolRead = createReadStream(spoolPath);
       form = {
@@ -225,7 +231,10 @@ export async function withUploadForm<T>(
     throw cause;
   } finally {
     spoolRead?.destroy();
-    if (spoolPath) await fs.rm(spoolPath, { force: true }).catch(() => undefined);
+    if (spoolPath) {
+      await fs.rm(spoolPath, { force: true }).catch(() => undefined);
+      inUse.delete(spoolPath);
+    }
     if (!ended) {
       // Discard the rest of the body so the client can read the answer.
       source.unpipe(parser);
@@ -246,6 +255,7 @@ export async function sweepSpoolDir(spoolDir: string, olderThan: Date): Promise<
   const removed: string[] = [];
   for (const name of names) {
     const file = path.join(spoolDir, name);
+    if (inUse.has(file)) continue;
     const st = await fs.stat(file).catch(() => null);
     if (st && st.mtimeMs < olderThan.getTime()) {
       await fs.rm(file, { force: true });

@@ -124,6 +124,21 @@ function tempName(): string {
 }
 /** What `tempName()` makes (RESERVED_PREFIX is `.clipnest-`). */
 const TEMP_NAME = /^\.clipnest-[0-9a-f]{24}\.tmp$/;
+/**
+ * Temp files this process is writing (absolute paths, every driver instance): the sweep never takes
+ * them, however long a slow upload leaves one untouched (bytes are written in 1 MiB batches).
+ */
+const writingTemps = new Set<string>();
+
+/** Runs `fn` with `tmp` marked as being written. */
+async function writingTemp<T>(tmp: string, fn: () => Promise<T>): Promise<T> {
+  writingTemps.add(tmp);
+  try {
+    return await fn();
+  } finally {
+    writingTemps.delete(tmp);
+  }
+}
 
 function encodeCursor(name: string): string {
   return Buffer.from(name, 'utf8').toString('base64url');
@@ -166,7 +181,7 @@ export class LocalDriver implements StorageDriver {
         const path = rel ? `${rel}/${entry.name}` : entry.name;
         if (entry.isDirectory()) {
           await walk(abs, path);
-        } else if (entry.isFile() && TEMP_NAME.test(entry.name)) {
+        } else if (entry.isFile() && TEMP_NAME.test(entry.name) && !writingTemps.has(abs)) {
           const st = await fs.stat(abs).catch(() => null);
           if (st && st.mtimeMs < olderThan.getTime()) {
             await fs.rm(abs, { force: true });
@@ -333,6 +348,7 @@ export class LocalDriver implements StorageDriver {
     const reader = chunkReader(body);
     const cancel = (reason?: unknown) => reader.cancel(reason).catch(() => undefined);
     let tmp: string | undefined;
+    let tracked: string | undefined;
     let fh: fs.FileHandle | undefined;
     let pending: Promise<void> | undefined;
     let flushing: Promise<void> | undefined;
@@ -350,6 +366,8 @@ export class LocalDriver implements StorageDriver {
       if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path });
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       tmp = nodePath.join(nodePath.dirname(abs), tempName());
+      tracked = tmp;
+      writingTemps.add(tmp);
       fh = await fs.open(tmp, 'wx');
       const file = fh;
       let bytes = 0;
@@ -420,6 +438,7 @@ export class LocalDriver implements StorageDriver {
       throw mapFsError(err, path);
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
+      if (tracked) writingTemps.delete(tracked);
     }
     return this.stat(path);
   }
@@ -506,19 +525,21 @@ export class LocalDriver implements StorageDriver {
     const abs = this.abs(to);
     const tmp = nodePath.join(nodePath.dirname(abs), tempName());
     try {
-      if (src.isDirectory()) {
-        await fs.cp(this.abs(from), tmp, {
-          recursive: true,
-          errorOnExist: true,
-          force: false,
-          filter: async (source) =>
-            !nodePath.basename(source).startsWith(RESERVED_PREFIX) &&
-            (!(await fs.lstat(source)).isSymbolicLink() || (await this.linkStaysInside(source))),
-        });
-      } else {
-        await fs.copyFile(this.abs(from), tmp, fs.constants.COPYFILE_EXCL);
-      }
-      await fs.rename(tmp, abs);
+      await writingTemp(tmp, async () => {
+        if (src.isDirectory()) {
+          await fs.cp(this.abs(from), tmp, {
+            recursive: true,
+            errorOnExist: true,
+            force: false,
+            filter: async (source) =>
+              !nodePath.basename(source).startsWith(RESERVED_PREFIX) &&
+              (!(await fs.lstat(source)).isSymbolicLink() || (await this.linkStaysInside(source))),
+          });
+        } else {
+          await fs.copyFile(this.abs(from), tmp, fs.constants.COPYFILE_EXCL);
+        }
+        await fs.rename(tmp, abs);
+      });
     } catch (err) {
       await fs.rm(tmp, { recursive: true, force: true }).catch(() => undefined);
       throw mapFsError(err, to);
@@ -704,13 +725,15 @@ class LocalMultipart implements MultipartCapability {
       const target = this.partFile(dir, partNumber);
       try {
         const meter = new ByteMeter({ size: opts.size, maxBytes: MAX_PART_SIZE, path });
-        await pipeline(
-          source,
-          meter,
-          createWriteStream(tmp, { flags: 'wx' }),
-          ...(opts.signal ? [{ signal: opts.signal }] : []),
-        );
-        await fs.rename(tmp, target);
+        await writingTemp(tmp, async () => {
+          await pipeline(
+            source,
+            meter,
+            createWriteStream(tmp, { flags: 'wx' }),
+            ...(opts.signal ? [{ signal: opts.signal }] : []),
+          );
+          await fs.rename(tmp, target);
+        });
       } catch (err) {
         await fs.rm(tmp, { force: true }).catch(() => undefined);
         throw err;
