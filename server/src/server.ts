@@ -43,6 +43,9 @@ import { SsrfGuard } from './net/ssrfGuard.js';
 import { UploadSessionRepository } from './repositories/uploadSessionRepository.js';
 import { DirectUploadService } from './services/directUploadService.js';
 import { UrlUploadService } from './services/urlUploadService.js';
+import { MountRepository } from './repositories/mountRepository.js';
+import { Vfs } from './vfs/vfs.js';
+import { toMountRecord } from './vfs/mountTable.js';
 
 const packageVersion = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -115,6 +118,12 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     clock,
     corsOrigin: config.publicUrl,
   });
+  const mountRepository = new MountRepository(db);
+  const vfs = new Vfs({
+    loadMounts: async () => (await mountRepository.list()).map(toMountRecord),
+    driverFor: async (storageConfigId) => storageConfigs.driverOf(await storageConfigs.requireRow(storageConfigId)),
+    now: () => clock.now().getTime(),
+  });
   const files = new FileService({
     files: new FileRepository(db),
     storageConfigs,
@@ -162,6 +171,8 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     storageRegistry,
     storageConfigs,
     files,
+    mountRepository,
+    vfs,
     guard: new Guard({ auth, apiKeys }),
   };
 }
