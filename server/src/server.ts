@@ -45,6 +45,7 @@ import { DirectUploadService } from './services/directUploadService.js';
 import { UrlUploadService } from './services/urlUploadService.js';
 import { MountRepository } from './repositories/mountRepository.js';
 import { Vfs } from './vfs/vfs.js';
+import { MountService } from './services/mountService.js';
 import { toMountRecord } from './vfs/mountTable.js';
 
 const packageVersion = (
@@ -124,6 +125,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     driverFor: async (storageConfigId) => storageConfigs.driverOf(await storageConfigs.requireRow(storageConfigId)),
     now: () => clock.now().getTime(),
   });
+  const mounts = new MountService({ mounts: mountRepository, storageConfigs, vfs, clock });
   const files = new FileService({
     files: new FileRepository(db),
     storageConfigs,
@@ -171,8 +173,8 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     storageRegistry,
     storageConfigs,
     files,
-    mountRepository,
     vfs,
+    mounts,
     guard: new Guard({ auth, apiKeys }),
   };
 }
