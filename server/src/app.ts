@@ -56,6 +56,8 @@ export interface AppServices {
   mounts: MountService;
   /** PUBLIC_URL, for absolute links in API answers. */
   publicUrl?: string;
+  /** Where form uploads spool a file part that came before its location fields (http/uploadForm.ts). */
+  uploadSpoolDir: string;
 }
 
 export interface AppOptions {
