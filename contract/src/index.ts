@@ -14,3 +14,4 @@ export * from './storageConfigs.js';
 export * from './files.js';
 export * from './uploads.js';
 export * from './mounts.js';
+export * from './fs.js';

@@ -28,6 +28,8 @@ import { s3UploadRoutes } from './routes/s3UploadRoutes.js';
 import { uploadDirectRoutes } from './routes/uploadDirectRoutes.js';
 import { urlUploadRoutes } from './routes/urlUploadRoutes.js';
 import { mountRoutes } from './routes/mountRoutes.js';
+import { fsRoutes } from './routes/fsRoutes.js';
+import type { FsService } from './services/fsService.js';
 import type { MountService } from './services/mountService.js';
 import type { DirectUploadService } from './services/directUploadService.js';
 import type { UrlUploadService } from './services/urlUploadService.js';
@@ -54,6 +56,7 @@ export interface AppServices {
   directUploads: DirectUploadService;
   urlUploads: UrlUploadService;
   mounts: MountService;
+  fs: FsService;
   /** PUBLIC_URL, for absolute links in API answers. */
   publicUrl?: string;
   /** Where form uploads spool a file part that came before its location fields (http/uploadForm.ts). */
@@ -104,6 +107,7 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/upload-direct', uploadDirectRoutes({ ...services, trustProxy: options.trustProxy }));
   api.route('/files', fileRoutes(services));
   api.route('/mount', mountRoutes(services));
+  api.route('/fs', fsRoutes({ ...services, trustProxy: options.trustProxy }));
   api.route('/', maxUploadSizeRoutes(services));
   api.route('/', publicFileRoutes({ files: services.files, trustProxy: options.trustProxy }));
   api.all('*', (c) => {

@@ -47,6 +47,7 @@ import { UrlUploadService } from './services/urlUploadService.js';
 import { MountRepository } from './repositories/mountRepository.js';
 import { Vfs } from './vfs/vfs.js';
 import { MountService } from './services/mountService.js';
+import { FsService } from './services/fsService.js';
 import { toMountRecord } from './vfs/mountTable.js';
 
 const packageVersion = (
@@ -141,6 +142,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     now: () => clock.now().getTime(),
   });
   const mounts = new MountService({ mounts: mountRepository, storageConfigs, vfs, clock });
+  const fs = new FsService({ vfs, clock, tokenSecret: encryptionKey, publicUrl: config.publicUrl });
   const files = new FileService({
     files: new FileRepository(db),
     storageConfigs,
@@ -191,6 +193,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     files,
     vfs,
     mounts,
+    fs,
     guard: new Guard({ auth, apiKeys }),
   };
 }
