@@ -33,7 +33,10 @@ export const fsListQuerySchema = z.strictObject({
   refresh: boolish.optional(),
   limit: intish('limit', 1, FS_LIST_LIMIT_MAX).optional(),
   offset: intish('offset', 0, Number.MAX_SAFE_INTEGER).optional(),
-  cursor: z.string().regex(/^\d{1,15}$/, 'cursor must come from a previous page').optional(),
+  cursor: z
+    .string()
+    .regex(/^\d{1,15}$/, 'cursor must come from a previous page')
+    .optional(),
 });
 
 export const fsPathQuerySchema = z.strictObject({ path: pathField('path') });
@@ -43,7 +46,10 @@ export const fsDownloadQuerySchema = z.strictObject({
   /** Answer as an attachment even for types shown inline. */
   download: boolish.optional(),
   /** A signed proxy link from /api/fs/file-link carries these instead of credentials. */
-  expires: z.string().regex(/^\d{1,12}$/, 'expires must be a Unix time').optional(),
+  expires: z
+    .string()
+    .regex(/^\d{1,12}$/, 'expires must be a Unix time')
+    .optional(),
   sign: z.string().max(128).optional(),
 });
 

@@ -142,7 +142,6 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     now: () => clock.now().getTime(),
   });
   const mounts = new MountService({ mounts: mountRepository, storageConfigs, vfs, clock });
-  const fs = new FsService({ vfs, clock, tokenSecret: encryptionKey, publicUrl: config.publicUrl });
   const files = new FileService({
     files: new FileRepository(db),
     storageConfigs,
@@ -153,6 +152,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     tokenSecret: encryptionKey,
     publicUrl: config.publicUrl,
   });
+  const fs = new FsService({ vfs, files, clock, tokenSecret: encryptionKey, publicUrl: config.publicUrl });
   const backupScheduler = new BackupScheduler({
     backups,
     settings,

@@ -173,6 +173,28 @@ describe.each(dbTargets)('fs API on %s', (target) => {
       }
     });
 
+    it('creates a file share pointing at the object in place; deleting the share keeps the object', async () => {
+      await fsUpload(server, admin, 'shared bytes', { before: { path: `${base}/share/s.txt` } });
+      const before = await snapshot();
+      const res = await call<{ id: string; slug: string; size: number }>('POST', '/api/fs/create-share', admin, {
+        path: `${base}/share/s.txt`,
+      });
+      expect(res.status, res.body.message).toBe(201);
+      expect(res.body.data?.size).toBe(12);
+      expect(await snapshot()).toEqual(before); // no copy
+      const dl = await fsRaw(server, `/api/file-download/${res.body.data!.slug}`);
+      expect(new TextDecoder().decode(dl.bytes)).toBe('shared bytes');
+      const del = await call('DELETE', '/api/files/batch-delete', admin, { ids: [res.body.data!.id] });
+      expect(del.status).toBe(200);
+      const still = await call<FsEntryView>('GET', `/api/fs/get?path=${q(`${base}/share/s.txt`)}`, admin);
+      expect(still.status).toBe(200);
+      const folder = await call('POST', '/api/fs/create-share', admin, { path: `${base}/share` });
+      expect(folder.status).toBe(400);
+      const viewOnly: Auth = { apiKey: await createPathKey(server, token, Permission.MOUNT_VIEW) };
+      const noShare = await call('POST', '/api/fs/create-share', viewOnly, { path: `${base}/share/s.txt` });
+      expect(noShare.status).toBe(403);
+    });
+
     it('caches listings for the mount TTL, drops them on writes, and refresh=true bypasses', async () => {
       await call('POST', '/api/fs/mkdir', admin, { path: `${base}/cache` });
       const first = await list(`${base}/cache`);
@@ -217,6 +239,7 @@ describe.each(dbTargets)('fs API on %s', (target) => {
           await call('GET', `/api/fs/file-link?path=${q(p)}`, admin),
           await call('POST', '/api/fs/mkdir', admin, { path: p }),
           await call('POST', '/api/fs/update', admin, { path: p, content: 'x' }),
+          await call('POST', '/api/fs/create-share', admin, { path: p }),
           await call('DELETE', '/api/fs/batch-remove', admin, { paths: [`${base}/keep.txt`, p] }),
           await call('POST', '/api/fs/rename', admin, { oldPath: p, newPath: `${base}/y` }),
           await call('POST', '/api/fs/rename', admin, { oldPath: `${base}/keep.txt`, newPath: p }),

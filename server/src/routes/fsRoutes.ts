@@ -2,6 +2,7 @@ import {
   FS_UPDATE_MAX_BYTES,
   FS_UPLOAD_FIELDS,
   fsBatchRemoveSchema,
+  fsCreateShareSchema,
   fsDownloadQuerySchema,
   fsFileLinkQuerySchema,
   fsListQuerySchema,
@@ -96,6 +97,11 @@ export function fsRoutes(deps: {
       const principal = await guard.authenticated(c);
       const { path, content } = await readJson(c, fsUpdateSchema, { maxBytes: UPDATE_BODY_MAX });
       return ok(c, await fs.update(principal, path, content), { message: 'file saved' });
+    })
+    .post('/create-share', async (c) => {
+      const principal = await guard.authenticated(c);
+      const { path } = await readJson(c, fsCreateShareSchema);
+      return ok(c, await fs.createShare(principal, path), { status: 201, message: 'share created' });
     })
     .post('/upload', async (c) => {
       const principal = await guard.authenticated(c);

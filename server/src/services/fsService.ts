@@ -8,15 +8,18 @@ import {
   type FsEntryView,
   type FsFileLink,
   type FsListing,
+  type FileView,
+  hasPermission,
 } from '@clipnest/contract';
 import mime from 'mime';
 import { AppError } from '../errors.js';
+import { newId } from '../lib/ids.js';
 import { contentDisposition } from '../http/contentDisposition.js';
 import type { Clock } from '../lib/clock.js';
 import { isStorageError, type WriteBody } from '../storage/types.js';
 import type { VfsEntry } from '../vfs/types.js';
 import type { Vfs } from '../vfs/vfs.js';
-import type { ContentMode, ContentRequest, ContentResult } from './fileService.js';
+import type { ContentMode, ContentRequest, ContentResult, FileService } from './fileService.js';
 import { cleanMimetype, servingPolicy } from './fileServing.js';
 import type { AdminPrincipal, Principal } from './principal.js';
 import { safeEqual } from '../security/secrets.js';
@@ -68,6 +71,7 @@ export class FsService {
   constructor(
     private readonly deps: {
       vfs: Vfs;
+      files: Pick<FileService, 'createShareForStoredObject'>;
       clock: Clock;
       /** Secret the signed proxy links are derived from (the encryption key). */
       tokenSecret: string;
@@ -260,5 +264,28 @@ export class FsService {
       type: 'proxy',
       expires_at: new Date(expiresAt * 1000).toISOString(),
     };
+  }
+
+  /**
+   * POST /api/fs/create-share: a file share pointing at the mounted object in place (no copy). Needs
+   * MOUNT_VIEW on the path and FILE_SHARE; deleting the share later leaves the object in its mount.
+   */
+  async createShare(principal: Principal, path: string): Promise<FileView> {
+    if (principal.type === 'apikey' && !hasPermission(principal.permissions, Permission.FILE_SHARE)) {
+      throw AppError.forbidden('this API key lacks the file share permission');
+    }
+    const entry = await this.deps.vfs.stat(principal, path);
+    if (entry.isDir) throw AppError.validation(`${entry.path} is a folder: a share needs a file`);
+    const resolved = await this.deps.vfs.resolve(principal, entry.path, Permission.MOUNT_VIEW);
+    return this.deps.files.createShareForStoredObject(principal, {
+      id: newId(),
+      configId: resolved.mount.storage_config_id,
+      storagePath: resolved.driverPath,
+      filename: entry.name,
+      mimetype: mimetypeOf(entry.name, entry.contentType),
+      size: entry.size,
+      etag: entry.etag ?? null,
+      mountId: resolved.mount.id,
+    });
   }
 }
