@@ -29,6 +29,8 @@ import { uploadDirectRoutes } from './routes/uploadDirectRoutes.js';
 import { urlUploadRoutes } from './routes/urlUploadRoutes.js';
 import { mountRoutes } from './routes/mountRoutes.js';
 import { fsRoutes } from './routes/fsRoutes.js';
+import { fsUploadRoutes } from './routes/fsUploadRoutes.js';
+import type { FsUploadService } from './services/fsUploadService.js';
 import type { FsService } from './services/fsService.js';
 import type { MountService } from './services/mountService.js';
 import type { DirectUploadService } from './services/directUploadService.js';
@@ -57,6 +59,7 @@ export interface AppServices {
   urlUploads: UrlUploadService;
   mounts: MountService;
   fs: FsService;
+  fsUploads: FsUploadService;
   /** PUBLIC_URL, for absolute links in API answers. */
   publicUrl?: string;
   /** Where form uploads spool a file part that came before its location fields (http/uploadForm.ts). */
@@ -108,6 +111,7 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/files', fileRoutes(services));
   api.route('/mount', mountRoutes(services));
   api.route('/fs', fsRoutes({ ...services, trustProxy: options.trustProxy }));
+  api.route('/fs', fsUploadRoutes(services));
   api.route('/', maxUploadSizeRoutes(services));
   api.route('/', publicFileRoutes({ files: services.files, trustProxy: options.trustProxy }));
   api.all('*', (c) => {

@@ -48,6 +48,7 @@ import { MountRepository } from './repositories/mountRepository.js';
 import { Vfs } from './vfs/vfs.js';
 import { MountService } from './services/mountService.js';
 import { FsService } from './services/fsService.js';
+import { FsUploadService } from './services/fsUploadService.js';
 import { toMountRecord } from './vfs/mountTable.js';
 
 const packageVersion = (
@@ -153,6 +154,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     publicUrl: config.publicUrl,
   });
   const fs = new FsService({ vfs, files, clock, tokenSecret: encryptionKey, publicUrl: config.publicUrl });
+  const fsUploads = new FsUploadService({ vfs, fs, maxUploadSize: () => files.maxUploadSize() });
   const backupScheduler = new BackupScheduler({
     backups,
     settings,
@@ -194,6 +196,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     vfs,
     mounts,
     fs,
+    fsUploads,
     guard: new Guard({ auth, apiKeys }),
   };
 }

@@ -319,6 +319,24 @@ export class Vfs {
     }
   }
 
+  /**
+   * Resolves the target of a write that bypasses `write()` (a presigned PUT, a multipart upload): checks
+   * MOUNT_UPLOAD, the base path, that it is not a mount point and that no file sits where a parent folder
+   * must be. Call `written()` once the bytes are in the storage.
+   */
+  async resolveWrite(principal: Principal, input: string, field = 'path'): Promise<Resolved> {
+    const resolved = await this.resolveInside(principal, input, Permission.MOUNT_UPLOAD, field);
+    await this.assertParentsAreFolders(resolved);
+    return resolved;
+  }
+
+  /** Announces a file written to a resolved path (listing cache, search index); answers its entry. */
+  written(resolved: Resolved, entry: Entry): VfsEntry {
+    const out = this.toEntry(resolved.mount, parentVirtualPath(resolved.path), entry);
+    this.emit({ type: 'write', mountId: resolved.mount.id, path: resolved.path, entry: out });
+    return out;
+  }
+
   /** Streams a file into the tree (MOUNT_UPLOAD). */
   async write(
     principal: Principal,
@@ -327,17 +345,14 @@ export class Vfs {
     options: WriteOptions = {},
     field = 'path',
   ): Promise<VfsEntry> {
-    const resolved = await this.resolveInside(principal, input, Permission.MOUNT_UPLOAD, field);
-    await this.assertParentsAreFolders(resolved);
+    const resolved = await this.resolveWrite(principal, input, field);
     let entry: Entry;
     try {
       entry = await resolved.driver.write(resolved.driverPath, body, options);
     } catch (error) {
       throw storageToAppError(error, 'file');
     }
-    const out = this.toEntry(resolved.mount, parentVirtualPath(resolved.path), entry);
-    this.emit({ type: 'write', mountId: resolved.mount.id, path: resolved.path, entry: out });
-    return out;
+    return this.written(resolved, entry);
   }
 
   /** Creates a folder and its parents (MOUNT_UPLOAD); an existing folder is fine. */
