@@ -51,22 +51,34 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** A fresh PostgreSQL schema for one test server. */
+async function createPgSchema(databaseUrl: string): Promise<string> {
+  const schema = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query(`CREATE SCHEMA ${schema}`);
+  await client.end();
+  return schema;
+}
+
 /** Starts the real app on 127.0.0.1 with a fresh database and data directory. */
 export async function startTestServer(
   target: DbTarget,
   env: Record<string, string> = {},
-  options: { onQuery?: OpenOptions['onQuery'] } = {},
+  options: {
+    onQuery?: OpenOptions['onQuery'];
+    /** Start on the data dir (and PostgreSQL database) another server left: a restart. The dir is removed on close. */
+    reuse?: { dataDir: string; databaseUrl?: string };
+  } = {},
 ): Promise<TestServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'clipnest-test-'));
+  const dataDir = options.reuse?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'clipnest-test-'));
   let schema: string | undefined;
   let databaseUrl = '';
-  if (target === 'postgres') {
+  if (target === 'postgres' && options.reuse?.databaseUrl) {
+    databaseUrl = options.reuse.databaseUrl;
+  } else if (target === 'postgres') {
     databaseUrl = process.env.TEST_DATABASE_URL ?? '';
-    schema = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    await client.query(`CREATE SCHEMA ${schema}`);
-    await client.end();
+    schema = await createPgSchema(databaseUrl);
   }
   const config = loadConfig(
     {
