@@ -39,6 +39,9 @@ export interface CallOptions {
 export interface TestServer {
   url: string;
   target: DbTarget;
+  /** The data directory and PostgreSQL schema, for a restart on the same data (`reuse`). */
+  dataDir: string;
+  schema?: string;
   built: BuiltServer;
   clock: TestClock;
   call<T = unknown>(
@@ -54,13 +57,19 @@ export interface TestServer {
 export async function startTestServer(
   target: DbTarget,
   env: Record<string, string> = {},
-  options: { onQuery?: OpenOptions['onQuery'] } = {},
+  options: {
+    onQuery?: OpenOptions['onQuery'];
+    /** Start on the data directory and schema of an earlier server (a restart). */
+    reuse?: { dataDir: string; schema?: string };
+    /** close() leaves the data directory and schema in place (for a `reuse` after it). */
+    keepData?: boolean;
+  } = {},
 ): Promise<TestServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'clipnest-test-'));
-  let schema: string | undefined;
+  const dataDir = options.reuse?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'clipnest-test-'));
+  let schema: string | undefined = options.reuse?.schema;
   let databaseUrl = '';
-  if (target === 'postgres') {
-    databaseUrl = process.env.TEST_DATABASE_URL ?? '';
+  if (target === 'postgres') databaseUrl = process.env.TEST_DATABASE_URL ?? '';
+  if (target === 'postgres' && !schema) {
     schema = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
@@ -113,6 +122,8 @@ export async function startTestServer(
   return {
     url,
     target,
+    dataDir,
+    ...(schema ? { schema } : {}),
     built,
     clock,
     call,
@@ -124,6 +135,7 @@ export async function startTestServer(
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await built.close();
+      if (options.keepData) return;
       if (schema) {
         const client = new pg.Client({ connectionString: databaseUrl });
         await client.connect();

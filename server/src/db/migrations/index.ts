@@ -5,6 +5,7 @@ import { storageFiles } from './0003_storage_files.js';
 import { dailyStats } from './0004_daily_stats.js';
 import { uploadSessions } from './0006_upload_sessions.js';
 import { dashboardCounters } from './0007_dashboard_counters.js';
+import { tasksAndSearch } from './0011_tasks_and_search.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004_daily_stats': dailyStats,
   '0006_upload_sessions': uploadSessions,
   '0007_dashboard_counters': dashboardCounters,
+  '0011_tasks_and_search': tasksAndSearch,
 };
