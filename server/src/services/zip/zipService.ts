@@ -16,7 +16,7 @@ const MAX_LINKS = 1000;
 
 export interface PreparedZip {
   filename: string;
-  length: bigint;
+  length: number;
   open(): ReadableStream<Uint8Array>;
 }
 

@@ -1,8 +1,11 @@
-// A zip built as it is sent (client-zip: STORE only, Zip64 as soon as an entry or offset passes 4 GiB,
-// data descriptors, no temp file). Every entry's size is known before the first byte goes out, so the
-// exact length of the archive is known too (Content-Length, progress bars). Sources are opened one at a
-// time, only when the archive reaches them, and read with backpressure: memory stays flat.
-import { makeZip, predictLength } from 'client-zip';
+// A zip built as it is sent: zip-stream (archiver's engine; STORE, CRC-32 and data descriptors, Zip64 as soon as
+// an entry or an offset passes 4 GiB, no temp file). Every entry's size is known before the first byte goes out, so
+// the archive's exact length is known too (Content-Length, progress bars): `zipLength` mirrors the layout
+// compress-commons writes, and the tests hold it to the real output. Sources are opened one at a time, only when the
+// archive reaches them, and read with backpressure: memory stays flat.
+import type { Readable } from 'node:stream';
+import ZipStream from 'zip-stream';
+import { nodeFromWeb, webFromNode } from '../../storage/streams.js';
 
 /** Limits of one archive (docs/api/fs-tasks.md "Zip downloads"). */
 export const ZIP_LIMITS = {
@@ -48,14 +51,23 @@ export function zipEntryName(segments: string[]): string {
     .join('/');
 }
 
-/** The archive's byte length, exact. */
-export function zipLength(entries: readonly ZipSource[]): bigint {
-  return predictLength(
-    entries.map((entry) =>
-      // A folder is given without a size: client-zip then keeps its trailing '/'.
-      entry.isDir ? { name: entry.name } : { name: entry.name, size: entry.size },
-    ),
-  );
+const ZIP64_MAGIC = 0xffffffff;
+const MAX_SHORT = 0xffff;
+
+/** The archive's byte length, exact (the layout of compress-commons' ZipArchiveOutputStream for stored streams). */
+export function zipLength(entries: readonly ZipSource[]): number {
+  let offset = 0;
+  let central = 0;
+  for (const entry of entries) {
+    const name = Buffer.byteLength(entry.isDir ? `${entry.name}/` : entry.name);
+    const zip64 = !entry.isDir && entry.size > ZIP64_MAGIC;
+    // Central header: 46 + name, plus a 28-byte Zip64 extra when the entry or its offset needs it.
+    central += 46 + name + (zip64 || offset > ZIP64_MAGIC ? 28 : 0);
+    // Local header 30 + name; a file adds its bytes and a data descriptor (16, or 24 with 64-bit sizes).
+    offset += 30 + name + (entry.isDir ? 0 : entry.size + (zip64 ? 24 : 16));
+  }
+  const zip64 = entries.length > MAX_SHORT || central > ZIP64_MAGIC || offset > ZIP64_MAGIC;
+  return offset + central + (zip64 ? 56 + 20 : 0) + 22;
 }
 
 /** Passes a source through, failing when it carries more or fewer bytes than announced. */
@@ -76,41 +88,51 @@ function exactly(stream: ReadableStream<Uint8Array>, size: number, name: string)
 }
 
 /**
- * The archive as a Web stream. Cancelling it (the client went away) aborts `signal`-aware sources and
- * stops reading; a source error errors the stream (the client sees a truncated download, never a
- * well-formed archive with wrong bytes).
+ * The archive as a Web stream. Cancelling it (the client went away) aborts the source being read and adds no
+ * more entries; a source error errors the stream (the client sees a truncated download, never a well-formed
+ * archive with wrong bytes).
  */
 export function streamZip(entries: readonly ZipSource[]): ReadableStream<Uint8Array> {
   const controller = new AbortController();
-  async function* inputs() {
+  const zip = new ZipStream({ store: true, forceLocalTime: false });
+  const add = (source: Readable | null, entry: ZipSource) =>
+    new Promise<void>((resolve, reject) => {
+      zip.entry(
+        source,
+        {
+          name: entry.isDir ? `${entry.name}/` : entry.name,
+          type: entry.isDir ? 'directory' : 'file',
+          date: entry.lastModified ?? new Date(),
+          store: true,
+        },
+        (err) => (err ? reject(err) : resolve()),
+      );
+    });
+  const pump = async () => {
     for (const entry of entries) {
       if (controller.signal.aborted) return;
       if (entry.isDir || !entry.open) {
-        yield { name: entry.name, lastModified: entry.lastModified ?? new Date() };
+        await add(null, entry);
         continue;
       }
       const source = await entry.open(controller.signal);
-      yield {
-        name: entry.name,
-        lastModified: entry.lastModified ?? new Date(),
-        size: entry.size,
-        input: exactly(source, entry.size, entry.name),
-      };
+      await add(nodeFromWeb(exactly(source, entry.size, entry.name)), entry);
     }
-  }
-  const zip = makeZip(inputs(), { buffersAreUTF8: true });
-  const reader = zip.getReader();
+    zip.finalize();
+  };
+  pump().catch((error: unknown) => zip.destroy(error instanceof Error ? error : new Error(String(error))));
+  const out = webFromNode(zip as unknown as Readable);
+  const reader = out.getReader();
   return new ReadableStream<Uint8Array>(
     {
-      async pull(out) {
+      async pull(sink) {
         const { value, done } = await reader.read();
-        if (done) out.close();
-        else out.enqueue(value);
+        if (done) sink.close();
+        else sink.enqueue(value);
       },
       async cancel(reason) {
         controller.abort(reason);
-        // client-zip throws the reason back into its input generator, which rethrows it: that is the stop we asked for.
-        await reader.cancel(reason).catch(() => undefined);
+        await reader.cancel(reason);
       },
     },
     { highWaterMark: 0 },
