@@ -218,6 +218,8 @@ const uploadForm = (file, fields) => [
   '-F',
   `file=@${file};type=application/octet-stream`,
 ];
+/** A share upload: the location fields (empty = default) come before the file, so the server streams it through. */
+const shareForm = (file, fields) => uploadForm(file, { s3_config_id: '', path: '', ...fields });
 
 /** s3rver's pid once it runs: every transfer also records s3rver's CPU per GB. */
 let s3rverPid;
@@ -423,7 +425,7 @@ async function main() {
   const { server: streamedServer, token: streamedToken } = await startClipnest({ LOCAL_SENDFILE: 'false' });
   const streamedShares = {};
   for (const size of SIZES) {
-    const form = uploadForm(files[size.label], { use_proxy: 'true', size: String(size.bytes) });
+    const form = shareForm(files[size.label], { use_proxy: 'true', size: String(size.bytes) });
     const res = await curl([
       '-H',
       `authorization: Bearer ${streamedToken}`,
@@ -514,7 +516,7 @@ async function main() {
         let slug;
         let id;
         // Fields as the web app sends them: the exact size before the file part.
-        const form = uploadForm(file, { ...target.fields, use_proxy: 'true', size: String(size.bytes) });
+        const form = shareForm(file, { ...target.fields, use_proxy: 'true', size: String(size.bytes) });
         // The local upload and its baseline run back to back, each going first in every other rep: what the
         // page cache and this VM's memory reclaim (DAMON pages out cold memory) hold at that moment weighs on a
         // page-cache write more than anything the server does, and it depends on what ran just before.
@@ -548,7 +550,7 @@ async function main() {
   {
     const size = SIZES[SIZES.length - 1];
     const { server: durable, token: durableToken } = await startClipnest({ LOCAL_FSYNC: 'true' });
-    const form = uploadForm(files[size.label], { use_proxy: 'true', size: String(size.bytes) });
+    const form = shareForm(files[size.label], { use_proxy: 'true', size: String(size.bytes) });
     const r = await measure(durable.pid, size.bytes, async () => {
       expect(
         'upload',

@@ -2,10 +2,11 @@
  * File shares (spec §3 "File share", §5, §7 "Files").
  *
  * Note for the web helper:
- * - Upload: POST /api/upload as FormData. Field names as spec §7: `file` (required, last field is
- *   best: the server streams it), `mimetype`, and only when set: `s3_config_id`, `slug`, `path`,
- *   `remark`, `password`, `expires_in` (hours, 0 = never), `max_views` (0 = unlimited), `use_proxy`
- *   ("true"/"false"). Put the text fields BEFORE `file` in the FormData. Reply 201 FileView.
+ * - Upload: POST /api/upload as FormData. Field names as spec §7: `file` (required), `mimetype`,
+ *   `size`, `s3_config_id`, `slug`, `path`, `remark`, `password`, `expires_in` (hours, 0 = never),
+ *   `max_views` (0 = unlimited), `use_proxy` ("true"/"false"); any other name is a 400. Fields may
+ *   come before or after `file`; when `s3_config_id`, `path` and `size` (empty = default) all come
+ *   before it the server streams the file straight through, else it spools it first. Reply 201 FileView.
  *   Use `uploadMimetype(file.name, file.type)` for `mimetype` (Markdown extensions → text/markdown).
  *   Errors: 413 too large, 507-like quota → 413 with message starting "insufficient storage",
  *   409 slug taken, 400 validation (data.fields).

@@ -13,5 +13,6 @@ export * from './dashboard.js';
 export * from './storageConfigs.js';
 export * from './files.js';
 export * from './uploads.js';
+export * from './mounts.js';
 export * from './tasks.js';
 export * from './search.js';

@@ -27,6 +27,8 @@ import { multipartRoutes } from './routes/multipartRoutes.js';
 import { s3UploadRoutes } from './routes/s3UploadRoutes.js';
 import { uploadDirectRoutes } from './routes/uploadDirectRoutes.js';
 import { urlUploadRoutes } from './routes/urlUploadRoutes.js';
+import { mountRoutes } from './routes/mountRoutes.js';
+import type { MountService } from './services/mountService.js';
 import type { DirectUploadService } from './services/directUploadService.js';
 import type { UrlUploadService } from './services/urlUploadService.js';
 import type { FileService } from './services/fileService.js';
@@ -51,8 +53,11 @@ export interface AppServices {
   files: FileService;
   directUploads: DirectUploadService;
   urlUploads: UrlUploadService;
+  mounts: MountService;
   /** PUBLIC_URL, for absolute links in API answers. */
   publicUrl?: string;
+  /** Where form uploads spool a file part that came before its location fields (http/uploadForm.ts). */
+  uploadSpoolDir: string;
 }
 
 export interface AppOptions {
@@ -98,6 +103,7 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/url', urlUploadRoutes(services));
   api.route('/upload-direct', uploadDirectRoutes({ ...services, trustProxy: options.trustProxy }));
   api.route('/files', fileRoutes(services));
+  api.route('/mount', mountRoutes(services));
   api.route('/', maxUploadSizeRoutes(services));
   api.route('/', publicFileRoutes({ files: services.files, trustProxy: options.trustProxy }));
   api.all('*', (c) => {

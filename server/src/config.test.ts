@@ -52,9 +52,24 @@ describe('loadConfig', () => {
     ['ALLOW_PRIVATE_URLS', 'sometimes'],
     ['LOCAL_FSYNC', 'always'],
     ['LOCAL_SENDFILE', 'maybe'],
+    ['UPLOAD_IDLE_TIMEOUT', '0'],
+    ['DOWNLOAD_IDLE_TIMEOUT', 'soon'],
+    ['REQUEST_TIMEOUT', '-5'],
   ])('refuses %s=%s naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value }, defaults)).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value }, defaults)).toThrow(name);
+  });
+
+  it('reads the timeouts in seconds (uploads idle 60 s, downloads idle 300 s, other bodies 300 s in total)', () => {
+    expect(loadConfig({}, defaults)).toMatchObject({
+      uploadIdleTimeoutMs: 60_000,
+      downloadIdleTimeoutMs: 300_000,
+      requestTimeoutMs: 300_000,
+    });
+    expect(loadConfig({ UPLOAD_IDLE_TIMEOUT: '0.5', REQUEST_TIMEOUT: '10' }, defaults)).toMatchObject({
+      uploadIdleTimeoutMs: 500,
+      requestTimeoutMs: 10_000,
+    });
   });
 
   it('keeps the SSRF guard on unless ALLOW_PRIVATE_URLS=true', () => {

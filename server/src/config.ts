@@ -5,6 +5,11 @@ const boolFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+const seconds = z.coerce
+  .number({ error: 'must be a number of seconds' })
+  .positive('must be greater than 0')
+  .max(86_400, 'must be at most 86400');
+
 const envSchema = z.object({
   PORT: z.coerce
     .number({ error: 'must be a number' })
@@ -36,6 +41,12 @@ const envSchema = z.object({
   LOCAL_FSYNC: boolFromEnv.default(false),
   /** Send local files to clients with sendfile(2) (zero-copy) where the native addon is built. */
   LOCAL_SENDFILE: boolFromEnv.default(true),
+  /** Seconds an upload's body may go without a byte before the upload is aborted (no total limit). */
+  UPLOAD_IDLE_TIMEOUT: seconds.default(60),
+  /** Seconds a download may go without the client taking a byte before the connection is closed. */
+  DOWNLOAD_IDLE_TIMEOUT: seconds.default(300),
+  /** Seconds any other request's body may take in total. */
+  REQUEST_TIMEOUT: seconds.default(300),
   WEB_DIST_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
 });
@@ -54,6 +65,10 @@ export interface Config {
   allowPrivateUrls: boolean;
   localFsync: boolean;
   localSendfile: boolean;
+  /** UPLOAD_IDLE_TIMEOUT: an upload body silent this long is aborted; also the age the temp sweep clears. */
+  uploadIdleTimeoutMs: number;
+  downloadIdleTimeoutMs: number;
+  requestTimeoutMs: number;
   webDistDir: string;
   logLevel: 'silent' | 'error' | 'info' | 'debug';
 }
@@ -89,6 +104,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir: strin
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     localFsync: e.LOCAL_FSYNC,
     localSendfile: e.LOCAL_SENDFILE,
+    uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT * 1000,
+    downloadIdleTimeoutMs: e.DOWNLOAD_IDLE_TIMEOUT * 1000,
+    requestTimeoutMs: e.REQUEST_TIMEOUT * 1000,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? defaults.webDistDir),
     logLevel: e.LOG_LEVEL,
   };

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { buildServer } from './server.js';
+import { applyHttpTimeouts } from './http/timeouts.js';
+import { buildServer, httpTimeoutsOf } from './server.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -47,6 +48,7 @@ const server: ServerType = serve({ fetch: built.fetch, port: config.port, hostna
     `Clipnest ${built.services.system.version().version} listening on http://${shown}:${info.port} (${built.database.dialect}, data in ${config.dataDir})`,
   );
 });
+applyHttpTimeouts(server, httpTimeoutsOf(config));
 server.on('error', (error: NodeJS.ErrnoException) => {
   fail(
     error.code === 'EADDRINUSE'

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sendfile, sendfileLoadError } from '@clipnest/native';
 import { createApp } from './app.js';
 import { withSendfile, type Fetch } from './http/sendfileEdge.js';
+import type { HttpTimeouts } from './http/timeouts.js';
 import type { Config } from './config.js';
 import { migrateToLatest, openDatabase, pingDatabase, type DatabaseHandle, type OpenOptions } from './db/database.js';
 import { Guard } from './http/auth.js';
@@ -43,10 +44,28 @@ import { SsrfGuard } from './net/ssrfGuard.js';
 import { UploadSessionRepository } from './repositories/uploadSessionRepository.js';
 import { DirectUploadService } from './services/directUploadService.js';
 import { UrlUploadService } from './services/urlUploadService.js';
+import { MountRepository } from './repositories/mountRepository.js';
+import { Vfs } from './vfs/vfs.js';
+import { MountService } from './services/mountService.js';
+import { toMountRecord } from './vfs/mountTable.js';
 
 const packageVersion = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
+
+/** The HTTP timeouts of a config (applied to the node server with http/timeouts.ts). */
+export function httpTimeoutsOf(config: Config): HttpTimeouts {
+  return {
+    uploadIdleMs: config.uploadIdleTimeoutMs,
+    downloadIdleMs: config.downloadIdleTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+  };
+}
+
+/** Form uploads spool file parts here (DATA_DIR/tmp/uploads); the temp sweep clears what a crash left. */
+export function uploadSpoolDir(dataDir: string): string {
+  return path.join(dataDir, 'tmp', 'uploads');
+}
 
 /** Expired and used-up pastes are deleted this often (they already answer 410 before that). */
 const PASTE_SWEEP_INTERVAL_MS = 10 * 60_000;
@@ -115,6 +134,13 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     clock,
     corsOrigin: config.publicUrl,
   });
+  const mountRepository = new MountRepository(db);
+  const vfs = new Vfs({
+    loadMounts: async () => (await mountRepository.list()).map(toMountRecord),
+    driverFor: async (storageConfigId) => storageConfigs.driverOf(await storageConfigs.requireRow(storageConfigId)),
+    now: () => clock.now().getTime(),
+  });
+  const mounts = new MountService({ mounts: mountRepository, storageConfigs, vfs, clock });
   const files = new FileService({
     files: new FileRepository(db),
     storageConfigs,
@@ -151,6 +177,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     directUploads,
     urlUploads,
     publicUrl: config.publicUrl,
+    uploadSpoolDir: uploadSpoolDir(config.dataDir),
     settings,
     system,
     caches,
@@ -162,6 +189,8 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     storageRegistry,
     storageConfigs,
     files,
+    vfs,
+    mounts,
     guard: new Guard({ auth, apiKeys }),
   };
 }
@@ -187,7 +216,12 @@ export async function buildServer(
   // A fresh install shares files with no S3 at all: the built-in local storage is the default.
   await services.storageConfigs.ensureBuiltin();
   const app = createApp(services, { logger, webDistDir: config.webDistDir, trustProxy: config.trustProxy });
-  const fetch = withSendfile(app.fetch, { binding: sendfile, enabled: config.localSendfile, logger });
+  const fetch = withSendfile(app.fetch, {
+    binding: sendfile,
+    enabled: config.localSendfile,
+    logger,
+    stallMs: config.downloadIdleTimeoutMs,
+  });
   logger.debug(
     !config.localSendfile
       ? 'local downloads are streamed (LOCAL_SENDFILE=false)'

@@ -84,6 +84,7 @@ describe.each(dbTargets)('dashboard counters on %s', (target) => {
       expect(rows.map((r) => [r.table_name, Number(r.n)])).toEqual([
         ['api_keys', 0],
         ['files', 3],
+        ['mounts', 0],
         ['pastes', 3],
         ['storage_configs', 2],
       ]);
@@ -94,8 +95,8 @@ describe.each(dbTargets)('dashboard counters on %s', (target) => {
         .execute();
       expect(usage.map((u) => [Number(u.bytes), Number(u.files)])).toEqual([[5_000_000_007, 2]]);
 
-      // Down removes the triggers with the tables: writes keep working; up again recounts.
-      expect((await migrator.migrateDown()).error).toBeUndefined();
+      // Down (to before 0007) removes the triggers with the tables: writes keep working; up again recounts.
+      expect((await migrator.migrateTo('0006_upload_sessions')).error).toBeUndefined();
       const tables = await tableColumns(handle.db, handle.dialect);
       expect(['row_counts', 'daily_created', 'storage_usage'].filter((t) => tables.has(t))).toEqual([]);
       await insertPaste(handle.db, { id: 'p4' });

@@ -16,7 +16,7 @@ import { fileBodySource, type FileBodySource } from '../storage/fileBody.js';
 export const SENDFILE_MIN_BYTES = 64 * 1024;
 /** Transfers running at once; further downloads are streamed. */
 export const SENDFILE_MAX_ACTIVE = 64;
-/** A client that takes no byte for this long is disconnected. */
+/** A client that takes no byte for this long is disconnected (DOWNLOAD_IDLE_TIMEOUT; this when not given). */
 const STALL_MS = 15 * 60_000;
 
 export type Fetch = (request: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>;
@@ -58,9 +58,10 @@ function sendHeaders(outgoing: ServerResponse, response: Response): Promise<void
 
 export function withSendfile(
   fetch: Fetch,
-  options: { binding: SendfileBinding | null; enabled: boolean; logger: Logger },
+  options: { binding: SendfileBinding | null; enabled: boolean; logger: Logger; stallMs?: number },
 ): Fetch {
   const { binding, logger } = options;
+  const stallMs = options.stallMs ?? STALL_MS;
   if (!options.enabled || !binding) return fetch;
   let active = 0;
 
@@ -80,8 +81,10 @@ export function withSendfile(
         outgoing.destroy();
         return;
       }
+      // The native thread writes to the socket's descriptor: Node sees no activity, the stall timer below counts.
+      outgoing.socket?.setTimeout(0);
       await new Promise<void>((resolve) => {
-        const handle = binding.start(fds.socket, fds.file, source.start, source.length, STALL_MS, (errno, sent) => {
+        const handle = binding.start(fds.socket, fds.file, source.start, source.length, stallMs, (errno, sent) => {
           outgoing.off('close', onClose);
           if (errno === 0) outgoing.end();
           else {

@@ -117,6 +117,12 @@ export interface UploadMeta {
   /** The file's exact size, when known before reading (a raw PUT body with Content-Length). */
   size?: number;
   signal?: AbortSignal;
+  /**
+   * Every field of the form, known only once the body has ended (fields after the file part): awaited
+   * after the bytes are stored and used for the row instead of `fields`; when it throws, the object is
+   * removed and nothing is written.
+   */
+  finalFields?: () => Promise<UploadFields>;
 }
 
 /** What a new share row is made of (POST /api/upload and the commit of a direct upload). */
@@ -323,7 +329,7 @@ export class FileService {
     }
     const driver = this.deps.storageConfigs.driverOf(config);
     const storagePath = folder ? `${folder}/${storageName(filename)}` : storageName(filename);
-    const mimetype = shareMimetype(filename, fields.mimetype, meta.partMimetype);
+    let mimetype = shareMimetype(filename, fields.mimetype, meta.partMimetype);
 
     // Counted and handed to the driver on the Node side: no Web stream hop per chunk.
     const meter = new ByteMeter({ maxBytes: Number.isFinite(limit) ? limit : undefined, path: storagePath });
@@ -359,6 +365,15 @@ export class FileService {
     if (size === 0) {
       await driver.remove(storagePath).catch(() => undefined);
       throw AppError.validation('the file is empty', [{ path: 'file', message: 'the file is empty' }]);
+    }
+    if (meta.finalFields) {
+      try {
+        fields = await meta.finalFields();
+      } catch (error) {
+        await driver.remove(storagePath).catch(() => undefined);
+        throw error;
+      }
+      mimetype = shareMimetype(filename, fields.mimetype, meta.partMimetype);
     }
 
     const row = await this.newShareRow(principal, {

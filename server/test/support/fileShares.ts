@@ -45,12 +45,14 @@ export interface UploadOptions {
   token?: string;
   apiKey?: string;
   fields?: Record<string, string>;
+  /** Fields sent after the file part (as curl -F file=@x -F …, ShareX and most scripts do). */
+  after?: Record<string, string>;
   filename?: string;
   type?: string;
   headers?: Record<string, string>;
 }
 
-/** POST /api/upload with FormData (text fields first, then the file). */
+/** POST /api/upload with FormData (`fields`, then the file, then `after`). */
 export async function upload(
   server: TestServer,
   content: string | Uint8Array,
@@ -64,6 +66,7 @@ export async function upload(
     new Blob([bytes as Uint8Array<ArrayBuffer>], { type: options.type ?? 'application/octet-stream' }),
     options.filename ?? 'hello.txt',
   );
+  for (const [k, v] of Object.entries(options.after ?? {})) form.append(k, v);
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.apiKey) headers.authorization = `ApiKey ${options.apiKey}`;

@@ -8,7 +8,8 @@ import { loadConfig } from '../../src/config.js';
 import type { OpenOptions } from '../../src/db/database.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { buildServer, type BuiltServer } from '../../src/server.js';
+import { applyHttpTimeouts } from '../../src/http/timeouts.js';
+import { buildServer, httpTimeoutsOf, type BuiltServer } from '../../src/server.js';
 
 export type DbTarget = 'sqlite' | 'postgres';
 
@@ -95,6 +96,7 @@ export async function startTestServer(
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: built.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
+  applyHttpTimeouts(server, httpTimeoutsOf(config));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = `http://127.0.0.1:${port}`;

@@ -5,6 +5,7 @@ import { storageFiles } from './0003_storage_files.js';
 import { dailyStats } from './0004_daily_stats.js';
 import { uploadSessions } from './0006_upload_sessions.js';
 import { dashboardCounters } from './0007_dashboard_counters.js';
+import { mounts } from './0010_mounts.js';
 import { tasksAndSearch } from './0011_tasks_and_search.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a landed one. */
@@ -15,5 +16,6 @@ export const migrations: Record<string, Migration> = {
   '0004_daily_stats': dailyStats,
   '0006_upload_sessions': uploadSessions,
   '0007_dashboard_counters': dashboardCounters,
+  '0010_mounts': mounts,
   '0011_tasks_and_search': tasksAndSearch,
 };

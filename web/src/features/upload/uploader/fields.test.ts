@@ -29,7 +29,7 @@ describe('upload fields', () => {
 
   it('builds the form with fields before the file', () => {
     const form = buildUploadForm(new File(['x'], 'a.md'), 'a.md', { slug: 's' });
-    expect([...form.keys()]).toEqual(['mimetype', 'slug', 'size', 'file']);
+    expect([...form.keys()]).toEqual(['mimetype', 'slug', 's3_config_id', 'path', 'size', 'file']);
     expect(form.get('size')).toBe('1');
     expect(form.get('mimetype')).toBe('text/markdown');
   });

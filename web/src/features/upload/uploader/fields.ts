@@ -24,6 +24,8 @@ export function buildUploadForm(file: File, filename: string, options: ShareOpti
   const form = new FormData();
   form.append('mimetype', uploadMimetype(filename, file.type));
   for (const [name, value] of shareOptionEntries(options)) form.append(name, value);
+  // Where the bytes go is known before the file (empty = the default), so the server streams it straight through.
+  for (const name of ['s3_config_id', 'path']) if (!form.has(name)) form.append(name, '');
   // The exact size lets the server refuse an oversize file at once and stream to S3 in one request.
   form.append('size', String(file.size));
   form.append('file', file, filename);

@@ -1,0 +1,55 @@
+// How long a request may take, per phase (issue 16 point 5). Node's own `requestTimeout` (300 s for the
+// whole request) would end every upload that needs longer, so it is off; instead:
+// - upload routes (bodies of any size): the socket is closed when no byte arrives for `uploadIdleMs`;
+// - every other request: its body must be complete within `requestTimeoutMs` (the old total limit);
+// - responses: the socket is closed when the client takes no byte for `downloadIdleMs`;
+// - while the server itself works (after the body, before the answer) no timer runs.
+// Header timeouts (`headersTimeout`) and keep-alive stay as Node sets them.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { ServerType } from '@hono/node-server';
+
+export interface HttpTimeouts {
+  uploadIdleMs: number;
+  downloadIdleMs: number;
+  requestTimeoutMs: number;
+}
+
+/** Routes whose body may take as long as it needs while bytes keep coming (form, PUT, part, fs, WebDAV). */
+const UPLOAD_PATH = /^\/(api\/upload(-direct)?|api\/fs\/(upload|multipart)|dav)(\/|\?|$)/;
+
+export function isUploadPath(url: string | undefined): boolean {
+  return url !== undefined && UPLOAD_PATH.test(url);
+}
+
+function watch(req: IncomingMessage, res: ServerResponse, timeouts: HttpTimeouts): void {
+  const socket = req.socket;
+  if (!req.complete) {
+    if (isUploadPath(req.url)) {
+      // Refreshed by every byte the parser reads; the server's own work afterwards is not timed.
+      socket.setTimeout(timeouts.uploadIdleMs);
+      req.once('end', () => {
+        if (!res.headersSent) socket.setTimeout(0);
+      });
+    } else {
+      const timer = setTimeout(() => {
+        if (!req.complete) socket.destroy();
+      }, timeouts.requestTimeoutMs);
+      timer.unref();
+      res.once('close', () => clearTimeout(timer));
+      req.once('end', () => clearTimeout(timer));
+    }
+  }
+  const writeHead = res.writeHead;
+  // Every answer starts here (also implicit headers): from now on a client that stops reading is cut off.
+  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    if (!socket.destroyed) socket.setTimeout(timeouts.downloadIdleMs);
+    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+  } as ServerResponse['writeHead'];
+}
+
+/** Applies the timeouts to a server made by `serve()`; used by main.ts and the test harness. */
+export function applyHttpTimeouts(server: ServerType, timeouts: HttpTimeouts): void {
+  const http = server as Server;
+  http.requestTimeout = 0;
+  http.on('request', (req: IncomingMessage, res: ServerResponse) => watch(req, res, timeouts));
+}
