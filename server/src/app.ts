@@ -28,6 +28,14 @@ import { s3UploadRoutes } from './routes/s3UploadRoutes.js';
 import { uploadDirectRoutes } from './routes/uploadDirectRoutes.js';
 import { urlUploadRoutes } from './routes/urlUploadRoutes.js';
 import { mountRoutes } from './routes/mountRoutes.js';
+import { fsCopyRoutes } from './routes/fsCopyRoutes.js';
+import { fsSearchRoutes } from './routes/fsSearchRoutes.js';
+import { fsZipRoutes } from './routes/fsZipRoutes.js';
+import { taskRoutes } from './routes/taskRoutes.js';
+import type { TaskService } from './services/tasks/taskService.js';
+import type { CopyService } from './services/tasks/copyService.js';
+import type { ZipService } from './services/zip/zipService.js';
+import type { SearchService } from './services/search/searchService.js';
 import type { MountService } from './services/mountService.js';
 import type { DirectUploadService } from './services/directUploadService.js';
 import type { UrlUploadService } from './services/urlUploadService.js';
@@ -54,6 +62,10 @@ export interface AppServices {
   directUploads: DirectUploadService;
   urlUploads: UrlUploadService;
   mounts: MountService;
+  tasks: TaskService;
+  copies: CopyService;
+  zips: ZipService;
+  search: SearchService;
   /** PUBLIC_URL, for absolute links in API answers. */
   publicUrl?: string;
   /** Where form uploads spool a file part that came before its location fields (http/uploadForm.ts). */
@@ -104,6 +116,10 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/upload-direct', uploadDirectRoutes({ ...services, trustProxy: options.trustProxy }));
   api.route('/files', fileRoutes(services));
   api.route('/mount', mountRoutes(services));
+  api.route('/fs/tasks', taskRoutes(services));
+  api.route('/fs', fsCopyRoutes(services));
+  api.route('/fs', fsZipRoutes(services));
+  api.route('/fs', fsSearchRoutes(services));
   api.route('/', maxUploadSizeRoutes(services));
   api.route('/', publicFileRoutes({ files: services.files, trustProxy: options.trustProxy }));
   api.all('*', (c) => {

@@ -95,6 +95,7 @@ export class TaskRepository {
         .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('bytes')])
         .where('task_id', '=', taskId)
         .where('status', '=', 'completed')
+        .where('is_dir', '=', 0)
         .executeTakeFirstOrThrow();
       await trx
         .updateTable('tasks')
