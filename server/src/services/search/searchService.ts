@@ -225,6 +225,17 @@ export class SearchService {
     };
   }
 
+  /** The entry's row and its parent folders' (a write creates them implicitly; S3 has no folder objects). */
+  private withParents(mount: MountRecord, entry: VfsEntry): FsIndexRow[] {
+    const rows = [this.row(mount, entry)];
+    for (let dir = parentOf(relOf(mount, entry.path)); dir !== ''; dir = parentOf(dir)) {
+      const name = dir.slice(dir.lastIndexOf('/') + 1);
+      const path = `${mount.path === '/' ? '' : mount.path}/${dir}`;
+      rows.push(this.row(mount, { name, path, isDir: true, size: 0 }));
+    }
+    return rows;
+  }
+
   /** A folder as just listed: its children upserted, children gone from storage dropped (with their subtrees). */
   private async replaceChildren(mount: MountRecord, parent: string, listed: VfsEntry[]): Promise<void> {
     const { index } = this.deps;
@@ -244,14 +255,11 @@ export class SearchService {
         : (await vfs.allMounts()).filter((m) => isPathWithin(path, m.path)).sort((a, b) => b.path.length - a.path.length)[0];
     switch (change.type) {
       case 'write':
-      case 'mkdir': {
-        const at = await mountOf(change.path);
-        if (at && change.entry && change.path !== at.path) await index.upsert([this.row(at, change.entry)]);
-        return;
-      }
+      case 'mkdir':
       case 'copy': {
-        const to = change.toPath && (await mountOf(change.toPath));
-        if (to && change.entry && change.entry.path !== to.path) await index.upsert([this.row(to, change.entry)]);
+        const path = change.type === 'copy' ? change.toPath : change.path;
+        const at = path && (await mountOf(path));
+        if (at && change.entry && path !== at.path) await index.upsert(this.withParents(at, { ...change.entry, path }));
         return;
       }
       case 'remove': {
@@ -267,7 +275,7 @@ export class SearchService {
         if (!to) return;
         const entry = change.entry ?? (await vfs.stat(CRAWLER, change.toPath).catch(() => undefined));
         if (!entry) return;
-        await index.upsert([this.row(to, { ...entry, path: change.toPath })]);
+        await index.upsert(this.withParents(to, { ...entry, path: change.toPath }));
         if (entry.isDir) await this.indexTree(to, change.toPath);
         return;
       }
