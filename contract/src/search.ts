@@ -6,11 +6,7 @@ export type SearchScope = (typeof SEARCH_SCOPES)[number];
 /** GET /api/fs/search (spec §3 Search, §9: at least 2 characters, limit 50, offset 0). */
 export const searchQuerySchema = z
   .strictObject({
-    q: z
-      .string()
-      .trim()
-      .min(2, 'search needs at least 2 characters')
-      .max(200, 'search is longer than 200 characters'),
+    q: z.string().trim().min(2, 'search needs at least 2 characters').max(200, 'search is longer than 200 characters'),
     scope: z.enum(SEARCH_SCOPES).default('global'),
     limit: z.coerce.number().int().min(1).max(200).default(50),
     offset: z.coerce.number().int().min(0).max(100_000).default(0),

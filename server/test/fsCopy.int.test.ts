@@ -139,15 +139,24 @@ describe.each(dbTargets)('copy tasks on %s', (target) => {
       expect(res.body.message).toMatch(message);
     }
     const viewOnly = await createPathKey(server, token, Permission.MOUNT_VIEW);
-    expectEnvelope((await copy({ items: [{ sourcePath: '/local/one.txt', targetPath: '/s3/x' }] }, { apiKey: viewOnly })).body, 403);
+    expectEnvelope(
+      (await copy({ items: [{ sourcePath: '/local/one.txt', targetPath: '/s3/x' }] }, { apiKey: viewOnly })).body,
+      403,
+    );
     const confined = await createPathKey(server, token, Permission.MOUNT_VIEW | Permission.MOUNT_COPY, '/local');
-    const outside = await copy({ items: [{ sourcePath: '/local/one.txt', targetPath: '/s3/x' }] }, { apiKey: confined });
+    const outside = await copy(
+      { items: [{ sourcePath: '/local/one.txt', targetPath: '/s3/x' }] },
+      { apiKey: confined },
+    );
     expectEnvelope(outside.body, 403);
     expect(outside.body.message).toMatch(/no permission for this path/);
     expect((await server.call<{ total: number }>('GET', '/api/fs/tasks', { token })).body.data?.total).toBe(before);
     expect(await fileExists(server, '/s3/x')).toBe(false);
     // The confined key copies inside its base path, and sees only its own tasks.
-    const inside = await copy({ items: [{ sourcePath: '/local/one.txt', targetPath: '/local/k.txt' }] }, { apiKey: confined });
+    const inside = await copy(
+      { items: [{ sourcePath: '/local/one.txt', targetPath: '/local/k.txt' }] },
+      { apiKey: confined },
+    );
     expect(inside.status).toBe(202);
     const mine = await server.call<{ total: number }>('GET', '/api/fs/tasks', { apiKey: confined });
     expect(mine.body.data?.total).toBe(1);

@@ -45,7 +45,10 @@ describe.each(dbTargets)('zip downloads on %s', (target) => {
     });
 
   it('streams files and folders from both mounts, byte for byte, with an exact Content-Length', async () => {
-    const res = await zip({ paths: ['/local/docs', '/s3/pics/photo.jpg', '/local/same.txt', '/s3/same.txt'], name: '篮子' });
+    const res = await zip({
+      paths: ['/local/docs', '/s3/pics/photo.jpg', '/local/same.txt', '/s3/same.txt'],
+      name: '篮子',
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/zip');
     expect(res.headers.get('content-disposition')).toContain(`filename*=UTF-8''${encodeURIComponent('篮子.zip')}`);
@@ -53,7 +56,16 @@ describe.each(dbTargets)('zip downloads on %s', (target) => {
     expect(Number(res.headers.get('content-length'))).toBe(body.byteLength);
     const entries = await unzipAll(body);
     expect([...entries.keys()].sort()).toEqual(
-      ['docs/', 'docs/empty.txt', 'docs/readme.txt', 'docs/报告/', 'docs/报告/数据.csv', 'photo.jpg', 'same (2).txt', 'same.txt'].sort(),
+      [
+        'docs/',
+        'docs/empty.txt',
+        'docs/readme.txt',
+        'docs/报告/',
+        'docs/报告/数据.csv',
+        'photo.jpg',
+        'same (2).txt',
+        'same.txt',
+      ].sort(),
     );
     const expected: Record<string, Uint8Array> = {
       'docs/readme.txt': files['/local/docs/readme.txt'] as Uint8Array,
@@ -63,7 +75,8 @@ describe.each(dbTargets)('zip downloads on %s', (target) => {
       'same.txt': files['/local/same.txt'] as Uint8Array,
       'same (2).txt': files['/s3/same.txt'] as Uint8Array,
     };
-    for (const [name, bytes] of Object.entries(expected)) expect(entries.get(name)?.equals(Buffer.from(bytes)), name).toBe(true);
+    for (const [name, bytes] of Object.entries(expected))
+      expect(entries.get(name)?.equals(Buffer.from(bytes)), name).toBe(true);
   });
 
   it('hands out a short-lived link a browser can download natively', async () => {

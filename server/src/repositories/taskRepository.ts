@@ -92,7 +92,10 @@ export class TaskRepository {
         .execute();
       const done = await trx
         .selectFrom('task_items')
-        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('bytes')])
+        .select((eb) => [
+          eb.fn.countAll<number>().as('n'),
+          eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('bytes'),
+        ])
         .where('task_id', '=', taskId)
         .where('status', '=', 'completed')
         .where('is_dir', '=', 0)

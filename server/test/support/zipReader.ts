@@ -6,7 +6,9 @@ import yauzl from 'yauzl';
 /** Every entry of a zip held in memory: name → bytes (folders → null). yauzl checks each entry's CRC. */
 export async function unzipAll(zip: Buffer): Promise<Map<string, Buffer | null>> {
   const zipfile = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(zip, { lazyEntries: true, validateEntrySizes: true }, (err, z) => (err ? reject(err) : resolve(z))),
+    yauzl.fromBuffer(zip, { lazyEntries: true, validateEntrySizes: true }, (err, z) =>
+      err ? reject(err) : resolve(z),
+    ),
   );
   const out = new Map<string, Buffer | null>();
   await new Promise<void>((resolve, reject) => {
@@ -118,8 +120,14 @@ export async function scanZipStream(
       const len = tail.readUInt16LE(e + 2);
       if (id === 0x0001) {
         let q = e + 4;
-        if (entry.size === 0xffffffff) (entry.size = Number(tail.readBigUInt64LE(q))), (q += 8);
-        if (entry.compressedSize === 0xffffffff) (entry.compressedSize = Number(tail.readBigUInt64LE(q))), (q += 8);
+        if (entry.size === 0xffffffff) {
+          entry.size = Number(tail.readBigUInt64LE(q));
+          q += 8;
+        }
+        if (entry.compressedSize === 0xffffffff) {
+          entry.compressedSize = Number(tail.readBigUInt64LE(q));
+          q += 8;
+        }
         if (entry.localOffset === 0xffffffff) entry.localOffset = Number(tail.readBigUInt64LE(q));
       }
       e += 4 + len;

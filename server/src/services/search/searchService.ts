@@ -24,10 +24,21 @@ export interface CrawlLimits {
   tickMs: number;
 }
 
-export const DEFAULT_CRAWL: CrawlLimits = { intervalMs: 15 * 60_000, maxEntries: 200_000, maxMs: 60_000, tickMs: 60_000 };
+export const DEFAULT_CRAWL: CrawlLimits = {
+  intervalMs: 15 * 60_000,
+  maxEntries: 200_000,
+  maxMs: 60_000,
+  tickMs: 60_000,
+};
 
 /** The crawler sees every mount (the caller's own view is applied when searching). */
-const CRAWLER: AdminPrincipal = { type: 'admin', adminId: 'search-crawler', username: 'search-crawler', tokenHash: '', expiresAt: '' };
+const CRAWLER: AdminPrincipal = {
+  type: 'admin',
+  adminId: 'search-crawler',
+  username: 'search-crawler',
+  tokenHash: '',
+  expiresAt: '',
+};
 
 export interface CrawlState {
   finishedAt: string;
@@ -252,7 +263,9 @@ export class SearchService {
     const mountOf = async (path: string) =>
       mount && isPathWithin(path, mount.path)
         ? mount
-        : (await vfs.allMounts()).filter((m) => isPathWithin(path, m.path)).sort((a, b) => b.path.length - a.path.length)[0];
+        : (await vfs.allMounts())
+            .filter((m) => isPathWithin(path, m.path))
+            .sort((a, b) => b.path.length - a.path.length)[0];
     switch (change.type) {
       case 'write':
       case 'mkdir':

@@ -59,10 +59,16 @@ export class CopyService implements TaskExecutor {
         if (++counted.n > TASK_LIMITS.maxTaskFiles) throw this.tooMany();
         continue;
       }
-      const below = await walkFolder(vfs, principal, source, {
-        maxEntries: TASK_LIMITS.maxTaskFiles,
-        what: 'a copy task',
-      }, counted);
+      const below = await walkFolder(
+        vfs,
+        principal,
+        source,
+        {
+          maxEntries: TASK_LIMITS.maxTaskFiles,
+          what: 'a copy task',
+        },
+        counted,
+      );
       for (const child of below) {
         items.push({
           source: child.path,

@@ -46,7 +46,8 @@ class FakeExecutor {
   }
 }
 
-const items = (...names: string[]) => names.map((name) => ({ source: name, target: `/t/${name}`, isDir: false, size: 10 }));
+const items = (...names: string[]) =>
+  names.map((name) => ({ source: name, target: `/t/${name}`, isDir: false, size: 10 }));
 
 describe('TaskService', () => {
   let database: DatabaseHandle;
@@ -54,7 +55,11 @@ describe('TaskService', () => {
   let executor: FakeExecutor;
 
   const build = () => {
-    const s = new TaskService({ tasks: new TaskRepository(database.db), clock: systemClock, logger: createLogger('silent') });
+    const s = new TaskService({
+      tasks: new TaskRepository(database.db),
+      clock: systemClock,
+      logger: createLogger('silent'),
+    });
     s.register('copy', executor);
     return s;
   };

@@ -32,7 +32,10 @@ export async function walkFolder(
       const page = await vfs.list(principal, dir, { cursor, refresh: true });
       for (const entry of page.entries) {
         if (++counted.n > limits.maxEntries)
-          throw new AppError('PAYLOAD_TOO_LARGE', `${limits.what} holds at most ${limits.maxEntries} files and folders`);
+          throw new AppError(
+            'PAYLOAD_TOO_LARGE',
+            `${limits.what} holds at most ${limits.maxEntries} files and folders`,
+          );
         out.push(entry);
         if (entry.isDir) subfolders.push(entry.path);
       }

@@ -40,7 +40,9 @@ export function archiveName(requested: string | undefined, paths: readonly strin
   const first = paths.length === 1 && paths[0] ? baseName(paths[0]) : '';
   const base = zipEntryName([requested ?? first]).replaceAll('/', '_') || 'download';
   const named = base.toLowerCase().endsWith('.zip') ? base : `${base}.zip`;
-  return named.length > ZIP_LIMITS.maxArchiveNameChars ? `${named.slice(0, ZIP_LIMITS.maxArchiveNameChars - 4)}.zip` : named;
+  return named.length > ZIP_LIMITS.maxArchiveNameChars
+    ? `${named.slice(0, ZIP_LIMITS.maxArchiveNameChars - 4)}.zip`
+    : named;
 }
 
 export class ZipService {
@@ -78,10 +80,20 @@ export class ZipService {
       }
       const folder = unique(top, taken);
       add(folder, { isDir: true, size: 0 }, path);
-      const below = await walkFolder(vfs, principal, path, { maxEntries: ZIP_LIMITS.maxEntries, what: 'a zip' }, counted);
+      const below = await walkFolder(
+        vfs,
+        principal,
+        path,
+        { maxEntries: ZIP_LIMITS.maxEntries, what: 'a zip' },
+        counted,
+      );
       for (const child of below) {
         const name = zipEntryName([folder, child.path.slice(path.length)]);
-        add(name, child.isDir ? { isDir: true, size: 0 } : fileSource(child.path, child.size, child.lastModified), child.path);
+        add(
+          name,
+          child.isDir ? { isDir: true, size: 0 } : fileSource(child.path, child.size, child.lastModified),
+          child.path,
+        );
       }
     }
     return {
@@ -100,7 +112,8 @@ export class ZipService {
     await this.prepare(principal, input);
     const now = this.deps.clock.now().getTime();
     for (const [token, link] of this.links) if (link.expiresAt <= now) this.links.delete(token);
-    if (this.links.size >= MAX_LINKS) throw new AppError('TOO_MANY_REQUESTS', 'too many zip links are open, try again shortly');
+    if (this.links.size >= MAX_LINKS)
+      throw new AppError('TOO_MANY_REQUESTS', 'too many zip links are open, try again shortly');
     const token = randomBytes(24).toString('base64url');
     const expiresAt = now + ZIP_LINK_TTL_MS;
     this.links.set(token, { principal, input, expiresAt });

@@ -36,6 +36,7 @@ export class ZipSourceError extends Error {
   }
 }
 
+// eslint-disable-next-line no-control-regex -- control characters are what it removes
 const UNSAFE_CHARS = /[\u0000-\u001f\u007f\\:*?"<>|]/g;
 
 /**
