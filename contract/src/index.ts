@@ -14,5 +14,6 @@ export * from './storageConfigs.js';
 export * from './files.js';
 export * from './uploads.js';
 export * from './mounts.js';
+export * from './fs.js';
 export * from './tasks.js';
 export * from './search.js';

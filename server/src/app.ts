@@ -28,6 +28,8 @@ import { s3UploadRoutes } from './routes/s3UploadRoutes.js';
 import { uploadDirectRoutes } from './routes/uploadDirectRoutes.js';
 import { urlUploadRoutes } from './routes/urlUploadRoutes.js';
 import { mountRoutes } from './routes/mountRoutes.js';
+import { fsRoutes } from './routes/fsRoutes.js';
+import type { FsService } from './services/fsService.js';
 import { fsCopyRoutes } from './routes/fsCopyRoutes.js';
 import { fsSearchRoutes } from './routes/fsSearchRoutes.js';
 import { fsZipRoutes } from './routes/fsZipRoutes.js';
@@ -62,6 +64,7 @@ export interface AppServices {
   directUploads: DirectUploadService;
   urlUploads: UrlUploadService;
   mounts: MountService;
+  fs: FsService;
   tasks: TaskService;
   copies: CopyService;
   zips: ZipService;
@@ -116,6 +119,7 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/upload-direct', uploadDirectRoutes({ ...services, trustProxy: options.trustProxy }));
   api.route('/files', fileRoutes(services));
   api.route('/mount', mountRoutes(services));
+  api.route('/fs', fsRoutes({ ...services, trustProxy: options.trustProxy }));
   api.route('/fs/tasks', taskRoutes(services));
   api.route('/fs', fsCopyRoutes(services));
   api.route('/fs', fsZipRoutes(services));

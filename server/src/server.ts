@@ -47,6 +47,7 @@ import { UrlUploadService } from './services/urlUploadService.js';
 import { MountRepository } from './repositories/mountRepository.js';
 import { Vfs } from './vfs/vfs.js';
 import { MountService } from './services/mountService.js';
+import { FsService } from './services/fsService.js';
 import { toMountRecord } from './vfs/mountTable.js';
 import { TaskRepository } from './repositories/taskRepository.js';
 import { FsIndexRepository } from './repositories/fsIndexRepository.js';
@@ -157,6 +158,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     tokenSecret: encryptionKey,
     publicUrl: config.publicUrl,
   });
+  const fs = new FsService({ vfs, files, clock, tokenSecret: encryptionKey, publicUrl: config.publicUrl });
   const backupScheduler = new BackupScheduler({
     backups,
     settings,
@@ -205,6 +207,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     files,
     vfs,
     mounts,
+    fs,
     guard: new Guard({ auth, apiKeys }),
   };
 }

@@ -101,6 +101,8 @@ export interface FilesTable {
   created_by: string;
   created_at: string;
   updated_at: string;
+  /** 0010: the mount a share made from the fs tree points into (the object is the mount's, never deleted with the share). */
+  mount_id: string | null;
 }
 
 /** A direct upload in progress (0006). `share_json`: the share's fields (password already hashed). */

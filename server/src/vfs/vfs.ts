@@ -297,6 +297,28 @@ export class Vfs {
 
   // ---- writes ------------------------------------------------------------------------------------------
 
+  /**
+   * 409 when a file sits where a parent folder of the target must be. Object stores would happily write
+   * `a.txt/b` next to a file `a.txt`; the tree keeps one shape for every storage. The nearest existing
+   * ancestor decides (a folder means every one above it is a folder too).
+   */
+  private async assertParentsAreFolders(resolved: Resolved): Promise<void> {
+    let dir = resolved.driverPath;
+    while (dir.includes('/')) {
+      dir = dir.slice(0, dir.lastIndexOf('/'));
+      let entry: Entry;
+      try {
+        entry = await resolved.driver.stat(dir);
+      } catch (error) {
+        if (isStorageError(error, 'not_found')) continue;
+        throw storageToAppError(error, 'folder');
+      }
+      if (entry.isDir) return;
+      const where = joinVirtualPath(resolved.mount.path, dir);
+      throw AppError.conflict(`a file is in the way: ${where} is a file, not a folder`);
+    }
+  }
+
   /** Streams a file into the tree (MOUNT_UPLOAD). */
   async write(
     principal: Principal,
@@ -306,6 +328,7 @@ export class Vfs {
     field = 'path',
   ): Promise<VfsEntry> {
     const resolved = await this.resolveInside(principal, input, Permission.MOUNT_UPLOAD, field);
+    await this.assertParentsAreFolders(resolved);
     let entry: Entry;
     try {
       entry = await resolved.driver.write(resolved.driverPath, body, options);
@@ -320,6 +343,7 @@ export class Vfs {
   /** Creates a folder and its parents (MOUNT_UPLOAD); an existing folder is fine. */
   async mkdir(principal: Principal, input: string): Promise<VfsEntry> {
     const resolved = await this.resolveInside(principal, input, Permission.MOUNT_UPLOAD);
+    await this.assertParentsAreFolders(resolved);
     try {
       await resolved.driver.mkdir(resolved.driverPath);
     } catch (error) {
@@ -377,6 +401,7 @@ export class Vfs {
       );
     }
     if (from.path === to.path) return this.stat(principal, from.path, Permission.MOUNT_RENAME);
+    await this.assertParentsAreFolders(to);
     if (isPathWithin(to.path, from.path)) {
       throw AppError.validation(`cannot move ${from.path} into itself (${to.path})`, [
         { path: 'newPath', message: 'inside oldPath' },

@@ -96,6 +96,7 @@ export function fileRow(input: FileRowInput): FilesTable {
     created_by: 'admin',
     created_at: created,
     updated_at: created,
+    mount_id: null,
     ...input,
   };
 }

@@ -4,6 +4,7 @@ import { trackRowCount } from '../counters.js';
 /**
  * Mount points (spec §3 "Mount point"): a storage config mounted at a virtual path of the fs tree.
  * `path` is unique; nested paths are allowed (longest prefix wins, server/src/vfs). Flags are 0/1.
+ * Also `files.mount_id`: set on shares that point at a mounted object in place (never deleted with the share).
  */
 export const mounts: Migration = {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see an untyped database
@@ -29,9 +30,13 @@ export const mounts: Migration = {
       .execute();
     await db.schema.createIndex('mounts_storage_config_id').on('mounts').column('storage_config_id').execute();
     await trackRowCount(db, 'mounts');
+    // A file share made from the fs tree (POST /api/fs/create-share) points at the mounted object in place:
+    // `mount_id` marks it, and deleting such a share never deletes the object.
+    await db.schema.alterTable('files').addColumn('mount_id', 'varchar(64)').execute();
   },
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see an untyped database
   async down(db: Kysely<any>) {
+    await db.schema.alterTable('files').dropColumn('mount_id').execute();
     await db.schema.dropTable('mounts').execute();
     await db.deleteFrom('row_counts').where('table_name', '=', 'mounts').execute();
   },
