@@ -69,33 +69,40 @@ export class FsIndexRepository {
       .execute();
   }
 
+  /**
+   * One page of names containing `needle` (lower-cased) in the scopes, folders first, and the total, in one scan:
+   * `count(*) over ()` counts the matches before the limit. `mount_id || ''` keeps the planner off the
+   * (mount_id, parent) index, whose row-by-row lookups are 5× slower than scanning the table for a substring match.
+   */
   async search(scopes: IndexScope[], needle: string, page: { limit: number; offset: number }) {
     if (scopes.length === 0) return { rows: [] as FsIndexRow[], total: 0 };
     const pattern = `%${likeLiteral(needle)}%`;
-    const base = this.db
+    const rows = await this.db
       .selectFrom('fs_index')
+      .selectAll()
+      .select(sql<number>`count(*) over ()`.as('match_count'))
       .where(sql<SqlBool>`name_lower like ${pattern} escape '\\'`)
       .where((eb) =>
         eb.or(
           scopes.map((scope) => {
-            const parts: Expression<SqlBool>[] = [eb('mount_id', '=', scope.mountId)];
+            const parts: Expression<SqlBool>[] = [sql<SqlBool>`mount_id || '' = ${scope.mountId}`];
             if (scope.under) parts.push(sql<SqlBool>`rel_path like ${likeLiteral(scope.under) + '/%'} escape '\\'`);
             return eb.and(parts);
           }),
         ),
-      );
-    const [rows, total] = await Promise.all([
-      base
-        .selectAll()
-        .orderBy('is_dir', 'desc')
-        .orderBy('name_lower')
-        .orderBy('id')
-        .limit(page.limit)
-        .offset(page.offset)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows: rows.map(normalise), total: Number(total.n) };
+      )
+      .orderBy('is_dir', 'desc')
+      .orderBy('name_lower')
+      .orderBy('id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    let total = Number(rows[0]?.match_count ?? 0);
+    if (rows.length === 0 && page.offset > 0) {
+      // Past the last page: count alone.
+      total = (await this.search(scopes, needle, { limit: 1, offset: 0 })).total;
+    }
+    return { rows: rows.map(({ match_count: _, ...row }) => normalise(row)), total };
   }
 
   async countMount(mountId: string): Promise<number> {
