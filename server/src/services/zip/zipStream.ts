@@ -6,6 +6,9 @@
 import type { Readable } from 'node:stream';
 import ZipStream from 'zip-stream';
 import { nodeFromWeb, webFromNode } from '../../storage/streams.js';
+import { useNativeCrc32 } from './nativeCrc.js';
+
+useNativeCrc32();
 
 /** Limits of one archive (docs/api/fs-tasks.md "Zip downloads"). */
 export const ZIP_LIMITS = {
