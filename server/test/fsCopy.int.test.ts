@@ -42,11 +42,12 @@ describe.each(dbTargets)('copy tasks on %s', (target) => {
   let s3: S3rverHandle;
   let server: TestServer;
   let token: string;
+  let s3Id: string;
 
   beforeAll(async () => {
     [server, s3] = await Promise.all([startTestServer(target, {}, { keepData: true }), startS3rver()]);
     token = await server.login();
-    await mountBoth(server, token, s3);
+    ({ s3Id } = await mountBoth(server, token, s3));
     for (let i = 0; i < FILES; i++) await putFile(server, `/local/src/${fileName(i)}`, bytesOf(i));
   });
   afterAll(async () => {
@@ -160,6 +161,30 @@ describe.each(dbTargets)('copy tasks on %s', (target) => {
     expect(inside.status).toBe(202);
     const mine = await server.call<{ total: number }>('GET', '/api/fs/tasks', { apiKey: confined });
     expect(mine.body.data?.total).toBe(1);
+  });
+
+  it('batch-copy-commit checks files a client copied itself and makes them searchable', async () => {
+    await putFile(server, '/s3/client/copied.txt', 'by the browser');
+    const commit = (body: unknown) =>
+      server.call<{ committed: Array<{ path: string }>; failed: unknown[] }>('POST', '/api/fs/batch-copy-commit', {
+        token,
+        body,
+      });
+    const res = await commit({
+      targetMountId: s3Id,
+      files: [{ targetPath: '/s3/client/copied.txt', fileSize: 14 }, { targetPath: '/s3/client/missing.txt' }],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data?.committed.map((e) => e.path)).toEqual(['/s3/client/copied.txt']);
+    expect(res.body.data?.failed).toHaveLength(1);
+    expectEnvelope((await commit({ targetMountId: s3Id, files: [{ targetPath: '/local/one.txt' }] })).body, 400);
+    expectEnvelope((await commit({ targetMountId: 'nope-nope', files: [{ targetPath: '/s3/x' }] })).body, 404);
+    expectEnvelope((await commit({ targetMountId: s3Id, files: [{ targetPath: '/s3/../x' }] })).body, 400);
+    await server.built.services.search.settled();
+    const found = await server.call<{ items: Array<{ path: string }> }>('GET', '/api/fs/search?q=copied.txt', {
+      token,
+    });
+    expect(found.body.data?.items.map((h) => h.path)).toEqual(['/s3/client/copied.txt']);
   });
 
   it('a server restart during a task leaves it failed and retryable; the retry completes it', async () => {
