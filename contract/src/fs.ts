@@ -119,3 +119,87 @@ export interface FsFileLink {
 export interface FsRemoveResult {
   removed: string[];
 }
+
+// ---- direct uploads into the tree (presigned PUT, multipart) ----------------------------------------
+
+const sizeField = z
+  .number({ error: 'fileSize must be a number of bytes' })
+  .int('fileSize must be an integer')
+  .min(0, 'fileSize cannot be negative');
+
+export const fsPresignSchema = z.object({
+  path: pathField('path'),
+  fileName: z.string().max(255).optional(),
+  contentType: z.string().max(255).optional(),
+  fileSize: sizeField,
+});
+export const fsPresignCommitSchema = z.object({
+  /** The target path answered by presign (`targetPath`), or the path sent to it. */
+  targetPath: z.string().optional(),
+  path: z.string().optional(),
+  fileName: z.string().max(255).optional(),
+  fileSize: sizeField.optional(),
+  etag: z.string().max(255).optional(),
+});
+
+export const fsMultipartInitSchema = z.object({
+  path: pathField('path'),
+  fileName: z.string().max(255).optional(),
+  fileSize: sizeField,
+  partSize: z.number().int().min(1).optional(),
+  partCount: z.number().int().min(1).max(10_000).optional(),
+  contentType: z.string().max(255).optional(),
+});
+const uploadIdField = z.string({ error: 'uploadId is required' }).min(1, 'uploadId is required').max(1024);
+const partNumbers = z.array(z.number().int().min(1).max(10_000)).min(1).max(10_000);
+export const fsMultipartCompleteSchema = z.object({
+  path: pathField('path'),
+  uploadId: uploadIdField,
+  parts: z
+    .array(
+      z.object({
+        PartNumber: z.number().int().min(1).max(10_000).optional(),
+        partNumber: z.number().int().min(1).max(10_000).optional(),
+        ETag: z.string().optional(),
+        etag: z.string().optional(),
+      }),
+    )
+    .min(1, 'parts must list at least one part'),
+  fileName: z.string().max(255).optional(),
+  fileSize: sizeField.optional(),
+});
+export const fsMultipartAbortSchema = z.object({
+  path: pathField('path'),
+  uploadId: uploadIdField,
+  fileName: z.string().optional(),
+});
+export const fsMultipartListUploadsSchema = z.object({ path: pathField('path') });
+export const fsMultipartListPartsSchema = z.object({
+  path: pathField('path'),
+  uploadId: uploadIdField,
+  fileName: z.string().optional(),
+});
+export const fsMultipartRefreshSchema = z.object({ path: pathField('path'), uploadId: uploadIdField, partNumbers });
+export const fsMultipartPartQuerySchema = z.strictObject({
+  path: pathField('path'),
+  uploadId: uploadIdField,
+  partNumber: intish('partNumber', 1, 10_000),
+});
+
+export interface FsPresignResult {
+  presignedUrl: string;
+  targetPath: string;
+  contentType: string;
+  expires_in: number;
+}
+
+export interface FsMultipartInit {
+  uploadId: string;
+  /** The file's path (a folder path gets fileName appended). */
+  path: string;
+  partSize: number;
+  partCount: number;
+  /** true: PUT each part to its URL (S3); false: PUT it to /api/fs/multipart/part (local). */
+  presigned: boolean;
+  presignedUrls: Array<{ partNumber: number; url: string }>;
+}

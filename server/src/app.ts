@@ -29,6 +29,8 @@ import { uploadDirectRoutes } from './routes/uploadDirectRoutes.js';
 import { urlUploadRoutes } from './routes/urlUploadRoutes.js';
 import { mountRoutes } from './routes/mountRoutes.js';
 import { fsRoutes } from './routes/fsRoutes.js';
+import { fsUploadRoutes } from './routes/fsUploadRoutes.js';
+import type { FsUploadService } from './services/fsUploadService.js';
 import type { FsService } from './services/fsService.js';
 import { fsCopyRoutes } from './routes/fsCopyRoutes.js';
 import { fsSearchRoutes } from './routes/fsSearchRoutes.js';
@@ -65,6 +67,7 @@ export interface AppServices {
   urlUploads: UrlUploadService;
   mounts: MountService;
   fs: FsService;
+  fsUploads: FsUploadService;
   tasks: TaskService;
   copies: CopyService;
   zips: ZipService;
@@ -120,6 +123,7 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/files', fileRoutes(services));
   api.route('/mount', mountRoutes(services));
   api.route('/fs', fsRoutes({ ...services, trustProxy: options.trustProxy }));
+  api.route('/fs', fsUploadRoutes(services));
   api.route('/fs/tasks', taskRoutes(services));
   api.route('/fs', fsCopyRoutes(services));
   api.route('/fs', fsZipRoutes(services));

@@ -48,7 +48,10 @@ import { MountRepository } from './repositories/mountRepository.js';
 import { Vfs } from './vfs/vfs.js';
 import { MountService } from './services/mountService.js';
 import { FsService } from './services/fsService.js';
+import { FsUploadService } from './services/fsUploadService.js';
 import { toMountRecord } from './vfs/mountTable.js';
+import { TempSweepService, type TempSweepReport } from './services/tempSweepService.js';
+import { sweepSpoolDir } from './http/uploadForm.js';
 import { TaskRepository } from './repositories/taskRepository.js';
 import { FsIndexRepository } from './repositories/fsIndexRepository.js';
 import { TaskService } from './services/tasks/taskService.js';
@@ -87,6 +90,8 @@ export interface BuiltServer {
   createdAdmin: { username: string; password: string; generated: boolean } | null;
   generatedEncryptionKey: boolean;
   logger: Logger;
+  /** Sweeps what crashed uploads left (storage temp files, orphan multipart uploads, spooled parts). */
+  sweepTemp(): Promise<TempSweepReport & { spooled: string[] }>;
   close(): Promise<void>;
 }
 
@@ -159,6 +164,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     publicUrl: config.publicUrl,
   });
   const fs = new FsService({ vfs, files, clock, tokenSecret: encryptionKey, publicUrl: config.publicUrl });
+  const fsUploads = new FsUploadService({ vfs, fs, maxUploadSize: () => files.maxUploadSize() });
   const backupScheduler = new BackupScheduler({
     backups,
     settings,
@@ -166,8 +172,16 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     clock,
     logger,
   });
+  const sessions = new UploadSessionRepository(db);
+  const tempSweep = new TempSweepService({
+    storageConfigs,
+    sessions,
+    clock,
+    logger,
+    idleMs: config.uploadIdleTimeoutMs,
+  });
   const directUploads = new DirectUploadService({
-    sessions: new UploadSessionRepository(db),
+    sessions,
     files,
     storageConfigs,
     clock,
@@ -186,6 +200,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
   return {
     auth,
     apiKeys,
+    tempSweep,
     tasks,
     copies,
     zips,
@@ -208,6 +223,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     vfs,
     mounts,
     fs,
+    fsUploads,
     guard: new Guard({ auth, apiKeys }),
   };
 }
@@ -265,6 +281,33 @@ export async function buildServer(
     services.directUploads.sweep().catch((error: unknown) => logger.error('upload sweep failed', error));
   }, 3600_000);
   uploadSweep.unref();
+  const sweepTemp = async () => {
+    const olderThan = new Date(clock.now().getTime() - config.uploadIdleTimeoutMs);
+    const spooled = await sweepSpoolDir(uploadSpoolDir(config.dataDir), olderThan);
+    const report = await services.tempSweep.sweep();
+    const removed = spooled.length + report.tempFiles.length + report.abortedUploads.length;
+    if (removed > 0) {
+      logger.info(
+        `temp sweep: removed ${spooled.length + report.tempFiles.length} temp files, aborted ${report.abortedUploads.length} unfinished uploads`,
+      );
+    }
+    for (const skip of report.skipped)
+      logger.debug(`temp sweep: multipart uploads of ${skip.configId} skipped (${skip.reason})`);
+    return { ...report, spooled };
+  };
+  let sweeping: Promise<void> | undefined;
+  const runTempSweep = () => {
+    sweeping ??= sweepTemp()
+      .then(() => undefined)
+      .catch((error: unknown) => logger.error('temp sweep failed', error))
+      .finally(() => {
+        sweeping = undefined;
+      });
+  };
+  // At start (what a killed process left) and then about once per idle timeout.
+  runTempSweep();
+  const tempSweep = setInterval(runTempSweep, Math.min(Math.max(config.uploadIdleTimeoutMs, 1000), 600_000));
+  tempSweep.unref();
 
   return {
     app,
@@ -274,8 +317,11 @@ export async function buildServer(
     createdAdmin,
     generatedEncryptionKey: generated,
     logger,
+    sweepTemp,
     close: async () => {
       clearInterval(sweep);
+      clearInterval(tempSweep);
+      await sweeping;
       clearInterval(pasteSweep);
       await services.stats.flush();
       await services.pastes.flushViews();

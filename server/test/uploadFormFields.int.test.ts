@@ -148,6 +148,7 @@ describe.each(dbTargets)('form upload fields in any order on %s', (target) => {
     expect(body.code).toBe(201);
     expect(body.data.has_password).toBe(true);
     expect(body.data.expires_at).not.toBeNull();
+    expect(spooled(server)).toEqual([]);
   });
 
   it.each([

@@ -24,10 +24,10 @@
  * `form.complete()` before it commits anything.
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable} from 'node:stream';
+import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
@@ -206,7 +206,9 @@ export async function withUploadForm<T>(
         options.maxFileBytes,
         options.tooLarge ?? (() => new AppError('PAYLOAD_TOO_LARGE', 'the file is too large')),
       );
-      await pipeline(part.stream, meter, createWriteStream(spoolPath, { flags: 'wx' }));
+      // Opened before the pipeline starts, so the file exists (and is removed below) whatever happens next.
+      const handle = await fs.open(spoolPath, 'wx');
+      await pipeline(part.stream, meter, handle.createWriteStream());
       await formDone;
       spoolRead = createReadStream(spoolPath);
       form = {
@@ -231,4 +233,24 @@ export async function withUploadForm<T>(
       source.resume();
     }
   }
+}
+
+/** Removes spooled file parts last written before `olderThan` (left by a crash); answers their names. */
+export async function sweepSpoolDir(spoolDir: string, olderThan: Date): Promise<string[]> {
+  let names: string[];
+  try {
+    names = (await fs.readdir(spoolDir)).filter((name) => SPOOL_FILE_PATTERN.test(name));
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const file = path.join(spoolDir, name);
+    const st = await fs.stat(file).catch(() => null);
+    if (st && st.mtimeMs < olderThan.getTime()) {
+      await fs.rm(file, { force: true });
+      removed.push(name);
+    }
+  }
+  return removed;
 }

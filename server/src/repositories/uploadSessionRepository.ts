@@ -25,6 +25,17 @@ export class UploadSessionRepository {
     await this.db.updateTable('upload_sessions').set({ updated_at: now }).where('id', '=', id).execute();
   }
 
+  /** Upload ids of the multipart uploads sessions own on one storage config. */
+  async uploadIdsOf(storageConfigId: string): Promise<Set<string>> {
+    const rows = await this.db
+      .selectFrom('upload_sessions')
+      .select('upload_id')
+      .where('storage_config_id', '=', storageConfigId)
+      .where('upload_id', 'is not', null)
+      .execute();
+    return new Set(rows.map((r) => r.upload_id as string));
+  }
+
   /** Sessions not touched since `before` (ISO), oldest first. */
   async staleSince(before: string, limit = 100): Promise<UploadSessionRow[]> {
     const rows = await this.db

@@ -100,6 +100,11 @@ export function cleanFilename(raw: string): string {
   return base;
 }
 
+/** Whether a storage path's last segment is one `storageName` makes (an object of a file share). */
+export function isShareObjectPath(path: string): boolean {
+  return /^[A-Za-z0-9]{8}_[^/]+$/.test(path.slice(path.lastIndexOf('/') + 1));
+}
+
 /** The object name in storage: a random prefix keeps names unique; anything a driver rejects is replaced. */
 function storageName(filename: string): string {
   let safe = filename.replace(/[%\\/:*?"<>|#]/g, '_').replace(/^\.+/, '_');

@@ -131,6 +131,16 @@ export class StorageConfigService {
     return { items, total, limit, offset, page };
   }
 
+  /** Every config (for background work such as the temp sweep). */
+  async allRows(): Promise<StorageConfigRow[]> {
+    const rows: StorageConfigRow[] = [];
+    for (let offset = 0; ; offset += 200) {
+      const page = await this.deps.configs.list(200, offset);
+      rows.push(...page);
+      if (page.length < 200) return rows;
+    }
+  }
+
   async requireRow(id: string): Promise<StorageConfigRow> {
     const row = isWellFormedId(id) ? await this.deps.configs.findById(id) : undefined;
     if (!row) throw AppError.notFound(`storage config ${JSON.stringify(id)} not found`);

@@ -202,6 +202,8 @@ export interface StorageDriver {
   /** Short-lived URL for the client to GET or PUT directly. Absent on local (the server proxies). */
   presign?(path: string, op: 'get' | 'put', ttlSeconds: number, opts?: PresignOptions): Promise<string>;
   multipart?: MultipartCapability;
+  /** Removes temp files of writes a crash left behind, last changed before `olderThan` (local); their paths. */
+  sweepTemp?(olderThan: Date): Promise<string[]>;
   /** Releases sockets / handles. */
   close?(): Promise<void>;
 }

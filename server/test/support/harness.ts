@@ -54,14 +54,24 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** A fresh PostgreSQL schema for one test server. */
+async function createPgSchema(databaseUrl: string): Promise<string> {
+  const schema = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query(`CREATE SCHEMA ${schema}`);
+  await client.end();
+  return schema;
+}
+
 /** Starts the real app on 127.0.0.1 with a fresh database and data directory. */
 export async function startTestServer(
   target: DbTarget,
   env: Record<string, string> = {},
   options: {
     onQuery?: OpenOptions['onQuery'];
-    /** Start on the data directory and schema of an earlier server (a restart). */
-    reuse?: { dataDir: string; schema?: string };
+    /** Start on the data dir (and PostgreSQL database or schema) another server left: a restart. The dir is removed on close. */
+    reuse?: { dataDir: string; databaseUrl?: string; schema?: string };
     /** close() leaves the data directory and schema in place (for a `reuse` after it). */
     keepData?: boolean;
   } = {},
@@ -69,13 +79,11 @@ export async function startTestServer(
   const dataDir = options.reuse?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'clipnest-test-'));
   let schema: string | undefined = options.reuse?.schema;
   let databaseUrl = '';
-  if (target === 'postgres') databaseUrl = process.env.TEST_DATABASE_URL ?? '';
-  if (target === 'postgres' && !schema) {
-    schema = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    await client.query(`CREATE SCHEMA ${schema}`);
-    await client.end();
+  if (target === 'postgres' && options.reuse?.databaseUrl) {
+    databaseUrl = options.reuse.databaseUrl;
+  } else if (target === 'postgres') {
+    databaseUrl = process.env.TEST_DATABASE_URL ?? '';
+    schema ??= await createPgSchema(databaseUrl);
   }
   const config = loadConfig(
     {

@@ -10,7 +10,7 @@
 //   concatenates them as a stream into an atomic write. ETags are derived from inode, size and mtime.
 // - No presign: the server proxies every byte.
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, type BigIntStats } from 'node:fs';
+import { createReadStream, createWriteStream, type BigIntStats, type Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import nodePath from 'node:path';
 import { Readable } from 'node:stream';
@@ -115,6 +115,8 @@ function unquote(etag: string): string {
 function tempName(): string {
   return `${RESERVED_PREFIX}${randomBytes(12).toString('hex')}.tmp`;
 }
+/** What `tempName()` makes (RESERVED_PREFIX is `.clipnest-`). */
+const TEMP_NAME = /^\.clipnest-[0-9a-f]{24}\.tmp$/;
 
 function encodeCursor(name: string): string {
   return Buffer.from(name, 'utf8').toString('base64url');
@@ -135,6 +137,38 @@ export class LocalDriver implements StorageDriver {
     this.root = nodePath.resolve(options.root);
     this.fsync = options.fsync ?? true;
     this.multipart = new LocalMultipart(this);
+  }
+
+  /**
+   * Removes the temp files of writes that never finished (the process was killed mid-write): files named
+   * like `tempName()` anywhere under the root, last written before `olderThan`. A write in progress
+   * touches its file with every batch, so only abandoned ones are that old. Answers the removed paths.
+   */
+  async sweepTemp(olderThan: Date): Promise<string[]> {
+    const removed: string[] = [];
+    const walk = async (dir: string, rel: string): Promise<void> => {
+      let entries: Dirent[];
+      try {
+        entries = await fs.readdir(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const entry of entries) {
+        const abs = nodePath.join(dir, entry.name);
+        const path = rel ? `${rel}/${entry.name}` : entry.name;
+        if (entry.isDirectory()) {
+          await walk(abs, path);
+        } else if (entry.isFile() && TEMP_NAME.test(entry.name)) {
+          const st = await fs.stat(abs).catch(() => null);
+          if (st && st.mtimeMs < olderThan.getTime()) {
+            await fs.rm(abs, { force: true });
+            removed.push(path);
+          }
+        }
+      }
+    };
+    await walk(this.root, '');
+    return removed;
   }
 
   /** Absolute path of a driver path (checked to be normalised). */
