@@ -12,16 +12,7 @@
 //
 //   npm run bench -w bench -- files          (BENCH_FILES_QUICK=1 for 20 MB / 100 MB)
 import { execFileSync, spawn } from 'node:child_process';
-import {
-  chmodSync,
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,6 +24,7 @@ import { startNginx } from './lib/nginx.mjs';
 import { startS3rver } from './lib/s3rver.mjs';
 import { clientCpus, onClientCpus, pinningLine, serverCpus } from './lib/cpus.mjs';
 import { cpuSeconds } from './lib/proc.mjs';
+import { monitor, procStatus } from './lib/memory.mjs';
 import { machineLine, writeSection } from './lib/report.mjs';
 
 const MB = 1024 * 1024;
@@ -58,46 +50,6 @@ function log(...args) {
 }
 
 // ---------- processes and memory ----------
-
-function procStatus(pid) {
-  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? 0);
-  return { rss: kb('VmRSS') * 1024, hwm: kb('VmHWM') * 1024 };
-}
-
-/** Tracks the peak RSS of a process during one transfer. */
-function monitor(pid) {
-  let resetOk = false;
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, '5'); // resets VmHWM to the current RSS
-    resetOk = true;
-  } catch {
-    // not permitted: polling alone
-  }
-  const start = procStatus(pid).rss;
-  let peak = start;
-  const timer = setInterval(() => {
-    try {
-      peak = Math.max(peak, procStatus(pid).rss);
-    } catch {
-      // exited
-    }
-  }, 25);
-  return {
-    stop() {
-      clearInterval(timer);
-      let hwm = 0;
-      try {
-        const s = procStatus(pid);
-        peak = Math.max(peak, s.rss);
-        hwm = resetOk ? s.hwm : 0;
-      } catch {
-        // exited
-      }
-      return { startRss: start, peakRss: Math.max(peak, hwm) };
-    },
-  };
-}
 
 async function waitForPort(port, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;

@@ -15,3 +15,5 @@ export * from './files.js';
 export * from './uploads.js';
 export * from './mounts.js';
 export * from './fs.js';
+export * from './tasks.js';
+export * from './search.js';

@@ -33,6 +33,14 @@ import { fsRoutes } from './routes/fsRoutes.js';
 import { fsUploadRoutes } from './routes/fsUploadRoutes.js';
 import type { FsUploadService } from './services/fsUploadService.js';
 import type { FsService } from './services/fsService.js';
+import { fsCopyRoutes } from './routes/fsCopyRoutes.js';
+import { fsSearchRoutes } from './routes/fsSearchRoutes.js';
+import { fsZipRoutes } from './routes/fsZipRoutes.js';
+import { taskRoutes } from './routes/taskRoutes.js';
+import type { TaskService } from './services/tasks/taskService.js';
+import type { CopyService } from './services/tasks/copyService.js';
+import type { ZipService } from './services/zip/zipService.js';
+import type { SearchService } from './services/search/searchService.js';
 import type { MountService } from './services/mountService.js';
 import type { DirectUploadService } from './services/directUploadService.js';
 import type { UrlUploadService } from './services/urlUploadService.js';
@@ -61,6 +69,10 @@ export interface AppServices {
   mounts: MountService;
   fs: FsService;
   fsUploads: FsUploadService;
+  tasks: TaskService;
+  copies: CopyService;
+  zips: ZipService;
+  search: SearchService;
   /** PUBLIC_URL, for absolute links in API answers. */
   publicUrl?: string;
   /** Where form uploads spool a file part that came before its location fields (http/uploadForm.ts). */
@@ -116,6 +128,10 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/mount', mountRoutes(services));
   api.route('/fs', fsRoutes({ ...services, trustProxy: options.trustProxy }));
   api.route('/fs', fsUploadRoutes(services));
+  api.route('/fs/tasks', taskRoutes(services));
+  api.route('/fs', fsCopyRoutes(services));
+  api.route('/fs', fsZipRoutes(services));
+  api.route('/fs', fsSearchRoutes(services));
   api.route('/', maxUploadSizeRoutes(services));
   api.route('/', publicFileRoutes({ files: services.files, trustProxy: options.trustProxy }));
   api.all('*', (c) => {

@@ -54,6 +54,12 @@ import { FsUploadService } from './services/fsUploadService.js';
 import { toMountRecord } from './vfs/mountTable.js';
 import { TempSweepService, type TempSweepReport } from './services/tempSweepService.js';
 import { sweepSpoolDir } from './http/uploadForm.js';
+import { TaskRepository } from './repositories/taskRepository.js';
+import { FsIndexRepository } from './repositories/fsIndexRepository.js';
+import { TaskService } from './services/tasks/taskService.js';
+import { CopyService } from './services/tasks/copyService.js';
+import { ZipService } from './services/zip/zipService.js';
+import { SearchService } from './services/search/searchService.js';
 
 const packageVersion = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -194,11 +200,19 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     clock,
     logger,
   });
+  const tasks = new TaskService({ tasks: new TaskRepository(db), clock, logger });
+  const copies = new CopyService({ vfs, tasks });
+  const zips = new ZipService({ vfs, clock });
+  const search = new SearchService({ vfs, index: new FsIndexRepository(db), clock, logger });
   return {
     auth,
     secretAttempts,
     apiKeys,
     tempSweep,
+    tasks,
+    copies,
+    zips,
+    search,
     directUploads,
     urlUploads,
     publicUrl: config.publicUrl,
@@ -246,6 +260,9 @@ export async function buildServer(
   const createdAdmin = await services.auth.ensureAdmin(config.adminUsername, config.adminPassword);
   // A fresh install shares files with no S3 at all: the built-in local storage is the default.
   await services.storageConfigs.ensureBuiltin();
+  // Tasks a previous process left running or pending: failed, retryable (docs/api/fs-tasks.md).
+  const interrupted = await services.tasks.failInterrupted();
+  if (interrupted > 0) logger.info(`${interrupted} task(s) interrupted by the last stop are marked failed (retryable)`);
   const app = createApp(services, {
     logger,
     webDistDir: config.webDistDir,
@@ -276,6 +293,7 @@ export async function buildServer(
   }, PASTE_SWEEP_INTERVAL_MS);
   pasteSweep.unref();
   services.backupScheduler.start();
+  services.search.start();
   // Direct uploads left unfinished for 24 h: abort the multipart upload / drop the object.
   const uploadSweep = setInterval(() => {
     services.directUploads.sweep().catch((error: unknown) => logger.error('upload sweep failed', error));
@@ -328,6 +346,8 @@ export async function buildServer(
       services.backupScheduler.stop();
       clearInterval(uploadSweep);
       services.urlUploads.close();
+      await services.tasks.close();
+      await services.search.stop();
       await services.storageRegistry.closeAll();
       await database.close();
     },

@@ -189,6 +189,63 @@ export interface SecretAttemptsTable {
   pending_at: string;
 }
 
+/** Server-side jobs (0011). type: copy | upload | delete | download; status: see contract/src/tasks.ts. */
+export interface TasksTable {
+  id: string;
+  type: string;
+  status: string;
+  name: string;
+  options_json: string;
+  total_files: number;
+  done_files: number;
+  failed_files: number;
+  total_bytes: number;
+  bytes_done: number;
+  /** Bytes per second over the last run. */
+  speed: number;
+  error: string | null;
+  /** Id of the process running it (null when not running). */
+  runner: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+/** One file (or folder to create) of a task; status: pending | downloading | completed | failed. */
+export interface TaskItemsTable {
+  task_id: string;
+  seq: number;
+  /** Virtual paths (or a URL for URL fetches). */
+  source: string;
+  target: string;
+  is_dir: number;
+  size: number;
+  bytes_done: number;
+  status: string;
+  /** 1 when the target existed and skipExisting left it alone. */
+  skipped: number;
+  error: string | null;
+  updated_at: string;
+}
+
+/** The name index the fs search answers from (0011). id = hash of mount_id + rel_path. */
+export interface FsIndexTable {
+  id: string;
+  mount_id: string;
+  /** Driver-relative path inside the mount ('a/b.txt'). */
+  rel_path: string;
+  /** rel_path of the parent folder ('' for the mount root). */
+  parent: string;
+  name: string;
+  name_lower: string;
+  is_dir: number;
+  size: number;
+  last_modified: string | null;
+  indexed_at: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
@@ -205,4 +262,7 @@ export interface Database {
   daily_created: DailyCreatedTable;
   storage_usage: StorageUsageTable;
   secret_attempts: SecretAttemptsTable;
+  tasks: TasksTable;
+  task_items: TaskItemsTable;
+  fs_index: FsIndexTable;
 }

@@ -40,6 +40,8 @@ export interface CallOptions {
 export interface TestServer {
   url: string;
   target: DbTarget;
+  /** The data directory and PostgreSQL schema, for a restart on the same data (`reuse`). */
+  dataDir: string;
   /** PostgreSQL: the schema this server's database lives in (another instance may share it). */
   schema?: string;
   built: BuiltServer;
@@ -69,20 +71,22 @@ export async function startTestServer(
   env: Record<string, string> = {},
   options: {
     onQuery?: OpenOptions['onQuery'];
-    /** Start on the data dir (and PostgreSQL database) another server left: a restart. The dir is removed on close. */
-    reuse?: { dataDir: string; databaseUrl?: string };
+    /** Start on the data dir (and PostgreSQL database or schema) another server left: a restart. The dir is removed on close. */
+    reuse?: { dataDir: string; databaseUrl?: string; schema?: string };
+    /** close() leaves the data directory and schema in place (for a `reuse` after it). */
+    keepData?: boolean;
     /** PostgreSQL: join this schema of a running test server (a second instance); it is not dropped on close. */
     sharedSchema?: string;
   } = {},
 ): Promise<TestServer> {
   const dataDir = options.reuse?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'clipnest-test-'));
-  let schema: string | undefined;
+  let schema: string | undefined = options.reuse?.schema;
   let databaseUrl = '';
   if (target === 'postgres' && options.reuse?.databaseUrl) {
     databaseUrl = options.reuse.databaseUrl;
   } else if (target === 'postgres') {
     databaseUrl = process.env.TEST_DATABASE_URL ?? '';
-    schema = options.sharedSchema ?? (await createPgSchema(databaseUrl));
+    schema ??= options.sharedSchema ?? (await createPgSchema(databaseUrl));
   }
   const config = loadConfig(
     {
@@ -131,7 +135,8 @@ export async function startTestServer(
   return {
     url,
     target,
-    schema,
+    dataDir,
+    ...(schema ? { schema } : {}),
     built,
     clock,
     call,
@@ -143,6 +148,7 @@ export async function startTestServer(
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await built.close();
+      if (options.keepData) return;
       if (schema && !options.sharedSchema) {
         const client = new pg.Client({ connectionString: databaseUrl });
         await client.connect();

@@ -7,6 +7,7 @@ import { uploadSessions } from './0006_upload_sessions.js';
 import { dashboardCounters } from './0007_dashboard_counters.js';
 import { secretAttempts } from './0008_secret_attempts.js';
 import { mounts } from './0010_mounts.js';
+import { tasksAndSearch } from './0011_tasks_and_search.js';
 import { localStorageRoots } from './0012_local_storage_roots.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a landed one. */
@@ -19,5 +20,6 @@ export const migrations: Record<string, Migration> = {
   '0007_dashboard_counters': dashboardCounters,
   '0008_secret_attempts': secretAttempts,
   '0010_mounts': mounts,
+  '0011_tasks_and_search': tasksAndSearch,
   '0012_local_storage_roots': localStorageRoots,
 };

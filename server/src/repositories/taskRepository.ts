@@ -1,0 +1,155 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, TaskItemsTable, TasksTable } from '../db/schema.js';
+
+export type TaskRow = Selectable<TasksTable>;
+export type TaskItemRow = Selectable<TaskItemsTable>;
+export type TaskProgress = Pick<TaskRow, 'done_files' | 'failed_files' | 'bytes_done' | 'speed' | 'updated_at'>;
+
+const ITEM_INSERT_BATCH = 500;
+
+function taskRow(row: TaskRow): TaskRow {
+  return {
+    ...row,
+    total_files: Number(row.total_files),
+    done_files: Number(row.done_files),
+    failed_files: Number(row.failed_files),
+    total_bytes: Number(row.total_bytes),
+    bytes_done: Number(row.bytes_done),
+    speed: Number(row.speed),
+  };
+}
+
+function itemRow(row: TaskItemRow): TaskItemRow {
+  return { ...row, seq: Number(row.seq), size: Number(row.size), bytes_done: Number(row.bytes_done) };
+}
+
+/** Server-side jobs and their files (0011). */
+export class TaskRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** The task and its items, in one transaction. */
+  async insert(task: TaskRow, items: TaskItemRow[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('tasks').values(task).execute();
+      for (let i = 0; i < items.length; i += ITEM_INSERT_BATCH) {
+        await trx
+          .insertInto('task_items')
+          .values(items.slice(i, i + ITEM_INSERT_BATCH))
+          .execute();
+      }
+    });
+  }
+
+  async find(id: string): Promise<TaskRow | undefined> {
+    const row = await this.db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && taskRow(row);
+  }
+
+  async list(filter: { createdBy?: string; status?: string; limit: number; offset: number }) {
+    let query = this.db.selectFrom('tasks');
+    if (filter.createdBy !== undefined) query = query.where('created_by', '=', filter.createdBy);
+    if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+    const [rows, total] = await Promise.all([
+      query.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(filter.limit).offset(filter.offset).execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows: rows.map(taskRow), total: Number(total.n) };
+  }
+
+  async items(taskId: string, statuses?: string[]): Promise<TaskItemRow[]> {
+    let query = this.db.selectFrom('task_items').selectAll().where('task_id', '=', taskId);
+    if (statuses) query = query.where('status', 'in', statuses);
+    return (await query.orderBy('seq').execute()).map(itemRow);
+  }
+
+  async update(id: string, values: Partial<TaskRow>): Promise<void> {
+    await this.db.updateTable('tasks').set(values).where('id', '=', id).execute();
+  }
+
+  /** Sets the status only while the task is in one of `from` (compare-and-set); answers whether it changed. */
+  async transition(id: string, from: string[], values: Partial<TaskRow>): Promise<boolean> {
+    const result = await this.db
+      .updateTable('tasks')
+      .set(values)
+      .where('id', '=', id)
+      .where('status', 'in', from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async updateItem(taskId: string, seq: number, values: Partial<TaskItemRow>): Promise<void> {
+    await this.db.updateTable('task_items').set(values).where('task_id', '=', taskId).where('seq', '=', seq).execute();
+  }
+
+  /** Failed (and left-over running) items back to pending, for a retry; counters recomputed from the items. */
+  async resetForRetry(taskId: string, now: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('task_items')
+        .set({ status: 'pending', error: null, bytes_done: 0, updated_at: now })
+        .where('task_id', '=', taskId)
+        .where('status', 'in', ['failed', 'downloading'])
+        .execute();
+      const done = await trx
+        .selectFrom('task_items')
+        .select((eb) => [
+          eb.fn.countAll<number>().as('n'),
+          eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('bytes'),
+        ])
+        .where('task_id', '=', taskId)
+        .where('status', '=', 'completed')
+        .where('is_dir', '=', 0)
+        .executeTakeFirstOrThrow();
+      await trx
+        .updateTable('tasks')
+        .set({
+          done_files: Number(done.n),
+          failed_files: 0,
+          bytes_done: Number(done.bytes),
+          error: null,
+          updated_at: now,
+        })
+        .where('id', '=', taskId)
+        .execute();
+    });
+  }
+
+  /**
+   * Tasks a dead process left running or pending: failed and retryable. Answers how many. Items it was in
+   * the middle of fail with the same message.
+   */
+  async failInterrupted(message: string, now: string, notRunner?: string): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx.selectFrom('tasks').select('id').where('status', 'in', ['running', 'pending']);
+      if (notRunner !== undefined)
+        query = query.where((eb) => eb.or([eb('runner', 'is', null), eb('runner', '!=', notRunner)]));
+      const ids = (await query.execute()).map((row) => row.id);
+      if (ids.length === 0) return 0;
+      await trx
+        .updateTable('task_items')
+        .set({ status: 'failed', error: message, updated_at: now })
+        .where('task_id', 'in', ids)
+        .where('status', '=', 'downloading')
+        .execute();
+      await trx
+        .updateTable('tasks')
+        .set({ status: 'failed', error: message, runner: null, speed: 0, updated_at: now, finished_at: now })
+        .where('id', 'in', ids)
+        .execute();
+      return ids.length;
+    });
+  }
+
+  /** Deletes finished-without-error tasks (and their items); answers how many. */
+  async deleteCompleted(createdBy?: string): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx.selectFrom('tasks').select('id').where('status', '=', 'completed');
+      if (createdBy !== undefined) query = query.where('created_by', '=', createdBy);
+      const ids = (await query.execute()).map((row) => row.id);
+      if (ids.length === 0) return 0;
+      await trx.deleteFrom('task_items').where('task_id', 'in', ids).execute();
+      await trx.deleteFrom('tasks').where('id', 'in', ids).execute();
+      return ids.length;
+    });
+  }
+}

@@ -1,0 +1,297 @@
+// GET /api/fs/search answers from a name index (fs_index), never by walking storage per query. The index is
+// filled three ways: every write the app makes through the tree (Vfs.onChange: upload, mkdir, copy, rename,
+// delete) at once; every folder a crawl lists; and a bounded background crawl per mount (a mount never
+// crawled is crawled within a tick, then again every `crawlIntervalMs`), capped in entries and time per run.
+// Changes made to a storage behind the app's back show up after the next crawl of that mount.
+import { Permission, isPathWithin, type SearchHit, type SearchQuery, type SearchResult } from '@clipnest/contract';
+import { AppError } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Logger } from '../../lib/logger.js';
+import type { FsIndexRepository, FsIndexRow, IndexScope } from '../../repositories/fsIndexRepository.js';
+import { indexId } from '../../repositories/fsIndexRepository.js';
+import type { Vfs } from '../../vfs/vfs.js';
+import type { MountRecord, VfsChange, VfsEntry } from '../../vfs/types.js';
+import type { AdminPrincipal, Principal } from '../principal.js';
+
+export interface CrawlLimits {
+  /** A mount is crawled again this long after its last crawl (default 15 min). */
+  intervalMs: number;
+  /** Entries one crawl run indexes at most (default 200,000). */
+  maxEntries: number;
+  /** Time one crawl run takes at most (default 60 s). */
+  maxMs: number;
+  /** How often the scheduler looks for mounts due (default 60 s). */
+  tickMs: number;
+}
+
+export const DEFAULT_CRAWL: CrawlLimits = {
+  intervalMs: 15 * 60_000,
+  maxEntries: 200_000,
+  maxMs: 60_000,
+  tickMs: 60_000,
+};
+
+/** The crawler sees every mount (the caller's own view is applied when searching). */
+const CRAWLER: AdminPrincipal = {
+  type: 'admin',
+  adminId: 'search-crawler',
+  username: 'search-crawler',
+  tokenHash: '',
+  expiresAt: '',
+};
+
+export interface CrawlState {
+  finishedAt: string;
+  entries: number;
+  /** false when the run stopped at a limit (the rest of the mount is indexed by listings and writes only). */
+  complete: boolean;
+}
+
+function relOf(mount: MountRecord, virtualPath: string): string {
+  return virtualPath === mount.path ? '' : virtualPath.slice(mount.path === '/' ? 1 : mount.path.length + 1);
+}
+
+function parentOf(rel: string): string {
+  const slash = rel.lastIndexOf('/');
+  return slash < 0 ? '' : rel.slice(0, slash);
+}
+
+/** The part of a mount a path reaches: the whole mount, a folder inside it, or nothing. */
+function reach(mount: MountRecord, path: string): IndexScope | null {
+  if (isPathWithin(mount.path, path)) return { mountId: mount.id };
+  if (isPathWithin(path, mount.path)) return { mountId: mount.id, under: relOf(mount, path) };
+  return null;
+}
+
+/** Both reaches at once (the deeper folder wins). */
+function intersect(a: IndexScope | null, b: IndexScope | null): IndexScope | null {
+  if (!a || !b) return null;
+  const ua = a.under ?? '';
+  const ub = b.under ?? '';
+  if (ua === '' || ub === ua || ub.startsWith(`${ua}/`)) return b;
+  if (ub === '' || ua.startsWith(`${ub}/`)) return a;
+  return null;
+}
+
+export class SearchService {
+  private readonly crawls = new Map<string, CrawlState>();
+  private timer?: NodeJS.Timeout;
+  private ticking?: Promise<void>;
+  private stopped = false;
+  private readonly unsubscribe: () => void;
+  private pending = Promise.resolve();
+
+  constructor(
+    private readonly deps: {
+      vfs: Vfs;
+      index: FsIndexRepository;
+      clock: Clock;
+      logger: Logger;
+      crawl?: Partial<CrawlLimits>;
+    },
+  ) {
+    this.unsubscribe = deps.vfs.onChange((change) => {
+      // Applied in order, one at a time; a failure is logged, never the write's.
+      this.pending = this.pending
+        .then(() => this.apply(change))
+        .catch((error: unknown) => deps.logger.error('search index update failed', error));
+    });
+  }
+
+  private get limits(): CrawlLimits {
+    return { ...DEFAULT_CRAWL, ...this.deps.crawl };
+  }
+
+  /** Starts the background crawl (a first tick right away). */
+  start(): void {
+    this.stopped = false;
+    const tick = () => {
+      this.ticking ??= this.crawlDue()
+        .catch((error: unknown) => this.deps.logger.error('search crawl failed', error))
+        .finally(() => {
+          this.ticking = undefined;
+        });
+    };
+    this.timer = setInterval(tick, this.limits.tickMs);
+    this.timer.unref();
+    tick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.unsubscribe();
+    await this.ticking;
+    await this.pending;
+  }
+
+  /** Waits until every change seen so far is in the index (tests, benches). */
+  async settled(): Promise<void> {
+    await this.pending;
+  }
+
+  crawlState(mountId: string): CrawlState | undefined {
+    return this.crawls.get(mountId);
+  }
+
+  async search(principal: Principal, query: SearchQuery): Promise<SearchResult> {
+    const { vfs } = this.deps;
+    if (principal.type === 'apikey' && (principal.permissions & Permission.MOUNT_VIEW) === 0)
+      throw AppError.forbidden('this API key lacks the mount_view permission');
+    const mounts = (await vfs.mounts(principal)).filter((m) => m.is_active);
+    const base = principal.type === 'admin' ? '/' : principal.basicPath || '/';
+    let within = base;
+    let candidates = mounts;
+    if (query.scope === 'mount') {
+      candidates = mounts.filter((m) => m.id === query.mount_id);
+      if (candidates.length === 0) throw AppError.notFound(`mount ${query.mount_id} not found`);
+    } else if (query.scope === 'directory') {
+      within = vfs.normalise(query.path, 'path');
+      vfs.authorize(principal, within, Permission.MOUNT_VIEW);
+    }
+    const scopes = candidates
+      .map((mount) => intersect(reach(mount, base), reach(mount, within)))
+      .filter((scope): scope is IndexScope => scope !== null);
+    const { rows, total } = await this.deps.index.search(scopes, query.q.toLowerCase(), query);
+    const byId = new Map(mounts.map((m) => [m.id, m]));
+    const items: SearchHit[] = [];
+    for (const row of rows) {
+      const mount = byId.get(row.mount_id);
+      if (!mount) continue;
+      items.push({
+        name: row.name,
+        path: mount.path === '/' ? `/${row.rel_path}` : `${mount.path}/${row.rel_path}`,
+        isDir: row.is_dir === 1,
+        size: row.size,
+        ...(row.last_modified ? { lastModified: row.last_modified } : {}),
+        mountId: row.mount_id,
+      });
+    }
+    const states = scopes.map((scope) => this.crawls.get(scope.mountId));
+    const indexedAt = states.some((s) => !s)
+      ? null
+      : (states.map((s) => (s as CrawlState).finishedAt).sort()[0] ?? null);
+    return { items, total, limit: query.limit, offset: query.offset, indexed_at: indexedAt };
+  }
+
+  /** Crawls the mounts that were never crawled or whose last crawl is older than the interval. */
+  async crawlDue(): Promise<void> {
+    const mounts = (await this.deps.vfs.allMounts()).filter((m) => m.is_active);
+    await this.deps.index.removeMountsExcept((await this.deps.vfs.allMounts()).map((m) => m.id));
+    const now = this.deps.clock.now().getTime();
+    for (const mount of mounts) {
+      if (this.stopped) return;
+      const state = this.crawls.get(mount.id);
+      if (state && now - Date.parse(state.finishedAt) < this.limits.intervalMs) continue;
+      await this.crawl(mount);
+    }
+  }
+
+  /** One bounded crawl of a mount: folders listed breadth first, each folder's children replaced in the index. */
+  async crawl(mount: MountRecord): Promise<CrawlState> {
+    const { entries, complete } = await this.indexTree(mount, mount.path);
+    const state: CrawlState = { finishedAt: this.deps.clock.now().toISOString(), entries, complete };
+    this.crawls.set(mount.id, state);
+    return state;
+  }
+
+  /** Lists `root` and every folder below it into the index, within the crawl limits of one run. */
+  private async indexTree(mount: MountRecord, root: string): Promise<{ entries: number; complete: boolean }> {
+    const { vfs, clock } = this.deps;
+    const limits = this.limits;
+    const started = clock.now().getTime();
+    const queue = [root];
+    let entries = 0;
+    while (queue.length > 0) {
+      if (this.stopped || entries >= limits.maxEntries || clock.now().getTime() - started > limits.maxMs)
+        return { entries, complete: false };
+      const dir = queue.shift() as string;
+      let listed: VfsEntry[];
+      try {
+        listed = (await vfs.list(CRAWLER, dir)).entries.filter((e) => e.mountId === mount.id && !e.isMount);
+      } catch (error) {
+        this.deps.logger.debug(`search crawl of ${dir} skipped: ${(error as Error).message}`);
+        continue;
+      }
+      await this.replaceChildren(mount, relOf(mount, dir), listed);
+      entries += listed.length;
+      for (const entry of listed) if (entry.isDir) queue.push(entry.path);
+    }
+    return { entries, complete: true };
+  }
+
+  private row(mount: MountRecord, entry: VfsEntry): FsIndexRow {
+    const rel = relOf(mount, entry.path);
+    return {
+      id: indexId(mount.id, rel),
+      mount_id: mount.id,
+      rel_path: rel,
+      parent: parentOf(rel),
+      name: entry.name,
+      name_lower: entry.name.toLowerCase(),
+      is_dir: entry.isDir ? 1 : 0,
+      size: entry.isDir ? 0 : entry.size,
+      last_modified: entry.lastModified ?? null,
+      indexed_at: this.deps.clock.now().toISOString(),
+    };
+  }
+
+  /** The entry's row and its parent folders' (a write creates them implicitly; S3 has no folder objects). */
+  private withParents(mount: MountRecord, entry: VfsEntry): FsIndexRow[] {
+    const rows = [this.row(mount, entry)];
+    for (let dir = parentOf(relOf(mount, entry.path)); dir !== ''; dir = parentOf(dir)) {
+      const name = dir.slice(dir.lastIndexOf('/') + 1);
+      const path = `${mount.path === '/' ? '' : mount.path}/${dir}`;
+      rows.push(this.row(mount, { name, path, isDir: true, size: 0 }));
+    }
+    return rows;
+  }
+
+  /** A folder as just listed: its children upserted, children gone from storage dropped (with their subtrees). */
+  private async replaceChildren(mount: MountRecord, parent: string, listed: VfsEntry[]): Promise<void> {
+    const { index } = this.deps;
+    const rows = listed.map((entry) => this.row(mount, entry));
+    const present = new Set(rows.map((r) => r.rel_path));
+    for (const old of await index.childPaths(mount.id, parent))
+      if (!present.has(old.rel_path)) await index.removeTree(mount.id, old.rel_path);
+    await index.upsert(rows);
+  }
+
+  private async apply(change: VfsChange): Promise<void> {
+    const { vfs, index } = this.deps;
+    const mount = await vfs.mountById(change.mountId);
+    const mountOf = async (path: string) =>
+      mount && isPathWithin(path, mount.path)
+        ? mount
+        : (await vfs.allMounts())
+            .filter((m) => isPathWithin(path, m.path))
+            .sort((a, b) => b.path.length - a.path.length)[0];
+    switch (change.type) {
+      case 'write':
+      case 'mkdir':
+      case 'copy': {
+        const path = change.type === 'copy' ? change.toPath : change.path;
+        const at = path && (await mountOf(path));
+        if (at && change.entry && path !== at.path) await index.upsert(this.withParents(at, { ...change.entry, path }));
+        return;
+      }
+      case 'remove': {
+        const at = await mountOf(change.path);
+        if (at) await index.removeTree(at.id, relOf(at, change.path));
+        return;
+      }
+      case 'move': {
+        const from = await mountOf(change.path);
+        if (from) await index.removeTree(from.id, relOf(from, change.path));
+        if (!change.toPath) return;
+        const to = await mountOf(change.toPath);
+        if (!to) return;
+        const entry = change.entry ?? (await vfs.stat(CRAWLER, change.toPath).catch(() => undefined));
+        if (!entry) return;
+        await index.upsert(this.withParents(to, { ...entry, path: change.toPath }));
+        if (entry.isDir) await this.indexTree(to, change.toPath);
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,205 @@
+// POST /api/fs/batch-copy: every request becomes a `copy` task (tasks table), planned here (paths checked,
+// folders walked into one item per file and folder) and run by TaskService through `runItem`.
+// Same storage config: the storage copies by itself (S3 CopyObject / UploadPartCopy, local fs.copyFile).
+// Across storages: the server streams read → write with backpressure (memory flat whatever the size).
+import {
+  Permission,
+  TASK_LIMITS,
+  isPathWithin,
+  type BatchCopyCommitInput,
+  type BatchCopyInput,
+  type BatchCopyResult,
+} from '@clipnest/contract';
+import { AppError } from '../../errors.js';
+import type { TaskItemRow } from '../../repositories/taskRepository.js';
+import { isStorageError } from '../../storage/types.js';
+import type { Vfs } from '../../vfs/vfs.js';
+import type { Resolved, VfsEntry } from '../../vfs/types.js';
+import type { Principal } from '../principal.js';
+import { storageToAppError } from '../storageErrors.js';
+import { metered } from './metered.js';
+import type { NewTaskItem, TaskExecutor, TaskRunContext, TaskService } from './taskService.js';
+import { walkFolder } from './walk.js';
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+export class CopyService implements TaskExecutor {
+  constructor(private readonly deps: { vfs: Vfs; tasks: TaskService }) {
+    deps.tasks.register('copy', this);
+  }
+
+  /** Checks every item (access on both ends, sources exist, no copy into itself), then starts the task. */
+  async batchCopy(principal: Principal, input: BatchCopyInput): Promise<BatchCopyResult> {
+    const { vfs } = this.deps;
+    const items: NewTaskItem[] = [];
+    const counted = { n: 0 };
+    for (const [i, item] of input.items.entries()) {
+      const source = vfs.normalise(item.sourcePath, `items.${i}.sourcePath`);
+      const target = vfs.normalise(item.targetPath, `items.${i}.targetPath`);
+      vfs.authorize(principal, source, Permission.MOUNT_COPY);
+      vfs.authorize(principal, target, Permission.MOUNT_COPY);
+      if (isPathWithin(target, source)) {
+        throw AppError.validation(`cannot copy ${source} into itself (${target})`, [
+          { path: `items.${i}.targetPath`, message: 'inside sourcePath' },
+        ]);
+      }
+      const entry = await vfs.stat(principal, source, Permission.MOUNT_COPY);
+      if (entry.isMount && !entry.mountId)
+        throw AppError.validation(`${source} is a virtual folder above mount points: copy the mounts inside it`);
+      const targetMount = (await vfs.resolve(principal, target, Permission.MOUNT_COPY)).mount;
+      if (targetMount.path === target && !entry.isDir)
+        throw AppError.validation(`targetPath ${target} is a mount point: name the file inside it`, [
+          { path: `items.${i}.targetPath`, message: 'is a mount point' },
+        ]);
+      await this.refuseKindClash(principal, entry, target, input.skipExisting);
+      items.push({ source, target, isDir: entry.isDir, size: entry.isDir ? 0 : entry.size });
+      if (!entry.isDir) {
+        if (++counted.n > TASK_LIMITS.maxTaskFiles) throw this.tooMany();
+        continue;
+      }
+      const below = await walkFolder(
+        vfs,
+        principal,
+        source,
+        {
+          maxEntries: TASK_LIMITS.maxTaskFiles,
+          what: 'a copy task',
+        },
+        counted,
+      );
+      for (const child of below) {
+        items.push({
+          source: child.path,
+          target: target + child.path.slice(source.length),
+          isDir: child.isDir,
+          size: child.isDir ? 0 : child.size,
+        });
+      }
+    }
+    const first = input.items[0];
+    const name =
+      input.items.length === 1 && first
+        ? `copy ${baseName(first.sourcePath)} → ${first.targetPath}`
+        : `copy ${input.items.length} items`;
+    const task = await this.deps.tasks.create(principal, {
+      type: 'copy',
+      name,
+      options: { skipExisting: input.skipExisting },
+      items,
+    });
+    return { task, requiresClientSideCopy: false };
+  }
+
+  /**
+   * POST /api/fs/batch-copy-commit: files a client copied itself (the spec's client-side path) are checked
+   * in the target mount and announced to the listing cache and search index.
+   */
+  async commit(principal: Principal, input: BatchCopyCommitInput) {
+    const { vfs } = this.deps;
+    const mount = await vfs.mountById(input.targetMountId);
+    if (!mount || !(await vfs.mounts(principal)).some((m) => m.id === mount.id))
+      throw AppError.notFound(`mount ${input.targetMountId} not found`);
+    const committed: VfsEntry[] = [];
+    const failed: Array<{ targetPath: string; error: string }> = [];
+    for (const [i, file] of input.files.entries()) {
+      const target = vfs.normalise(file.targetPath, `files.${i}.targetPath`);
+      const resolved = await vfs.resolve(principal, target, Permission.MOUNT_COPY);
+      if (resolved.mount.id !== mount.id) {
+        throw AppError.validation(`files.${i}.targetPath ${target} is not in mount ${mount.path}`, [
+          { path: `files.${i}.targetPath`, message: 'in another mount' },
+        ]);
+      }
+      try {
+        const entry = await vfs.stat(principal, target, Permission.MOUNT_COPY);
+        vfs.emit({ type: 'write', mountId: mount.id, path: target, entry });
+        committed.push(entry);
+      } catch (error) {
+        failed.push({ targetPath: target, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    return { committed, failed };
+  }
+
+  async runItem(ctx: TaskRunContext, item: TaskItemRow): Promise<{ skipped?: boolean }> {
+    const { vfs } = this.deps;
+    const { principal, signal, options, onBytes } = ctx;
+    const source = await vfs.resolve(principal, item.source, Permission.MOUNT_COPY);
+    const target = await vfs.resolve(principal, item.target, Permission.MOUNT_COPY);
+    const mountId = target.mount.id;
+    try {
+      if (item.is_dir) {
+        if (target.driverPath !== '') await target.driver.mkdir(target.driverPath);
+        vfs.emit({ type: 'mkdir', mountId, path: target.path, entry: this.entryOf(target, true, 0) });
+        return {};
+      }
+      if (options.skipExisting === true && (await this.exists(target))) return { skipped: true };
+      let size = item.size;
+      if (source.mount.storage_config_id === target.mount.storage_config_id && source.driver.copy) {
+        await source.driver.copy(source.driverPath, target.driverPath, { overwrite: true });
+        onBytes(item.size);
+      } else {
+        const read = await source.driver.read(source.driverPath, { signal });
+        size = read.size;
+        await target.driver.write(target.driverPath, metered(read.stream, onBytes), {
+          size: read.size,
+          signal,
+          overwrite: true,
+          ...(read.contentType ? { contentType: read.contentType } : {}),
+        });
+      }
+      vfs.emit({
+        type: 'copy',
+        mountId,
+        path: source.path,
+        toPath: target.path,
+        entry: this.entryOf(target, false, size),
+      });
+      return {};
+    } catch (error) {
+      throw storageToAppError(error, `file ${item.source}`);
+    }
+  }
+
+  private entryOf(resolved: Resolved, isDir: boolean, size: number): VfsEntry {
+    return {
+      name: baseName(resolved.path),
+      path: resolved.path,
+      isDir,
+      size,
+      lastModified: new Date().toISOString(),
+      mountId: resolved.mount.id,
+    };
+  }
+
+  private async exists(resolved: Resolved): Promise<boolean> {
+    try {
+      await resolved.driver.stat(resolved.driverPath);
+      return true;
+    } catch (error) {
+      if (isStorageError(error, 'not_found')) return false;
+      throw error;
+    }
+  }
+
+  /** A file onto a folder (or a folder onto a file) is refused before anything is copied. */
+  private async refuseKindClash(principal: Principal, source: VfsEntry, target: string, skipExisting: boolean) {
+    let existing: VfsEntry;
+    try {
+      existing = await this.deps.vfs.stat(principal, target, Permission.MOUNT_COPY);
+    } catch (error) {
+      if (error instanceof AppError && error.kind === 'NOT_FOUND') return;
+      throw error;
+    }
+    if (existing.isDir !== source.isDir && !skipExisting) {
+      throw AppError.conflict(
+        `${target} already exists as a ${existing.isDir ? 'folder' : 'file'}; ${source.path} is a ${source.isDir ? 'folder' : 'file'}`,
+      );
+    }
+  }
+
+  private tooMany(): AppError {
+    return new AppError('PAYLOAD_TOO_LARGE', `a copy task holds at most ${TASK_LIMITS.maxTaskFiles} files and folders`);
+  }
+}

@@ -1,0 +1,273 @@
+// Server-side jobs kept in the database (tasks + task_items, migration 0011): one generic runner walks a
+// task's pending items through the executor of its type, records per-file status, bytes and speed, and
+// answers cancel, retry of failed files and clear-completed. A process that dies mid-task leaves it
+// `running`; the next start marks it failed and retryable (`failInterrupted`).
+import type { TaskItemStatus, TaskStatus, TaskType, TaskView } from '@clipnest/contract';
+import { AppError } from '../../errors.js';
+import { isoNow, type Clock } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
+import type { Logger } from '../../lib/logger.js';
+import type { TaskItemRow, TaskRepository, TaskRow } from '../../repositories/taskRepository.js';
+import { creatorId, type Principal } from '../principal.js';
+import { RETRYABLE, taskView } from './taskViews.js';
+
+/** Progress is written to the database at most this often while bytes flow (and at every file's end). */
+const PROGRESS_WRITE_MS = 1000;
+export const INTERRUPTED_MESSAGE = 'interrupted: the server stopped while the task ran; retry to finish it';
+
+export interface TaskRunContext {
+  principal: Principal;
+  signal: AbortSignal;
+  options: Record<string, unknown>;
+  /** Bytes moved so far for the current item (called as they flow). */
+  onBytes(n: number): void;
+}
+
+/** Does one item of a task of its type; throws to fail the item. */
+export interface TaskExecutor {
+  runItem(ctx: TaskRunContext, item: TaskItemRow): Promise<{ skipped?: boolean }>;
+}
+
+export interface NewTaskItem {
+  source: string;
+  target: string;
+  isDir: boolean;
+  size: number;
+}
+
+interface Run {
+  controller: AbortController;
+  done: Promise<void>;
+  /** Set when the process is stopping: the run leaves the row as it is (the next start fails it). */
+  shutdown: boolean;
+}
+
+export class TaskService {
+  private readonly running = new Map<string, Run>();
+  private readonly executors = new Map<TaskType, TaskExecutor>();
+  /** Identifies this process in `tasks.runner`. */
+  readonly runnerId = newId();
+
+  constructor(private readonly deps: { tasks: TaskRepository; clock: Clock; logger: Logger }) {}
+
+  register(type: TaskType, executor: TaskExecutor): void {
+    this.executors.set(type, executor);
+  }
+
+  /** Start-up: tasks a dead process left running or pending become failed and retryable. */
+  async failInterrupted(): Promise<number> {
+    return this.deps.tasks.failInterrupted(INTERRUPTED_MESSAGE, isoNow(this.deps.clock), this.runnerId);
+  }
+
+  /** Records a task with its items and starts it in the background; answers it as stored. */
+  async create(
+    principal: Principal,
+    input: { type: TaskType; name: string; options: Record<string, unknown>; items: NewTaskItem[] },
+  ): Promise<TaskView> {
+    const now = isoNow(this.deps.clock);
+    const task: TaskRow = {
+      id: newId(),
+      type: input.type,
+      status: 'pending',
+      name: input.name,
+      options_json: JSON.stringify(input.options),
+      total_files: input.items.filter((item) => !item.isDir).length,
+      done_files: 0,
+      failed_files: 0,
+      total_bytes: input.items.reduce((sum, item) => sum + item.size, 0),
+      bytes_done: 0,
+      speed: 0,
+      error: null,
+      runner: null,
+      created_by: creatorId(principal),
+      created_at: now,
+      updated_at: now,
+      started_at: null,
+      finished_at: null,
+    };
+    const items: TaskItemRow[] = input.items.map((item, seq) => ({
+      task_id: task.id,
+      seq,
+      source: item.source,
+      target: item.target,
+      is_dir: item.isDir ? 1 : 0,
+      size: item.size,
+      bytes_done: 0,
+      status: 'pending',
+      skipped: 0,
+      error: null,
+      updated_at: now,
+    }));
+    await this.deps.tasks.insert(task, items);
+    this.start(task.id, principal);
+    return taskView(task);
+  }
+
+  async list(principal: Principal, query: { status?: TaskStatus; limit: number; offset: number }) {
+    const { rows, total } = await this.deps.tasks.list({ ...query, createdBy: this.ownerFilter(principal) });
+    return { items: rows.map((row) => taskView(row)), total, limit: query.limit, offset: query.offset };
+  }
+
+  async get(principal: Principal, id: string): Promise<TaskView> {
+    const row = await this.owned(principal, id);
+    return taskView(row, await this.deps.tasks.items(id));
+  }
+
+  /** Stops a pending or running task; files already copied stay, the rest stay pending (retry resumes). */
+  async cancel(principal: Principal, id: string): Promise<TaskView> {
+    const row = await this.owned(principal, id);
+    const now = isoNow(this.deps.clock);
+    const changed = await this.deps.tasks.transition(id, ['pending', 'running'], {
+      status: 'cancelled',
+      runner: null,
+      speed: 0,
+      updated_at: now,
+      finished_at: now,
+    });
+    if (!changed) throw AppError.conflict(`task ${id} is already ${row.status}`);
+    const run = this.running.get(id);
+    if (run) {
+      run.controller.abort(new AppError('CONFLICT', 'task cancelled'));
+      await run.done;
+    }
+    return this.get(principal, id);
+  }
+
+  /** Runs a failed, partial or cancelled task again: its failed and unfinished files only. */
+  async retry(principal: Principal, id: string): Promise<TaskView> {
+    const row = await this.owned(principal, id);
+    if (!RETRYABLE.includes(row.status as TaskStatus) || this.running.has(id))
+      throw AppError.conflict(`task ${id} is ${row.status}: only failed, partial or cancelled tasks can be retried`);
+    const now = isoNow(this.deps.clock);
+    await this.deps.tasks.resetForRetry(id, now);
+    const changed = await this.deps.tasks.transition(id, [...RETRYABLE], {
+      status: 'pending',
+      finished_at: null,
+      updated_at: now,
+    });
+    if (!changed) throw AppError.conflict(`task ${id} changed meanwhile, try again`);
+    this.start(id, principal);
+    return this.get(principal, id);
+  }
+
+  /** Deletes the caller's completed tasks (an admin: everyone's). */
+  async clearCompleted(principal: Principal): Promise<{ cleared: number }> {
+    return { cleared: await this.deps.tasks.deleteCompleted(this.ownerFilter(principal)) };
+  }
+
+  /** Stops every run of this process without touching their rows (a restart fails them, retryable). */
+  async close(): Promise<void> {
+    const runs = [...this.running.values()];
+    for (const run of runs) {
+      run.shutdown = true;
+      run.controller.abort(new AppError('UNAVAILABLE', 'server stopping'));
+    }
+    await Promise.all(runs.map((run) => run.done));
+  }
+
+  /** Resolves when the task's current run (if any) has ended: for tests and graceful stops. */
+  async settled(id: string): Promise<void> {
+    await this.running.get(id)?.done;
+  }
+
+  private ownerFilter(principal: Principal): string | undefined {
+    return principal.type === 'admin' ? undefined : creatorId(principal);
+  }
+
+  private async owned(principal: Principal, id: string): Promise<TaskRow> {
+    const row = await this.deps.tasks.find(id);
+    const owner = this.ownerFilter(principal);
+    if (!row || (owner !== undefined && row.created_by !== owner)) throw AppError.notFound(`task ${id} not found`);
+    return row;
+  }
+
+  private start(id: string, principal: Principal): void {
+    const run: Run = { controller: new AbortController(), done: Promise.resolve(), shutdown: false };
+    run.done = this.run(id, principal, run)
+      .catch((error: unknown) => this.deps.logger.error(`task ${id} stopped on an error`, error))
+      .finally(() => this.running.delete(id));
+    this.running.set(id, run);
+  }
+
+  private async run(id: string, principal: Principal, run: Run): Promise<void> {
+    const { tasks, clock } = this.deps;
+    const startedAt = clock.now().getTime();
+    const claimed = await tasks.transition(id, ['pending'], {
+      status: 'running',
+      runner: this.runnerId,
+      speed: 0,
+      started_at: new Date(startedAt).toISOString(),
+      updated_at: new Date(startedAt).toISOString(),
+    });
+    const row = await tasks.find(id);
+    if (!claimed || !row) return;
+    const executor = this.executors.get(row.type as TaskType);
+    const options = JSON.parse(row.options_json) as Record<string, unknown>;
+    const counters = { done: row.done_files, failed: row.failed_files, bytes: row.bytes_done, runBytes: 0 };
+    let lastWrite = startedAt;
+    const writeProgress = async (force: boolean) => {
+      const now = clock.now().getTime();
+      if (!force && now - lastWrite < PROGRESS_WRITE_MS) return;
+      lastWrite = now;
+      const seconds = Math.max((now - startedAt) / 1000, 0.001);
+      await tasks.update(id, {
+        done_files: counters.done,
+        failed_files: counters.failed,
+        bytes_done: counters.bytes,
+        speed: Math.round(counters.runBytes / seconds),
+        updated_at: new Date(now).toISOString(),
+      });
+    };
+
+    for (const item of await tasks.items(id, ['pending'])) {
+      if (run.controller.signal.aborted) break;
+      const setItem = (status: TaskItemStatus, extra: Partial<TaskItemRow> = {}) =>
+        tasks.updateItem(id, item.seq, { status, updated_at: isoNow(clock), ...extra });
+      await setItem('downloading');
+      let itemBytes = 0;
+      try {
+        if (!executor) throw new Error(`no executor for ${row.type} tasks`);
+        const result = await executor.runItem(
+          {
+            principal,
+            signal: run.controller.signal,
+            options,
+            onBytes: (n) => {
+              itemBytes += n;
+              counters.bytes += n;
+              counters.runBytes += n;
+              void writeProgress(false).catch(() => undefined);
+            },
+          },
+          item,
+        );
+        // A skipped file counts as done with its size, so progress reaches 100 %.
+        counters.bytes += item.size - itemBytes;
+        if (!item.is_dir) counters.done += 1;
+        await setItem('completed', { bytes_done: item.size, skipped: result.skipped ? 1 : 0 });
+      } catch (error) {
+        counters.bytes -= itemBytes;
+        if (run.controller.signal.aborted) {
+          // Cancelled or stopping: the file goes back to pending, a retry copies it again.
+          if (!run.shutdown) await setItem('pending', { bytes_done: 0 });
+          break;
+        }
+        if (!item.is_dir) counters.failed += 1;
+        await setItem('failed', { bytes_done: 0, error: error instanceof Error ? error.message : String(error) });
+      }
+      await writeProgress(true);
+    }
+    if (run.shutdown) return;
+    await writeProgress(true);
+    const status: TaskStatus = counters.failed === 0 ? 'completed' : counters.done > 0 ? 'partial' : 'failed';
+    const now = isoNow(clock);
+    // Only a task still running ends here: a cancel already wrote its own final status.
+    await tasks.transition(id, ['running'], {
+      status,
+      runner: null,
+      error: counters.failed > 0 ? `${counters.failed} file(s) failed` : null,
+      finished_at: now,
+      updated_at: now,
+    });
+  }
+}
