@@ -2,6 +2,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { compressAssets } from './compressAssets.ts';
 import { lazyHeavyPrecache } from './pwaPrecache.ts';
 
 const apiTarget = process.env.CLIPNEST_API_URL ?? 'http://127.0.0.1:8787';
@@ -50,6 +51,7 @@ export default defineConfig({
         ],
       },
     }),
+    compressAssets(),
   ],
   server: {
     host: '127.0.0.1',
@@ -63,5 +65,6 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: false,
     chunkSizeWarningLimit: 900,
+    rolldownOptions: { treeshake: { manualPureFunctions: ['z'] } },
   },
 });
