@@ -5,6 +5,7 @@ export * from './errors.js';
 export * from './paths.js';
 export * from './permissions.js';
 export * from './settings.js';
+export * from './siteDefaults.js';
 export * from './system.js';
 export * from './shares.js';
 export * from './backup.js';

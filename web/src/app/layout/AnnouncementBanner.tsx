@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/ui/button';
 import { IconButton } from '../../components/ui/icon-button';
 import { hashString } from '../../lib/hash';
-import { renderSafeMarkdown } from '../../lib/markdown';
+import { useSafeMarkdown } from '../../lib/useSafeMarkdown';
 import { useSiteConfig } from '../../lib/siteConfig';
 import { safeStorage, StorageKeys } from '../../lib/storageKeys';
 
@@ -15,7 +15,7 @@ export function AnnouncementBanner() {
   const content = site.site_announcement_content.trim();
   const hash = useMemo(() => hashString(content), [content]);
   const [closedHash, setClosedHash] = useState<string | null>(() => safeStorage.get(StorageKeys.announcementDismissed));
-  const html = useMemo(() => (content ? renderSafeMarkdown(content) : ''), [content]);
+  const html = useSafeMarkdown(content);
 
   if (!site.site_announcement_enabled || !html || closedHash === hash) return null;
 

@@ -1,13 +1,12 @@
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { renderSafeMarkdown } from '../../lib/markdown';
+import { useSafeMarkdown } from '../../lib/useSafeMarkdown';
 import { useSiteConfig } from '../../lib/siteConfig';
 
 /** The site's Markdown footer, sanitised with DOMPurify (spec §2: not shown on admin pages). */
 export function Footer() {
   const { t } = useTranslation();
   const { site_footer_markdown: markdown } = useSiteConfig();
-  const html = useMemo(() => (markdown.trim() ? renderSafeMarkdown(markdown) : ''), [markdown]);
+  const html = useSafeMarkdown(markdown);
   if (!html) return null;
   return (
     <footer aria-label={t('footer.label')} className="border-t border-border">
