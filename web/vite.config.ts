@@ -3,10 +3,10 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { compressAssets } from './compressAssets.ts';
-import { lazyHeavyPrecache } from './pwaPrecache.ts';
+import { shellPrecache } from './pwaPrecache.ts';
 
 const apiTarget = process.env.CLIPNEST_API_URL ?? 'http://127.0.0.1:8787';
-const precache = lazyHeavyPrecache();
+const precache = shellPrecache();
 
 export default defineConfig({
   plugins: [
@@ -39,7 +39,7 @@ export default defineConfig({
         // The API, raw/download endpoints and WebDAV are always live, never served from the app shell.
         navigateFallbackDenylist: [/^\/api\//, /^\/dav(\/|$)/],
         cleanupOutdatedCaches: true,
-        // Diagrams, maths, highlighting and export load on demand: not part of the offline shell.
+        // Only the shell is precached: screens and libraries load on demand (a paste link stays light).
         manifestTransforms: [precache.manifestTransform],
         // What is loaded on demand is kept once used (hashed names never change), so it works offline after.
         runtimeCaching: [
