@@ -10,6 +10,7 @@ import { machineLine, writeSection } from './lib/report.mjs';
 import { startNginx } from './lib/nginx.mjs';
 import { startServer } from './lib/server.mjs';
 import { clientThreads, onClientCpus, pinningLine, serverCpus } from './lib/cpus.mjs';
+import { cpuSeconds } from './lib/proc.mjs';
 
 const run = promisify(execFile);
 const PASTES = Number(process.env.BENCH_PASTES ?? 200);
@@ -162,11 +163,21 @@ wrk.body = ${JSON.stringify(body)}
   const healthRuns = [];
   const viewRuns = [];
   const viewBrRuns = [];
+  // Server CPU time per request (utime + stime from /proc): steadier than req/s when other load shares the cores.
+  const cpuPerRequest = { view: [], viewBr: [] };
+  const withCpu = async (key, promise) => {
+    const before = cpuSeconds(server.pid);
+    const result = await promise();
+    cpuPerRequest[key].push(((cpuSeconds(server.pid) - before) / result.requests) * 1e6);
+    return result;
+  };
   for (let round = 0; round < ROUNDS; round++) {
     healthRuns.push(await wrk(`${server.url}/api/health`));
-    viewRuns.push(await wrk(server.url, viewScript));
-    viewBrRuns.push(await wrk(server.url, viewBrScript));
+    viewRuns.push(await withCpu('view', () => wrk(server.url, viewScript)));
+    viewBrRuns.push(await withCpu('viewBr', () => wrk(server.url, viewBrScript)));
   }
+  const cpuView = median(cpuPerRequest.view);
+  const cpuViewBr = median(cpuPerRequest.viewBr);
   const health = medianRun(healthRuns);
   const view = medianRun(viewRuns);
   const viewBr = medianRun(viewBrRuns);
@@ -221,8 +232,10 @@ ${floor ? row(`context: nginx, a static file of the same ${floor.bytes} bytes`, 
 | compressed view: ≥ 0.5 × health req/s and p99 < 20 ms | ${fmt(brRatio, 2)} ×, ${fmt(viewBr.p99, 2)} ms | ${brMet ? 'yes' : 'no'} |
 
 On-the-fly compression (JSON answers over 1 KB, brotli quality 4): the view answer is ${plainSize.bytes} bytes plain and
-${brSize.bytes} bytes as ${brSize.coding}; its CPU cost is the gap between the view and compressed view rows
-(${fmt((1 - viewBr.rps / view.rps) * 100, 0)} % fewer req/s; per-round compressed/health ratios ${brRatios.map((r) => r.toFixed(2)).join(', ')}).
+${brSize.bytes} bytes as ${brSize.coding}. Server CPU time per view (median of the rounds, from /proc): ${fmt(cpuView, 0)} µs plain,
+${fmt(cpuViewBr, 0)} µs compressed, so compression costs ${fmt(cpuViewBr - cpuView, 0)} µs (${fmt(((cpuViewBr - cpuView) / cpuView) * 100, 0)} %) of CPU per answer
+and saves ${plainSize.bytes - brSize.bytes} bytes of it. Throughput: ${fmt((1 - viewBr.rps / view.rps) * 100, 0)} % fewer req/s than plain views
+(per-round compressed/health ratios ${brRatios.map((r) => r.toFixed(2)).join(', ')}).
 
 After the run the first paste showed ${views} views (every counted view was written).
 With ${CONNECTIONS} connections always busy, the mean latency is ${CONNECTIONS} / throughput (Little's law):

@@ -7,6 +7,7 @@ export * from './permissions.js';
 export * from './settings.js';
 export * from './siteDefaults.js';
 export * from './system.js';
+export * from './limits.js';
 export * from './shares.js';
 export * from './backup.js';
 export * from './pastes.js';

@@ -59,19 +59,21 @@ export function MarkdownView({ source, className, debounceMs = 0, onRendered, em
     let cancelled = false;
     const timer = window.setTimeout(
       () => {
-        loadMarkdownRuntime()
-          .then((runtime) => runtime.renderMarkdown(source))
-          .then(
-            (html) => {
-              if (cancelled) return;
-              setFailed(null);
-              setRendered({ source, html });
-              onRenderedRef.current?.(html);
-            },
-            (error: unknown) => {
-              if (!cancelled) setFailed(error instanceof Error ? error.message : String(error));
-            },
-          );
+        // Nothing to render (an empty editor): the renderer is not loaded for it.
+        (source.trim()
+          ? loadMarkdownRuntime().then((runtime) => runtime.renderMarkdown(source))
+          : Promise.resolve('')
+        ).then(
+          (html) => {
+            if (cancelled) return;
+            setFailed(null);
+            setRendered({ source, html });
+            onRenderedRef.current?.(html);
+          },
+          (error: unknown) => {
+            if (!cancelled) setFailed(error instanceof Error ? error.message : String(error));
+          },
+        );
       },
       rendered === null ? 0 : debounceMs,
     );
@@ -88,6 +90,7 @@ export function MarkdownView({ source, className, debounceMs = 0, onRendered, em
     const el = ref.current;
     if (!el || html === null) return;
     el.innerHTML = html;
+    if (!html) return;
     let cancel: (() => void) | undefined;
     let stale = false;
     void loadMarkdownRuntime().then((runtime) => {

@@ -1,4 +1,6 @@
-import { hasPermission, Permission, PASTE_MAX_BYTES, utf8Length, type PasteCreated } from '@clipnest/contract';
+import type { PasteCreated } from '@clipnest/contract';
+import { PASTE_MAX_BYTES, utf8Length } from '@clipnest/contract/limits';
+import { hasPermission, Permission } from '@clipnest/contract/permissions';
 import {
   ChevronDown,
   ClipboardCopy,
