@@ -23,7 +23,6 @@
  */
 import { z } from 'zod';
 import type { ListPage } from './envelope.js';
-import { PASTE_MAX_BYTES, utf8Length } from './limits.js';
 import { expiresInSchema, maxViewsSchema, remarkSchema, sharePasswordSchema, slugSchema } from './shares.js';
 
 /** Spec §9: paste list default limit. */

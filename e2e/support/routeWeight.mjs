@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 
 /** @typedef {{ raw: number, transferred: number, count: number }} Weight */
 /** @typedef {{ name: string, label: string, seed: 'none' | 'paste' | 'file', path?: string, admin?: boolean, target: number, limit?: number }} RouteBudget */
-/** @typedef {{ js: Weight, css: Weight, total: Weight, requests: number }} RouteWeight */
+/** @typedef {{ js: Weight, css: Weight, total: Weight, wire: number, requests: number }} RouteWeight */
 
-/** @returns {{ routes: RouteBudget[], pasteTotalTarget: number }} */
+/** @returns {{ routes: RouteBudget[], pasteTotal: { target: number, limit?: number } }} */
 export function loadBudgets() {
   return JSON.parse(readFileSync(new URL('../budgets.json', import.meta.url), 'utf8'));
 }
@@ -73,15 +73,15 @@ const empty = () => ({ raw: 0, transferred: 0, count: 0 });
 
 /**
  * Loads `url` in a fresh page of `context` (no cache, no service worker) and sums what went over the
- * wire until the network is idle: scripts, stylesheets and everything. `transferred` is the encoded body
- * plus headers as the browser received them; `raw` is the decoded body.
+ * wire until the network is idle: scripts, stylesheets and everything. `transferred` is the body as it
+ * came (compressed), `raw` the decoded body; `wire` adds every response's headers to the bodies.
  * @param {import('@playwright/test').BrowserContext} context
  * @param {string} url
  * @returns {Promise<RouteWeight>}
  */
 export async function measureRoute(context, url) {
   const page = await context.newPage();
-  const weight = { js: empty(), css: empty(), total: empty(), requests: 0 };
+  const weight = { js: empty(), css: empty(), total: empty(), wire: 0, requests: 0 };
   const pending = [];
   page.on('requestfinished', (request) => {
     pending.push(
@@ -90,7 +90,7 @@ export async function measureRoute(context, url) {
         if (!response) return;
         const sizes = await request.sizes();
         const body = await response.body().catch(() => Buffer.alloc(0));
-        const transferred = sizes.responseBodySize + sizes.responseHeadersSize;
+        const transferred = sizes.responseBodySize;
         const type = request.resourceType();
         const add = (w) => {
           w.raw += body.byteLength;
@@ -100,11 +100,19 @@ export async function measureRoute(context, url) {
         add(weight.total);
         if (type === 'script') add(weight.js);
         if (type === 'stylesheet') add(weight.css);
+        weight.wire += sizes.responseBodySize + sizes.responseHeadersSize;
         weight.requests += 1;
       })(),
     );
   });
   await page.goto(url, { waitUntil: 'networkidle' });
+  // Lazy screens arrive in a chain (shell → screen → data): wait for the page heading, then for quiet again.
+  await page
+    .locator('h1')
+    .first()
+    .waitFor({ timeout: 20_000 })
+    .catch(() => undefined);
+  await page.waitForLoadState('networkidle');
   await Promise.all(pending);
   await page.close();
   return weight;
