@@ -133,6 +133,18 @@ describe('compressed JSON answers', () => {
     expect((JSON.parse(plain.body.toString()) as { data: { content: string } }).data.content).toBe(content);
   });
 
+  it('compresses large envelopes too (off the request thread), both codings', async () => {
+    const big = Array.from({ length: 4000 }, (_, i) => `line ${i}: ${'abc'.repeat(i % 7)}`).join('\n');
+    const slug = (await server.call<PasteCreated>('POST', '/api/paste', { token, body: { content: big } })).body.data!
+      .slug;
+    for (const coding of ['br', 'gzip'] as const) {
+      const res = await rawRequest(`${server.url}/api/paste/${slug}`, { 'accept-encoding': coding });
+      expect(res.headers['content-encoding']).toBe(coding);
+      expect(res.body.byteLength).toBeLessThan(big.length / 4);
+      expect((JSON.parse(decode(res)) as { data: { content: string } }).data.content).toBe(big);
+    }
+  });
+
   it('leaves small envelopes and error envelopes under the threshold alone', async () => {
     const health = await rawRequest(`${server.url}/api/health`, { 'accept-encoding': 'br, gzip' });
     expect(health.status).toBe(200);

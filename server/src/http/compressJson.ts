@@ -9,17 +9,21 @@ export const JSON_COMPRESS_THRESHOLD = 1024;
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
+/** Below this an answer is compressed on the request's own thread: handing it to the thread pool costs more. */
+const SYNC_BELOW = 64 * 1024;
+
 /** Fast settings: on-the-fly compression must cost less than the bytes it saves (bench/paste.bench.mjs). */
-function compress(coding: ContentCoding, body: Uint8Array): Promise<Buffer> {
-  return coding === 'br'
-    ? brotli(body, {
-        params: {
-          [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
-          [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
-        },
-      })
-    : gzip(body, { level: 6 });
+function compress(coding: ContentCoding, body: Uint8Array): Buffer | Promise<Buffer> {
+  const sync = body.byteLength < SYNC_BELOW;
+  if (coding === 'gzip') return sync ? zlib.gzipSync(body, { level: 6 }) : gzip(body, { level: 6 });
+  const options = {
+    params: {
+      [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
+      [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
+    },
+  };
+  return sync ? zlib.brotliCompressSync(body, options) : brotli(body, options);
 }
 
 /**
