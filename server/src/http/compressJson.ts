@@ -36,7 +36,8 @@ export function isCompressibleJson(res: Response): boolean {
   return (
     /^application\/json\b/i.test(type) &&
     res.status !== 206 &&
-    res.body !== null &&
+    res.status !== 204 &&
+    res.status !== 304 &&
     !res.headers.has('Content-Disposition') &&
     !res.headers.has('Content-Range') &&
     !res.headers.has('Content-Encoding') &&
@@ -48,11 +49,12 @@ export function isCompressibleJson(res: Response): boolean {
 export function compressJson(threshold = JSON_COMPRESS_THRESHOLD): MiddlewareHandler {
   return async (c, next) => {
     await next();
-    const res = c.res;
-    if (c.req.method === 'HEAD' || !isCompressibleJson(res)) return;
-    // API answers are `no-store`, so a client that takes no coding simply gets the plain body.
+    // API answers are `no-store`, so a client that takes no coding simply gets the plain body, untouched
+    // (reading or rebuilding an answer costs more than a small request: only done when it will be compressed).
     const coding = pickEncoding(c.req.header('Accept-Encoding'), ['br', 'gzip']);
-    if (!coding || Number(res.headers.get('Content-Length') ?? Infinity) < threshold) return;
+    const res = c.res;
+    if (!coding || c.req.method === 'HEAD' || !isCompressibleJson(res)) return;
+    if (Number(res.headers.get('Content-Length') ?? Infinity) < threshold) return;
     const body = new Uint8Array(await res.arrayBuffer());
     const headers = new Headers(res.headers);
     varyOnAcceptEncoding(headers);
