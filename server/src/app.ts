@@ -3,7 +3,6 @@ import { secureHeaders } from 'hono/secure-headers';
 import { AppError } from './errors.js';
 import type { Guard } from './http/auth.js';
 import type { AppEnv } from './http/env.js';
-import { compressJson } from './http/compressJson.js';
 import { createErrorHandler } from './http/onError.js';
 import { createWebAppHandler } from './http/webApp.js';
 import type { Logger } from './lib/logger.js';
@@ -80,8 +79,6 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
     c.header('Cache-Control', 'no-store');
     await next();
   });
-  // After the route (and the error handler) answered: JSON envelopes over ~1 KB go out compressed.
-  app.use('/api/*', compressJson());
 
   const api = new Hono<AppEnv>();
   api.route('/', systemRoutes(services));

@@ -29,10 +29,3 @@ export function pickEncoding(
   }
   return best;
 }
-
-/** Adds `Accept-Encoding` to a response's `Vary` once. */
-export function varyOnAcceptEncoding(headers: Headers): void {
-  const vary = headers.get('Vary');
-  if (!vary) headers.set('Vary', 'Accept-Encoding');
-  else if (!/(^|,)\s*(accept-encoding|\*)\s*(,|$)/i.test(vary)) headers.set('Vary', `${vary}, Accept-Encoding`);
-}
