@@ -11,6 +11,7 @@ export default defineConfig({
             'contract/src/**/*.test.ts',
             'server/src/**/*.test.ts',
             'web/src/**/*.test.ts',
+            'web/*.test.ts',
             'scripts/**/*.test.mjs',
           ],
         },

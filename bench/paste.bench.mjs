@@ -1,7 +1,8 @@
 // Paste benchmark: view and create throughput and p99 at 64 connections (wrk), beside GET /api/health
-// measured in the same run. Targets (issue 4): view ≥ 0.5 × health req/s, view p99 < 20 ms on SQLite.
+// measured in the same run. Targets (issue 4): view ≥ 0.5 × health req/s, view p99 < 20 ms on SQLite; the same
+// for views compressed on the fly (issue 21: a client sending Accept-Encoding: br, gzip).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -9,6 +10,7 @@ import { machineLine, writeSection } from './lib/report.mjs';
 import { startNginx } from './lib/nginx.mjs';
 import { startServer } from './lib/server.mjs';
 import { clientThreads, onClientCpus, pinningLine, serverCpus } from './lib/cpus.mjs';
+import { cpuSeconds } from './lib/proc.mjs';
 
 const run = promisify(execFile);
 const PASTES = Number(process.env.BENCH_PASTES ?? 200);
@@ -132,6 +134,9 @@ request = function()
 end
 `,
   );
+  // The same views from a client that takes brotli: the answer (over 1 KB) is compressed per request.
+  const viewBrScript = path.join(tmp, 'view-br.lua');
+  writeFileSync(viewBrScript, `wrk.headers["Accept-Encoding"] = "br, gzip"\n${readFileSync(viewScript, 'utf8')}`);
   const createScript = path.join(tmp, 'create.lua');
   const body = JSON.stringify({ content: 'benchmark paste\n'.repeat(16), type: 'text', max_views: 0 });
   writeFileSync(
@@ -150,19 +155,40 @@ wrk.body = ${JSON.stringify(body)}
   for (let t = 0; t < WARMUP_ROUNDS; t++) {
     await wrk(`${server.url}/api/health`);
     await wrk(server.url, viewScript);
+    await wrk(server.url, viewBrScript);
   }
 
   // Health and view alternate for ROUNDS rounds so that load from other processes hits both alike;
   // each figure below is the median over the rounds.
   const healthRuns = [];
   const viewRuns = [];
+  const viewBrRuns = [];
+  // Server CPU time per request (utime + stime from /proc): steadier than req/s when other load shares the cores.
+  const cpuPerRequest = { view: [], viewBr: [] };
+  const withCpu = async (key, promise) => {
+    const before = cpuSeconds(server.pid);
+    const result = await promise();
+    cpuPerRequest[key].push(((cpuSeconds(server.pid) - before) / result.requests) * 1e6);
+    return result;
+  };
   for (let round = 0; round < ROUNDS; round++) {
     healthRuns.push(await wrk(`${server.url}/api/health`));
-    viewRuns.push(await wrk(server.url, viewScript));
+    viewRuns.push(await withCpu('view', () => wrk(server.url, viewScript)));
+    viewBrRuns.push(await withCpu('viewBr', () => wrk(server.url, viewBrScript)));
   }
+  const cpuView = median(cpuPerRequest.view);
+  const cpuViewBr = median(cpuPerRequest.viewBr);
   const health = medianRun(healthRuns);
   const view = medianRun(viewRuns);
+  const viewBr = medianRun(viewBrRuns);
   const ratios = viewRuns.map((v, i) => v.rps / healthRuns[i].rps);
+  const brRatios = viewBrRuns.map((v, i) => v.rps / healthRuns[i].rps);
+  const sizeOf = async (acceptEncoding) => {
+    const res = await fetch(`${server.url}/api/paste/${slugs[0]}`, { headers: { 'accept-encoding': acceptEncoding } });
+    return { bytes: Number(res.headers.get('content-length')), coding: res.headers.get('content-encoding') ?? 'none' };
+  };
+  // undici's fetch decodes, but Content-Length is the size on the wire.
+  const [plainSize, brSize] = [await sizeOf('identity'), await sizeOf('br')];
   await wrk(`${server.url}/api/paste`, createScript); // warm-up of the create path
   const create = await wrk(`${server.url}/api/paste`, createScript);
   const createAb = await abCreate(`${server.url}/api/paste`, token, body);
@@ -175,6 +201,8 @@ wrk.body = ${JSON.stringify(body)}
   const ratio = median(ratios);
   const ratioMet = ratio >= 0.5;
   const p99Met = view.p99 < 20;
+  const brRatio = median(brRatios);
+  const brMet = brRatio >= 0.5 && viewBr.p99 < 20;
   const row = (name, r) =>
     `| ${name} | ${fmt(r.rps)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.requests} | ${r.non2xx} |`;
   const markdown = `## Pastes (SQLite)
@@ -191,6 +219,7 @@ ${ratios.map((r) => r.toFixed(2)).join(', ')}.
 |---|---:|---:|---:|---:|---:|
 ${row('GET /api/health (baseline)', health)}
 ${row('GET /api/paste/{slug} (view)', view)}
+${row('view with `Accept-Encoding: br, gzip` (brotli on the fly)', viewBr)}
 ${row('POST /api/paste (create)', create)}
 ${createAb ? row('POST /api/paste (create), ApacheBench `ab -k -c64`', createAb) : ''}
 ${row('view, first 10 s after start (cold, not in the medians)', cold)}
@@ -200,6 +229,13 @@ ${floor ? row(`context: nginx, a static file of the same ${floor.bytes} bytes`, 
 |---|---|---|
 | view ≥ 0.5 × health req/s | ${fmt(ratio, 2)} × | ${ratioMet ? 'yes' : 'no'} |
 | view p99 < 20 ms | ${fmt(view.p99, 2)} ms | ${p99Met ? 'yes' : 'no'} |
+| compressed view: ≥ 0.5 × health req/s and p99 < 20 ms | ${fmt(brRatio, 2)} ×, ${fmt(viewBr.p99, 2)} ms | ${brMet ? 'yes' : 'no'} |
+
+On-the-fly compression (JSON answers over 1 KB, brotli quality 4): the view answer is ${plainSize.bytes} bytes plain and
+${brSize.bytes} bytes as ${brSize.coding}. Server CPU time per view (median of the rounds, from /proc): ${fmt(cpuView, 0)} µs plain,
+${fmt(cpuViewBr, 0)} µs compressed, so compression costs ${fmt(cpuViewBr - cpuView, 0)} µs (${fmt(((cpuViewBr - cpuView) / cpuView) * 100, 0)} %) of CPU per answer
+and saves ${plainSize.bytes - brSize.bytes} bytes of it. Throughput: ${fmt((1 - viewBr.rps / view.rps) * 100, 0)} % fewer req/s than plain views
+(per-round compressed/health ratios ${brRatios.map((r) => r.toFixed(2)).join(', ')}).
 
 After the run the first paste showed ${views} views (every counted view was written).
 With ${CONNECTIONS} connections always busy, the mean latency is ${CONNECTIONS} / throughput (Little's law):

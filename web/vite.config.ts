@@ -2,10 +2,11 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { lazyHeavyPrecache } from './pwaPrecache.ts';
+import { compressAssets } from './compressAssets.ts';
+import { shellPrecache } from './pwaPrecache.ts';
 
 const apiTarget = process.env.CLIPNEST_API_URL ?? 'http://127.0.0.1:8787';
-const precache = lazyHeavyPrecache();
+const precache = shellPrecache();
 
 export default defineConfig({
   plugins: [
@@ -38,7 +39,7 @@ export default defineConfig({
         // The API, raw/download endpoints and WebDAV are always live, never served from the app shell.
         navigateFallbackDenylist: [/^\/api\//, /^\/dav(\/|$)/],
         cleanupOutdatedCaches: true,
-        // Diagrams, maths, highlighting and export load on demand: not part of the offline shell.
+        // Only the shell is precached: screens and libraries load on demand (a paste link stays light).
         manifestTransforms: [precache.manifestTransform],
         // What is loaded on demand is kept once used (hashed names never change), so it works offline after.
         runtimeCaching: [
@@ -50,6 +51,7 @@ export default defineConfig({
         ],
       },
     }),
+    compressAssets(),
   ],
   server: {
     host: '127.0.0.1',
@@ -63,5 +65,6 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: false,
     chunkSizeWarningLimit: 900,
+    rolldownOptions: { treeshake: { manualPureFunctions: ['z'] } },
   },
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createPasteSchema, listPastesQuerySchema, PasteMessages, updatePasteSchema, utf8Length } from './pastes.js';
+import { utf8Length } from './limits.js';
+import { createPasteSchema, listPastesQuerySchema, PasteMessages, updatePasteSchema } from './pastes.js';
 
 describe('paste schemas', () => {
   it('accepts a minimal create and fills defaults', () => {

@@ -25,8 +25,6 @@ import { z } from 'zod';
 import type { ListPage } from './envelope.js';
 import { expiresInSchema, maxViewsSchema, remarkSchema, sharePasswordSchema, slugSchema } from './shares.js';
 
-/** Spec §9: editor content max 10 MB (UTF-8 bytes of `content`). */
-export const PASTE_MAX_BYTES = 10 * 1024 * 1024;
 /** Spec §9: paste list default limit. */
 export const PASTE_LIST_DEFAULT_LIMIT = 10;
 export const PASTE_LIST_MAX_LIMIT = 100;
@@ -44,21 +42,6 @@ export const PasteMessages = {
   gone: 'this paste has expired or reached its view limit',
   notFound: 'paste not found',
 } as const;
-
-/** UTF-8 byte length, the unit of the 10 MB limit. */
-export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
 
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SITE_DEFAULTS } from './siteDefaults.js';
 
 /** Settings groups (spec §3): site settings are group 4. */
 export const SettingGroup = {
@@ -193,38 +194,43 @@ export const SETTINGS = {
     group: 4,
     type: 'string',
     schema: z.string().trim().min(1, 'the title cannot be empty').max(100, 'at most 100 characters'),
-    defaultValue: 'Clipnest',
+    defaultValue: SITE_DEFAULTS.site_title,
   }),
-  site_favicon_url: define({ group: 4, type: 'string', schema: faviconSchema, defaultValue: '' }),
+  site_favicon_url: define({
+    group: 4,
+    type: 'string',
+    schema: faviconSchema,
+    defaultValue: SITE_DEFAULTS.site_favicon_url,
+  }),
   site_footer_markdown: define({
     group: 4,
     type: 'textarea',
     schema: z.string().max(20_000, 'at most 20,000 characters'),
-    defaultValue: '© 2026 Clipnest. All rights reserved.',
+    defaultValue: SITE_DEFAULTS.site_footer_markdown,
   }),
   site_custom_head: define({
     group: 4,
     type: 'textarea',
     schema: z.string().max(100_000, 'at most 100,000 characters'),
-    defaultValue: '',
+    defaultValue: SITE_DEFAULTS.site_custom_head,
   }),
   site_custom_body: define({
     group: 4,
     type: 'textarea',
     schema: z.string().max(100_000, 'at most 100,000 characters'),
-    defaultValue: '',
+    defaultValue: SITE_DEFAULTS.site_custom_body,
   }),
   site_announcement_enabled: define({
     group: 4,
     type: 'boolean',
     schema: z.boolean({ error: 'must be true or false' }),
-    defaultValue: false,
+    defaultValue: SITE_DEFAULTS.site_announcement_enabled,
   }),
   site_announcement_content: define({
     group: 4,
     type: 'textarea',
     schema: z.string().max(20_000, 'at most 20,000 characters'),
-    defaultValue: '',
+    defaultValue: SITE_DEFAULTS.site_announcement_content,
   }),
 } satisfies Record<string, SettingDefinition>;
 

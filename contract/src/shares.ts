@@ -1,33 +1,5 @@
 import { z } from 'zod';
-
-/** Rules shared by text pastes and file shares (spec §5, §9). */
-export const SLUG_MAX = 50;
-export const SLUG_PATTERN = /^[A-Za-z0-9_-]+$/;
-/** Words that would collide with app routes or confuse users. Compared case-insensitively. */
-export const RESERVED_SLUGS = [
-  'admin',
-  'api',
-  'upload',
-  'paste',
-  'pastes',
-  'file',
-  'files',
-  'mount-explorer',
-  'raw',
-  'dav',
-  'webdav',
-  'assets',
-  'static',
-  'public',
-  'login',
-  'logout',
-  'index',
-  'favicon',
-  'manifest',
-  'sw',
-  'health',
-  'version',
-] as const;
+import { RESERVED_SLUGS, SLUG_MAX, SLUG_PATTERN } from './limits.js';
 
 export const slugSchema = z
   .string()

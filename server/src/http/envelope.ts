@@ -1,6 +1,7 @@
 import type { ApiEnvelope } from '@clipnest/contract';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { sendJson } from './compressJson.js';
 
 export function envelope<T>(status: number, message: string, data?: T): ApiEnvelope<T> {
   return { code: status, message, ...(data !== undefined ? { data } : {}), success: status < 400 };
@@ -9,5 +10,5 @@ export function envelope<T>(status: number, message: string, data?: T): ApiEnvel
 /** A success reply in the spec's envelope. */
 export function ok<T>(c: Context, data?: T, options: { status?: 200 | 201 | 202; message?: string } = {}) {
   const status = options.status ?? 200;
-  return c.json(envelope(status, options.message ?? 'success', data), status as ContentfulStatusCode);
+  return sendJson(c, envelope(status, options.message ?? 'success', data), status as ContentfulStatusCode);
 }

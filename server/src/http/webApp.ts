@@ -5,6 +5,24 @@ import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import { getMimeType } from 'hono/utils/mime';
 import { normalizeVirtualPath } from '@clipnest/contract';
+import { pickEncoding, type ContentCoding } from './encoding.js';
+
+/** What the build precompresses beside each text asset (`app.js.br`, `app.js.gz`). */
+const PRECOMPRESSED: Record<ContentCoding, string> = { br: '.br', gzip: '.gz' };
+
+/** The sizes of this file's precompressed siblings, brotli first. */
+async function precompressedSizes(file: string): Promise<Map<ContentCoding, number>> {
+  const codings = Object.keys(PRECOMPRESSED) as ContentCoding[];
+  const sizes = await Promise.all(
+    codings.map((coding) =>
+      stat(file + PRECOMPRESSED[coding]).then(
+        (s) => (s.isFile() ? s.size : -1),
+        () => -1,
+      ),
+    ),
+  );
+  return new Map(codings.flatMap((coding, i) => (sizes[i]! >= 0 ? [[coding, sizes[i]!] as const] : [])));
+}
 
 /**
  * Serves the built SPA: real files from `distDir`, `index.html` for every other path
@@ -25,10 +43,16 @@ export function createWebAppHandler(distDir: string) {
       if (info?.isFile()) {
         const immutable = requested.startsWith('/assets/');
         c.header('Content-Type', getMimeType(file) ?? 'application/octet-stream');
-        c.header('Content-Length', String(info.size));
         c.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // Text assets are precompressed at build time (web/compressAssets.ts): sent as the client accepts.
+        const variants = await precompressedSizes(file);
+        const coding = pickEncoding(c.req.header('Accept-Encoding'), [...variants.keys()]);
+        if (variants.size > 0) c.header('Vary', 'Accept-Encoding');
+        if (coding) c.header('Content-Encoding', coding);
+        const sent = coding ? file + PRECOMPRESSED[coding] : file;
+        c.header('Content-Length', String(coding ? variants.get(coding) : info.size));
         if (c.req.method === 'HEAD') return c.body(null, 200);
-        return c.body(Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>, 200);
+        return c.body(Readable.toWeb(createReadStream(sent)) as ReadableStream<Uint8Array>, 200);
       }
       // A missing asset is a 404, not the SPA: a stale hashed bundle must not be answered with HTML.
       if (/\.[a-z0-9]{1,8}$/i.test(requested) && requested !== '/index.html') return c.text('Not Found', 404);

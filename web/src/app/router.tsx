@@ -1,10 +1,12 @@
 import { lazy, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import type { AdminPage } from '../lib/access';
-import { AdminGate, RequireAdminPage } from './admin/AdminGate';
 import { RootLayout } from './layout/RootLayout';
 import { ADMIN_PAGE_LABELS, type RouteHandle } from './routeMeta';
 
+// The admin frame (login, sidebar, guards) loads with the first admin page, never on a public page.
+const AdminGate = lazy(() => import('./admin/AdminGate').then((m) => ({ default: m.AdminGate })));
+const RequireAdminPage = lazy(() => import('./admin/AdminGate').then((m) => ({ default: m.RequireAdminPage })));
 // Every screen is its own chunk: the shell stays small as later issues add heavy editors and viewers.
 const AccountPage = lazy(() => import('../features/account/AccountPage'));
 const KeyManagementPage = lazy(() => import('../features/api-keys/KeyManagementPage'));

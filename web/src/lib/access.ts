@@ -1,7 +1,7 @@
 /**
  * Who may see which admin page (spec §6). Pure functions of the session, unit-tested.
  */
-import { MOUNT_PERMISSIONS, Permission, PERMISSION_NAMES, hasPermission } from '@clipnest/contract';
+import { MOUNT_PERMISSIONS, Permission, PERMISSION_NAMES, hasPermission } from '@clipnest/contract/permissions';
 import type { Session } from './auth';
 
 export const ADMIN_PAGES = [

@@ -3,7 +3,8 @@
  * Cached in localStorage for 24 hours (spec §4, §9); the site settings page calls
  * `refreshSiteConfig()` after saving so every open view updates at once.
  */
-import { DEFAULT_SETTINGS, type SiteSettings } from '@clipnest/contract';
+import type { SiteSettings } from '@clipnest/contract';
+import { SITE_DEFAULTS as DEFAULT_SETTINGS } from '@clipnest/contract/site-defaults';
 import { useQuery } from '@tanstack/react-query';
 import { api } from './api';
 import { queryClient } from './queryClient';

@@ -27,7 +27,8 @@ export function RootLayout() {
       <main
         id="main"
         tabIndex={-1}
-        className={cn('flex flex-1 flex-col outline-none', !onAdmin && 'px-4 py-8 sm:px-6 sm:py-12')}
+        // Public pages fill the screen, so the footer starts below the fold and never jumps as a lazy screen arrives.
+        className={cn('flex flex-1 flex-col outline-none', !onAdmin && 'min-h-dvh px-4 py-8 sm:px-6 sm:py-12')}
       >
         {pathname === '/' && <AnnouncementBanner />}
         <Suspense fallback={<PageFallback />}>

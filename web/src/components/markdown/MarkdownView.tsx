@@ -7,6 +7,7 @@ import { useResolvedTheme } from '../../lib/theme';
 import { Skeleton } from '../ui/skeleton';
 import type * as RuntimeModule from './runtime';
 import './markdown.css';
+import { plainParagraph } from './plainParagraph';
 
 type Runtime = typeof RuntimeModule;
 let runtimePromise: Promise<Runtime> | null = null;
@@ -77,19 +78,23 @@ export function MarkdownView({
     let cancelled = false;
     const timer = window.setTimeout(
       () => {
-        loadMarkdownRuntime()
-          .then((runtime) => runtime.renderMarkdown(source, { breaks: compact }))
-          .then(
-            (html) => {
-              if (cancelled) return;
-              setFailed(null);
-              setRendered({ source, html });
-              onRenderedRef.current?.(html);
-            },
-            (error: unknown) => {
-              if (!cancelled) setFailed(error instanceof Error ? error.message : String(error));
-            },
-          );
+        // Nothing to render (an empty editor), or a plain sentence in a compact view (the default footer):
+        // the renderer is not loaded for it.
+        const plain = source.trim() ? (compact ? plainParagraph(source) : null) : '';
+        (plain !== null
+          ? Promise.resolve(plain)
+          : loadMarkdownRuntime().then((runtime) => runtime.renderMarkdown(source, { breaks: compact }))
+        ).then(
+          (html) => {
+            if (cancelled) return;
+            setFailed(null);
+            setRendered({ source, html });
+            onRenderedRef.current?.(html);
+          },
+          (error: unknown) => {
+            if (!cancelled) setFailed(error instanceof Error ? error.message : String(error));
+          },
+        );
       },
       rendered === null ? 0 : debounceMs,
     );
@@ -106,6 +111,7 @@ export function MarkdownView({
     const el = ref.current;
     if (!el || html === null) return;
     el.innerHTML = html;
+    if (!html) return;
     let cancel: (() => void) | undefined;
     let stale = false;
     void loadMarkdownRuntime().then((runtime) => {

@@ -18,7 +18,7 @@ import { lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { toast } from 'sonner';
-import { QrCode } from '../../components/share/QrCode';
+import { LazyQrCode as QrCode } from '../../components/share/LazyQrCode';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';

@@ -1,4 +1,6 @@
-import { hasPermission, Permission, PASTE_MAX_BYTES, utf8Length, type PasteCreated } from '@clipnest/contract';
+import type { PasteCreated } from '@clipnest/contract';
+import { PASTE_MAX_BYTES, utf8Length } from '@clipnest/contract/limits';
+import { hasPermission, Permission } from '@clipnest/contract/permissions';
 import {
   ChevronDown,
   ClipboardCopy,
@@ -304,11 +306,12 @@ export default function HomePage() {
             className="border-b border-border px-3 py-2 lg:hidden"
           >
             <TabsList aria-label={t('paste.home.panes')}>
-              <TabsTrigger value="edit">
+              {/* The panes are plain regions (both show side by side on wide screens): point the tabs at them. */}
+              <TabsTrigger value="edit" aria-controls="paste-pane-edit">
                 <Pencil aria-hidden="true" />
                 {t('paste.home.edit')}
               </TabsTrigger>
-              <TabsTrigger value="preview">
+              <TabsTrigger value="preview" aria-controls="paste-pane-preview">
                 <Eye aria-hidden="true" />
                 {t('paste.home.preview')}
               </TabsTrigger>
@@ -317,7 +320,10 @@ export default function HomePage() {
         )}
 
         <div className={cn('grid min-h-[22rem]', markdown && 'lg:grid-cols-2')}>
-          <div className={cn('flex min-w-0 flex-col', markdown && pane !== 'edit' && 'max-lg:hidden')}>
+          <div
+            id="paste-pane-edit"
+            className={cn('flex min-w-0 flex-col', markdown && pane !== 'edit' && 'max-lg:hidden')}
+          >
             <label htmlFor="paste-editor" className="sr-only">
               {t('paste.home.editorLabel')}
             </label>
@@ -350,6 +356,7 @@ export default function HomePage() {
           </div>
           {markdown && (
             <div
+              id="paste-pane-preview"
               className={cn(
                 'min-w-0 border-border bg-background/40 lg:border-s',
                 pane !== 'preview' && 'max-lg:hidden',

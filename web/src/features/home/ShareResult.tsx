@@ -3,7 +3,7 @@ import { CircleCheck, Copy, ExternalLink, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { QrCode } from '../../components/share/QrCode';
+import { LazyQrCode as QrCode } from '../../components/share/LazyQrCode';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { IconButton } from '../../components/ui/icon-button';

@@ -1,13 +1,6 @@
 /** Share options (spec §3, §5, §9): state, validation and the request body. Pure, unit-tested. */
-import {
-  PASTE_MAX_BYTES,
-  RESERVED_SLUGS,
-  SLUG_MAX,
-  SLUG_PATTERN,
-  utf8Length,
-  type CreatePasteInput,
-  type PasteType,
-} from '@clipnest/contract';
+import type { CreatePasteInput, PasteType } from '@clipnest/contract';
+import { PASTE_MAX_BYTES, RESERVED_SLUGS, SLUG_MAX, SLUG_PATTERN, utf8Length } from '@clipnest/contract/limits';
 
 /** Expiry presets in hours (1 h, 1 d, 7 d, 30 d, never). */
 export const EXPIRY_CHOICES = ['1', '24', '168', '720', '0'] as const;

@@ -1,26 +1,25 @@
-import { isPasteLocked, type PasteType, type PasteView } from '@clipnest/contract';
+import type { PasteView } from '@clipnest/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Check, Copy, FileCode2, Link2, Pencil, QrCode as QrIcon, X } from 'lucide-react';
-import { useState } from 'react';
+import { Copy, FileCode2, Link2, Pencil, QrCode as QrIcon } from 'lucide-react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { toast } from 'sonner';
 import { MarkdownView } from '../../components/markdown';
-import { QrCode } from '../../components/share/QrCode';
+import { LazyQrCode as QrCode } from '../../components/share/LazyQrCode';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { ChoiceChips } from '../../components/ui/choice-chips';
 import { Dialog, DialogContent } from '../../components/ui/dialog';
 import { IconButton } from '../../components/ui/icon-button';
-import { Textarea } from '../../components/ui/input';
 import { errorMessage, isApiError } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
 import { formatDateTime, formatRelative } from '../../lib/format';
-import { contentError } from '../home/shareForm';
 import { PasteFullState, PasteSkeleton, PasswordPrompt } from './PasteStates';
-import { fetchPaste, pasteShareUrl, rawPasteUrl, unlockPaste, updatePaste } from './pasteApi';
+import { fetchPaste, pasteShareUrl, rawPasteUrl, unlockPaste } from './pasteApi';
 import { PlainTextView } from './PlainTextView';
+
+const InlineEditor = lazy(() => import('./PasteEditor'));
 
 type Failure = 'gone' | 'notFound' | 'error';
 
@@ -47,76 +46,6 @@ function Meta({ paste }: { paste: PasteView }) {
           : t('paste.view.remaining', { count: paste.remaining_views })}
       </Badge>
       <Badge>{t('paste.view.created', { when: formatRelative(paste.created_at, i18n.language) })}</Badge>
-    </div>
-  );
-}
-
-function InlineEditor({
-  paste,
-  onSaved,
-  onCancel,
-}: {
-  paste: PasteView;
-  onSaved: (content: string, type: PasteType) => void;
-  onCancel: () => void;
-}) {
-  const { t } = useTranslation();
-  const [content, setContent] = useState(paste.content);
-  const [type, setType] = useState<PasteType>(paste.type);
-  const [saving, setSaving] = useState(false);
-  const problem = contentError(content);
-
-  async function save() {
-    if (problem || !paste.id) return;
-    setSaving(true);
-    try {
-      await updatePaste(paste.id, { content, type });
-      toast.success(t('paste.view.saved'));
-      onSaved(content, type);
-    } catch (error) {
-      if (!(isApiError(error) && error.loggedOut)) toast.error(errorMessage(error));
-    } finally {
-      setSaving(false);
-    }
-  }
-
-  return (
-    <div className="flex flex-col gap-3">
-      <ChoiceChips
-        value={type}
-        onChange={setType}
-        label={t('paste.home.mode')}
-        options={[
-          { value: 'markdown', label: t('paste.home.modeMarkdown') },
-          { value: 'text', label: t('paste.home.modeText') },
-        ]}
-      />
-      <label htmlFor="paste-inline-editor" className="sr-only">
-        {t('paste.home.editorLabel')}
-      </label>
-      <Textarea
-        id="paste-inline-editor"
-        value={content}
-        onChange={(event) => setContent(event.target.value)}
-        spellCheck={false}
-        aria-invalid={problem ? true : undefined}
-        className="min-h-[24rem] font-mono text-[13.5px] leading-relaxed"
-      />
-      {problem && (
-        <p role="alert" className="text-xs font-medium text-destructive-soft-foreground">
-          {t(`paste.errors.${problem}`)}
-        </p>
-      )}
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={onCancel} disabled={saving}>
-          <X className="size-4" aria-hidden="true" />
-          {t('common.cancel')}
-        </Button>
-        <Button onClick={() => void save()} loading={saving} disabled={!!problem}>
-          <Check className="size-4" aria-hidden="true" />
-          {t('common.save')}
-        </Button>
-      </div>
     </div>
   );
 }
@@ -188,14 +117,16 @@ function PasteContent({ paste: initial, password }: { paste: PasteView; password
 
       <section className="rounded-xl border border-border bg-surface p-4 shadow-sm sm:p-8">
         {editing ? (
-          <InlineEditor
-            paste={paste}
-            onCancel={() => setEditing(false)}
-            onSaved={(content, type) => {
-              setPaste((p) => ({ ...p, content, type }));
-              setEditing(false);
-            }}
-          />
+          <Suspense fallback={<PasteSkeleton />}>
+            <InlineEditor
+              paste={paste}
+              onCancel={() => setEditing(false)}
+              onSaved={(content, type) => {
+                setPaste((p) => ({ ...p, content, type }));
+                setEditing(false);
+              }}
+            />
+          </Suspense>
         ) : paste.type === 'markdown' ? (
           <MarkdownView source={paste.content} className="mx-auto" />
         ) : (
@@ -263,7 +194,7 @@ export default function PasteViewPage() {
     );
   }
   const data = query.data;
-  if (isPasteLocked(data)) {
+  if (data.requires_password) {
     return <PasswordPrompt slug={slug} busy={unlocking} error={unlockError} onSubmit={(pw) => void unlock(pw)} />;
   }
   return <PasteContent key={slug} paste={data} />;

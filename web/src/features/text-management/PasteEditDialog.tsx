@@ -12,7 +12,7 @@ import { Input, Textarea } from '../../components/ui/input';
 import { Skeleton } from '../../components/ui/skeleton';
 import { errorMessage, isApiError } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
-import { PasswordInput } from '../home/ShareOptions';
+import { PasswordInput } from '../home/PasswordInput';
 import { usePasteDetail, useUpdatePaste } from '../paste-view/pasteApi';
 import {
   EDIT_EXPIRY_CHOICES,

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { shellFiles } from './pwaPrecache';
+
+const chunk = (fileName: string, imports: string[] = [], css: string[] = [], isEntry = false) => ({
+  fileName,
+  isEntry,
+  imports,
+  viteMetadata: { importedCss: new Set(css) },
+});
+
+describe('shellFiles', () => {
+  it('keeps the entry, its static imports and their CSS, never lazily loaded screens', () => {
+    const shell = shellFiles([
+      chunk('assets/index.js', ['assets/react.js'], ['assets/index.css'], true),
+      chunk('assets/react.js', ['assets/runtime.js']),
+      chunk('assets/runtime.js'),
+      chunk('assets/PasteViewPage.js', ['assets/react.js'], ['assets/markdown.css']),
+      chunk('assets/mermaid.js'),
+    ]);
+    expect([...shell].sort()).toEqual(['assets/index.css', 'assets/index.js', 'assets/react.js', 'assets/runtime.js']);
+  });
+});
