@@ -13,3 +13,5 @@ export * from './dashboard.js';
 export * from './storageConfigs.js';
 export * from './files.js';
 export * from './uploads.js';
+export * from './mounts.js';
+export * from './fs.js';

@@ -321,4 +321,6 @@ export interface StorageConfigTestResult {
 export interface StorageConfigInUse {
   files: number;
   mounts: number;
+  /** Paths of the mounts using it (up to 20). */
+  mount_paths: string[];
 }

@@ -28,6 +28,12 @@ import { multipartRoutes } from './routes/multipartRoutes.js';
 import { s3UploadRoutes } from './routes/s3UploadRoutes.js';
 import { uploadDirectRoutes } from './routes/uploadDirectRoutes.js';
 import { urlUploadRoutes } from './routes/urlUploadRoutes.js';
+import { mountRoutes } from './routes/mountRoutes.js';
+import { fsRoutes } from './routes/fsRoutes.js';
+import { fsUploadRoutes } from './routes/fsUploadRoutes.js';
+import type { FsUploadService } from './services/fsUploadService.js';
+import type { FsService } from './services/fsService.js';
+import type { MountService } from './services/mountService.js';
 import type { DirectUploadService } from './services/directUploadService.js';
 import type { UrlUploadService } from './services/urlUploadService.js';
 import type { FileService } from './services/fileService.js';
@@ -52,6 +58,9 @@ export interface AppServices {
   files: FileService;
   directUploads: DirectUploadService;
   urlUploads: UrlUploadService;
+  mounts: MountService;
+  fs: FsService;
+  fsUploads: FsUploadService;
   /** PUBLIC_URL, for absolute links in API answers. */
   publicUrl?: string;
   /** Where form uploads spool a file part that came before its location fields (http/uploadForm.ts). */
@@ -104,6 +113,9 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/url', urlUploadRoutes(services));
   api.route('/upload-direct', uploadDirectRoutes({ ...services, trustProxy: options.trustProxy }));
   api.route('/files', fileRoutes(services));
+  api.route('/mount', mountRoutes(services));
+  api.route('/fs', fsRoutes({ ...services, trustProxy: options.trustProxy }));
+  api.route('/fs', fsUploadRoutes(services));
   api.route('/', maxUploadSizeRoutes(services));
   api.route('/', publicFileRoutes({ files: services.files, trustProxy: options.trustProxy }));
   api.all('*', (c) => {

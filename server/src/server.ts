@@ -46,6 +46,12 @@ import { SsrfGuard } from './net/ssrfGuard.js';
 import { UploadSessionRepository } from './repositories/uploadSessionRepository.js';
 import { DirectUploadService } from './services/directUploadService.js';
 import { UrlUploadService } from './services/urlUploadService.js';
+import { MountRepository } from './repositories/mountRepository.js';
+import { Vfs } from './vfs/vfs.js';
+import { MountService } from './services/mountService.js';
+import { FsService } from './services/fsService.js';
+import { FsUploadService } from './services/fsUploadService.js';
+import { toMountRecord } from './vfs/mountTable.js';
 import { TempSweepService, type TempSweepReport } from './services/tempSweepService.js';
 import { sweepSpoolDir } from './http/uploadForm.js';
 
@@ -140,6 +146,13 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     clock,
     corsOrigin: config.publicUrl,
   });
+  const mountRepository = new MountRepository(db);
+  const vfs = new Vfs({
+    loadMounts: async () => (await mountRepository.list()).map(toMountRecord),
+    driverFor: async (storageConfigId) => storageConfigs.driverOf(await storageConfigs.requireRow(storageConfigId)),
+    now: () => clock.now().getTime(),
+  });
+  const mounts = new MountService({ mounts: mountRepository, storageConfigs, vfs, clock });
   const files = new FileService({
     files: new FileRepository(db),
     storageConfigs,
@@ -151,6 +164,8 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     publicUrl: config.publicUrl,
     limiter: secretAttempts,
   });
+  const fs = new FsService({ vfs, files, clock, tokenSecret: encryptionKey, publicUrl: config.publicUrl });
+  const fsUploads = new FsUploadService({ vfs, fs, maxUploadSize: () => files.maxUploadSize() });
   const backupScheduler = new BackupScheduler({
     backups,
     settings,
@@ -199,6 +214,10 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     storageRegistry,
     storageConfigs,
     files,
+    vfs,
+    mounts,
+    fs,
+    fsUploads,
     guard: new Guard({ auth, apiKeys }),
   };
 }

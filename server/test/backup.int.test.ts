@@ -3,7 +3,6 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   builtinLocalConfig,
-  ensureMountsTable,
   insertFile,
   insertMount,
   insertPaste,
@@ -220,10 +219,8 @@ describe.each(dbTargets)('backup → wipe → restore on %s', (target) => {
   it('gives identical rows in every table, feature tables included', async () => {
     const token = await server.login();
     const db = server.built.database.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-    // The real pastes/files/storage_configs tables; mounts (feature not built) in its documented shape,
-    // so the whole TABLE_ORDER is exercised. The built-in local config is there from the start.
+    // The real feature tables, so the whole TABLE_ORDER is exercised. The built-in local config is there from the start.
     const local = await builtinLocalConfig(server);
-    await ensureMountsTable(server);
     await insertStorageConfig(server, {
       id: 's1',
       name: 'Main',

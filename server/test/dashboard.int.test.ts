@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/schema.js';
 import {
   builtinLocalConfig,
-  ensureMountsTable,
   insertFile,
   insertMount,
   insertPaste,
@@ -58,13 +57,13 @@ describe.each(dbTargets)('dashboard on %s', (target) => {
   it('reports zero pastes/files on a fresh install', async () => {
     await server.call('POST', '/api/admin/api-keys', { token, body: { name: 'one', permissions: 1 } });
     const data = await stats();
-    // A fresh install has its built-in local storage config; the mounts feature is not built.
+    // A fresh install has its built-in local storage config and no mount.
     expect(data.counts).toEqual({ pastes: 0, files: 0, api_keys: 1, mounts: 0, storage_configs: 1 });
     expect(data.available).toEqual({
       pastes: true,
       files: true,
       api_keys: true,
-      mounts: false,
+      mounts: true,
       storage_configs: true,
     });
     expect(data.storage).toEqual([
@@ -101,7 +100,6 @@ describe.each(dbTargets)('dashboard on %s', (target) => {
       { id: 's1', name: 'Main S3', storage_type: 's3', total_capacity: 1000 },
       { id: 's2', name: 'Archive', storage_type: 's3', total_capacity: null },
     ]);
-    await ensureMountsTable(db);
     await insertMount(db, { id: 'm1', name: 'photos', storage_config_id: 's1' });
     await insertFile(db, [
       { id: 'f1', slug: 'a', filename: 'a.txt', size: 100, storage_config_id: 's1', created_at: daysAgo(0, 1) },

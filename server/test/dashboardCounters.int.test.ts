@@ -49,6 +49,7 @@ describe.each(dbTargets)('dashboard counters on %s', (target) => {
       expect(rows.map((r) => [r.table_name, Number(r.n)])).toEqual([
         ['api_keys', 0],
         ['files', 3],
+        ['mounts', 0],
         ['pastes', 3],
         ['storage_configs', 2],
       ]);

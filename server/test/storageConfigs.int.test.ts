@@ -195,7 +195,7 @@ describe.each(dbTargets)('storage configs on %s', (target) => {
       token,
     });
     expect(del.status).toBe(409);
-    expect(del.body.data).toEqual({ files: 1, mounts: 0 });
+    expect(del.body.data).toEqual({ files: 1, mounts: 0, mount_paths: [] });
     expect(del.body.message).toContain('1 file share');
     expect((await server.call('GET', `/api/s3-configs/${config.id}`, { token })).status).toBe(200);
 

@@ -103,6 +103,8 @@ export interface FilesTable {
   created_by: string;
   created_at: string;
   updated_at: string;
+  /** 0010: the mount a share made from the fs tree points into (the object is the mount's, never deleted with the share). */
+  mount_id: string | null;
 }
 
 /** A direct upload in progress (0006). `share_json`: the share's fields (password already hashed). */
@@ -132,6 +134,28 @@ export interface UploadPartsTable {
   etag: string;
   size: number;
   created_at: string;
+}
+
+/** Mount points (0010). Flags are 0/1; `sign_expires` seconds or null (the default expiry). */
+export interface MountsTable {
+  id: string;
+  name: string;
+  /** Normalised virtual path `/a/b`, unique. */
+  path: string;
+  storage_type: string;
+  storage_config_id: string;
+  remark: string;
+  sort_order: number;
+  cache_ttl: number;
+  is_active: number;
+  web_proxy: number;
+  enable_sign: number;
+  sign_expires: number | null;
+  /** '302_redirect' | 'native_proxy' */
+  webdav_policy: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
 }
 
 /** Trigger-maintained counters (0007, db/counters.ts): derived, never written by the app, never backed up. */
@@ -176,6 +200,7 @@ export interface Database {
   files: FilesTable;
   upload_sessions: UploadSessionsTable;
   upload_parts: UploadPartsTable;
+  mounts: MountsTable;
   row_counts: RowCountsTable;
   daily_created: DailyCreatedTable;
   storage_usage: StorageUsageTable;

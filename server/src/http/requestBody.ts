@@ -51,3 +51,15 @@ export function readLimited(stream: Readable, maxBytes: number, tooLarge: () => 
     stream.on('error', onError);
   });
 }
+
+/** The request body as a Web stream; an empty stream when the request has none (a 0-byte part). */
+export function webRequestBody(c: Context): ReadableStream<Uint8Array> {
+  return (
+    c.req.raw.body ??
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.close();
+      },
+    })
+  );
+}

@@ -18,7 +18,7 @@ export function createWebAppHandler(distDir: string) {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       return c.text('Method Not Allowed', 405, { Allow: 'GET, HEAD' });
     }
-    const requested = normalizeVirtualPath(c.req.path);
+    const requested = normalizeVirtualPath(c.req.path, { decode: true });
     if (requested && requested !== '/') {
       const file = path.join(distDir, requested);
       const info = await stat(file).catch(() => null);

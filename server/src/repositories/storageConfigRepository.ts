@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database, StorageConfigsTable } from '../db/schema.js';
 
 export type StorageConfigRow = Selectable<StorageConfigsTable>;
@@ -122,18 +122,25 @@ export class StorageConfigRepository {
     return Number(row?.n ?? 0);
   }
 
-  /**
-   * Mounts using this config. The mounts table belongs to another feature and may not exist yet
-   * (or name its column differently): then nothing can use the config and the count is 0.
-   */
+  /** Mounts using this config. */
   async countMounts(id: string): Promise<number> {
-    try {
-      const { rows } = await sql<{
-        n: number | string;
-      }>`select count(*) as n from mounts where storage_config_id = ${id}`.execute(this.db);
-      return Number(rows[0]?.n ?? 0);
-    } catch {
-      return 0;
-    }
+    const row = await this.db
+      .selectFrom('mounts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('storage_config_id', '=', id)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** Paths of the mounts using this config (for the message refusing its deletion), in path order. */
+  async mountPaths(id: string, limit = 20): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('mounts')
+      .select('path')
+      .where('storage_config_id', '=', id)
+      .orderBy('path')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.path);
   }
 }

@@ -12,19 +12,13 @@ import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson, readQuery } from '../http/input.js';
+import { webRequestBody } from '../http/requestBody.js';
 import type { DirectUploadService } from '../services/directUploadService.js';
 
 const statusQuerySchema = z.object({ file_id: z.string({ error: 'file_id is required' }).min(1).max(64) });
 const partQuerySchema = statusQuerySchema.extend({
   part_number: z.coerce.number({ error: 'part_number is required' }).int().min(1).max(10_000),
 });
-
-const emptyBody = () =>
-  new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.close();
-    },
-  });
 
 /** /api/upload/multipart: resumable multipart uploads for file shares (docs/api/uploads.md). */
 export function multipartRoutes(deps: { directUploads: DirectUploadService; guard: Guard }) {
@@ -54,7 +48,7 @@ export function multipartRoutes(deps: { directUploads: DirectUploadService; guar
     .put('/part', async (c) => {
       const principal = await need(c);
       const query = readQuery(c, partQuerySchema);
-      const body = c.req.raw.body ?? emptyBody();
+      const body = webRequestBody(c);
       const part = await directUploads.putPart(principal, query.file_id, query.part_number, body, c.req.raw.signal);
       c.header('ETag', part.ETag);
       c.header('Access-Control-Expose-Headers', 'ETag');

@@ -141,6 +141,8 @@ interface NewShare {
   expiresIn?: number;
   maxViews?: number;
   useProxy?: boolean;
+  /** A share of a mounted object in place (POST /api/fs/create-share). */
+  mountId?: string;
 }
 
 export type ContentMode = 'inline' | 'attachment';
@@ -461,6 +463,7 @@ export class FileService {
       created_by: creatorId(principal),
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
+      mount_id: input.mountId ?? null,
     };
   }
 
@@ -844,7 +847,10 @@ export class FileService {
     return { deleted, failed };
   }
 
-  private async removeObject(row: Pick<FileRow, 'storage_config_id' | 'storage_path'>): Promise<void> {
+  private async removeObject(
+    row: Pick<FileRow, 'storage_config_id' | 'storage_path'> & { mount_id?: string | null },
+  ): Promise<void> {
+    if (row.mount_id) return; // a share of a mounted object in place: the object stays in its mount
     const config = await this.deps.storageConfigs.requireRow(row.storage_config_id).catch(() => undefined);
     if (!config) return; // the storage is gone: nothing left to remove
     const driver: StorageDriver = this.deps.storageConfigs.driverOf(config);

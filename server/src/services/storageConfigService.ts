@@ -253,9 +253,11 @@ export class StorageConfigService {
       this.deps.configs.countMounts(row.id),
     ]);
     if (files > 0 || mounts > 0) {
-      const parts = [files > 0 ? `${files} file share(s)` : '', mounts > 0 ? `${mounts} mount(s)` : ''].filter(Boolean);
+      const mountPaths = mounts > 0 ? await this.deps.configs.mountPaths(row.id) : [];
+      const mountText = `${mounts} mount(s) (${mountPaths.join(', ')}${mounts > mountPaths.length ? ', …' : ''})`;
+      const parts = [files > 0 ? `${files} file share(s)` : '', mounts > 0 ? mountText : ''].filter(Boolean);
       throw new AppError('CONFLICT', `this storage config is used by ${parts.join(' and ')}; remove them first`, {
-        data: { files, mounts },
+        data: { files, mounts, mount_paths: mountPaths },
       });
     }
     await this.deps.configs.delete(row.id);

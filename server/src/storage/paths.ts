@@ -1,4 +1,5 @@
 // Path helpers shared by every driver and by whoever calls them (vfs, file-share services).
+import { splitPath } from '@clipnest/contract';
 import { StorageError } from './types.js';
 
 /** S3 keys are at most 1024 bytes; the same limit everywhere keeps drivers interchangeable. */
@@ -8,36 +9,26 @@ export const MAX_SEGMENT_BYTES = 255;
 /** Names starting with this are the drivers' own (temp files, multipart staging) and never listed. */
 export const RESERVED_PREFIX = '.clipnest-';
 
-// Percent-encoded `.`, `/`, `\` and NUL, also double-encoded (%252e): a path must arrive decoded once.
-const ENCODED_DANGER = /%(25)*(2e|2f|5c|00)/i;
-// C0 controls and DEL. (NUL is the dangerous one; the others break headers and listings.)
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
 function invalid(input: string, why: string): StorageError {
   return new StorageError('invalid_path', `invalid path: ${why}`, { path: input });
 }
 
 /**
  * Turns a user- or client-supplied path into a clean relative POSIX path ('' = root):
- * leading/trailing/double slashes and `.` segments are dropped. Rejects (StorageError('invalid_path'))
- * `..` segments, percent-encoded dots/slashes/backslashes/NUL (also double-encoded), backslashes,
- * NUL and other control characters, reserved names (`.clipnest-*`), over-long names and paths.
+ * leading/trailing/double slashes and `.` segments are dropped. The app's one normaliser
+ * (`splitPath`, contract/src/paths.ts) refuses `..` segments, percent-encoded dots/slashes/backslashes/NUL
+ * (also double-encoded), backslashes, NUL and other control characters; on top of it drivers refuse
+ * reserved names (`.clipnest-*`), over-long names and paths over MAX_PATH_BYTES
+ * (StorageError('invalid_path')).
  */
 export function normalizePath(input: string): string {
-  if (typeof input !== 'string') throw invalid(String(input), 'not a string');
-  if (input.includes('\\')) throw invalid(input, 'backslash');
-  if (CONTROL.test(input)) throw invalid(input, 'control character');
-  if (ENCODED_DANGER.test(input)) throw invalid(input, 'encoded dot, slash or NUL');
-  const segments: string[] = [];
-  for (const segment of input.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') throw invalid(input, "'..' segment");
+  const split = splitPath(input, MAX_PATH_BYTES + 1); // +1: splitPath counts a leading slash
+  if ('problem' in split) throw invalid(String(input), split.problem);
+  for (const segment of split.segments) {
     if (segment.startsWith(RESERVED_PREFIX)) throw invalid(input, 'reserved name');
     if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) throw invalid(input, 'name too long');
-    segments.push(segment);
   }
-  const out = segments.join('/');
+  const out = split.segments.join('/');
   if (Buffer.byteLength(out) > MAX_PATH_BYTES) throw invalid(input, 'path too long');
   return out;
 }

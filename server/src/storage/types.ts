@@ -14,7 +14,7 @@ import type { Readable } from 'node:stream';
 /** What a driver's write takes: a Web stream or a Node readable of bytes. */
 export type WriteBody = ReadableStream<Uint8Array> | Readable;
 
-/** Why a storage call failed. Services map these to HTTP statuses (see docs/storage.md). */
+/** Why a storage call failed. services/storageErrors.ts is the one map to HTTP statuses. */
 export type StorageErrorCode =
   | 'not_found' // path (or multipart upload) does not exist → 404
   | 'exists' // target exists and overwrite was false → 409
@@ -23,12 +23,15 @@ export type StorageErrorCode =
   | 'not_empty' // non-recursive remove of a non-empty directory → 409
   | 'invalid_path' // `..`, encoded dots, backslash, NUL, reserved names, root where not allowed → 400
   | 'range' // unsatisfiable byte range → 416
-  | 'quota' // the backing store is full (ENOSPC/EDQUOT) → 507 / 413 "insufficient storage"
+  | 'quota' // the backing store is full (ENOSPC/EDQUOT) → 507 insufficient storage
+  | 'quota_exceeded' // a capacity the app enforces (a config's total_capacity) would be passed → 413
+  | 'precondition' // an If-Match / If-None-Match style condition failed → 412
+  | 'locked' // the path is locked (WebDAV LOCK) → 423
   | 'too_large' // WriteOptions.maxBytes exceeded while streaming → 413
   | 'size_mismatch' // WriteOptions.size given and the stream carried a different number of bytes → 400
   | 'invalid_part' // multipart complete with a missing part or a wrong ETag → 400
   | 'unsupported' // the backend lacks the operation (e.g. ListParts on s3rver) → 501
-  | 'denied' // credentials refused by the backend → 502 (configuration problem, not the user's)
+  | 'denied' // credentials refused by the backend → 502 (our upstream refused us: a configuration problem, not the user's)
   | 'aborted' // the caller's AbortSignal fired
   | 'unavailable' // backend unreachable, timed out, 5xx, missing bucket → 503
   | 'io'; // anything else → 500

@@ -1,11 +1,9 @@
-import { sql, type Kysely } from 'kysely';
-import { trackRowCount } from '../../src/db/counters.js';
-import type { Database, FilesTable, PastesTable, StorageConfigsTable } from '../../src/db/schema.js';
+import type { Kysely } from 'kysely';
+import type { Database, FilesTable, MountsTable, PastesTable, StorageConfigsTable } from '../../src/db/schema.js';
 import type { TestServer } from './harness.js';
 
 /**
- * Typed rows for the feature tables (pastes, storage_configs, files from the real migrations; mounts,
- * whose feature is not built yet, in the documented shape). Every NOT NULL column gets a sensible
+ * Typed rows for the feature tables (pastes, storage_configs, files, mounts). Every NOT NULL column gets a sensible
  * default, so tests name only the columns they care about.
  */
 
@@ -105,13 +103,21 @@ export function fileRow(input: FileRowInput): FilesTable {
     created_by: 'admin',
     created_at: created,
     updated_at: created,
+    mount_id: null,
     ...input,
   };
 }
 
 export async function insertFile(target: TestServer | Db, rows: FileRowInput | FileRowInput[]): Promise<void> {
-  const list = (Array.isArray(rows) ? rows : [rows]).map(fileRow);
-  if (list.length) await dbOf(target).insertInto('files').values(list).execute();
+  // mount_id (0010) is left out unless set, so rows can be written before that migration ran.
+  const list = (Array.isArray(rows) ? rows : [rows])
+    .map(fileRow)
+    .map(({ mount_id, ...rest }) => (mount_id === null ? rest : { ...rest, mount_id }));
+  if (list.length)
+    await dbOf(target)
+      .insertInto('files')
+      .values(list as FilesTable[])
+      .execute();
 }
 
 /** The built-in local storage config every install creates at start. */
@@ -124,34 +130,30 @@ export async function builtinLocalConfig(target: TestServer | Db): Promise<Stora
     .executeTakeFirstOrThrow();
 }
 
-/** Rows of the mounts table, which only these tests create (the mounts feature is not built). */
-export interface MountRow {
-  id: string;
-  name: string;
-  storage_config_id: string | null;
+export type MountRowInput = Pick<MountsTable, 'id' | 'storage_config_id'> & Partial<MountsTable>;
+
+export function mountRow(input: MountRowInput): MountsTable {
+  const created = input.created_at ?? EPOCH;
+  return {
+    name: `mount ${input.id}`,
+    path: `/${input.id}`,
+    storage_type: 's3',
+    remark: '',
+    sort_order: 0,
+    cache_ttl: 300,
+    is_active: 1,
+    web_proxy: 0,
+    enable_sign: 0,
+    sign_expires: null,
+    webdav_policy: '302_redirect',
+    created_by: 'admin',
+    created_at: created,
+    updated_at: created,
+    ...input,
+  };
 }
 
-/**
- * Creates `mounts` in its documented shape unless it already exists (a later migration may own it),
- * and registers its row counter as the mounts migration must (db/counters.ts).
- */
-export async function ensureMountsTable(target: TestServer | Db): Promise<void> {
-  const db = dbOf(target);
-  await sql`create table if not exists mounts (id varchar(64) primary key, name varchar(50) not null,
-    storage_config_id varchar(64) references storage_configs (id))`.execute(db);
-  await trackRowCount(db, 'mounts');
-}
-
-export async function insertMount(
-  target: TestServer | Db,
-  rows: (Pick<MountRow, 'id'> & Partial<MountRow>) | (Pick<MountRow, 'id'> & Partial<MountRow>)[],
-): Promise<void> {
-  const list = (Array.isArray(rows) ? rows : [rows]).map((r) => ({
-    name: `mount ${r.id}`,
-    storage_config_id: null,
-    ...r,
-  }));
-  if (!list.length) return;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- mounts is not in the real schema yet
-  await (dbOf(target) as unknown as Kysely<any>).insertInto('mounts').values(list).execute();
+export async function insertMount(target: TestServer | Db, rows: MountRowInput | MountRowInput[]): Promise<void> {
+  const list = (Array.isArray(rows) ? rows : [rows]).map(mountRow);
+  if (list.length) await dbOf(target).insertInto('mounts').values(list).execute();
 }

@@ -6,6 +6,7 @@ import { dailyStats } from './0004_daily_stats.js';
 import { uploadSessions } from './0006_upload_sessions.js';
 import { dashboardCounters } from './0007_dashboard_counters.js';
 import { secretAttempts } from './0008_secret_attempts.js';
+import { mounts } from './0010_mounts.js';
 import { localStorageRoots } from './0012_local_storage_roots.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a landed one. */
@@ -17,5 +18,6 @@ export const migrations: Record<string, Migration> = {
   '0006_upload_sessions': uploadSessions,
   '0007_dashboard_counters': dashboardCounters,
   '0008_secret_attempts': secretAttempts,
+  '0010_mounts': mounts,
   '0012_local_storage_roots': localStorageRoots,
 };

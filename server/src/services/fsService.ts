@@ -1,0 +1,291 @@
+import { createHmac } from 'node:crypto';
+import { Readable } from 'node:stream';
+import {
+  FS_LINK_TTL_DEFAULT,
+  FS_UPDATE_MAX_BYTES,
+  isMarkdownFilename,
+  Permission,
+  type FsEntryView,
+  type FsFileLink,
+  type FsListing,
+  type FileView,
+  hasPermission,
+} from '@clipnest/contract';
+import mime from 'mime';
+import { AppError } from '../errors.js';
+import { newId } from '../lib/ids.js';
+import { contentDisposition } from '../http/contentDisposition.js';
+import type { Clock } from '../lib/clock.js';
+import { isStorageError, type WriteBody } from '../storage/types.js';
+import type { VfsEntry } from '../vfs/types.js';
+import type { Vfs } from '../vfs/vfs.js';
+import type { ContentMode, ContentRequest, ContentResult, FileService } from './fileService.js';
+import { cleanMimetype, servingPolicy } from './fileServing.js';
+import type { AdminPrincipal, Principal } from './principal.js';
+import { safeEqual } from '../security/secrets.js';
+import { storageToAppError } from './storageErrors.js';
+
+/** Who reads through a valid signed proxy link: the signature, issued to someone who could read the path, is the right. */
+const SIGNED_LINK: AdminPrincipal = {
+  type: 'admin',
+  adminId: 'signed-link',
+  username: 'signed-link',
+  tokenHash: '',
+  expiresAt: '',
+};
+
+/** A file's type from its name (Markdown per spec §5), else what the storage says, else octet-stream. */
+export function mimetypeOf(name: string, stored?: string): string {
+  if (isMarkdownFilename(name)) return 'text/markdown';
+  return cleanMimetype(mime.getType(name) ?? stored);
+}
+
+export function toEntryView(entry: VfsEntry): FsEntryView {
+  return {
+    name: entry.name,
+    path: entry.path,
+    isDirectory: entry.isDir,
+    size: entry.size,
+    ...(entry.lastModified ? { modified: entry.lastModified } : {}),
+    ...(entry.etag ? { etag: entry.etag } : {}),
+    ...(!entry.isDir ? { mimetype: mimetypeOf(entry.name, entry.contentType) } : {}),
+    ...(entry.mountId ? { mount_id: entry.mountId } : {}),
+    ...(entry.isMount ? { isMount: true } : {}),
+  };
+}
+
+/** A validator for files the storage gives no ETag: size and modification time. */
+function etagOf(entry: VfsEntry): string {
+  if (entry.etag) return entry.etag;
+  const mtime = entry.lastModified ? Date.parse(entry.lastModified) : 0;
+  return `W/"${entry.size.toString(16)}-${mtime.toString(16)}"`;
+}
+
+/**
+ * The fs API (spec §7 "Filesystem") over the tree: every call goes through the Vfs, which normalises the
+ * path, checks the permission bit and the key's basic_path, and resolves the mount.
+ */
+export class FsService {
+  private readonly linkKey: Buffer;
+
+  constructor(
+    private readonly deps: {
+      vfs: Vfs;
+      files: Pick<FileService, 'createShareForStoredObject'>;
+      clock: Clock;
+      /** Secret the signed proxy links are derived from (the encryption key). */
+      tokenSecret: string;
+      /** PUBLIC_URL, for absolute links. */
+      publicUrl?: string;
+    },
+  ) {
+    this.linkKey = createHmac('sha256', 'clipnest-fs-link').update(deps.tokenSecret).digest();
+  }
+
+  async list(
+    principal: Principal,
+    path: string,
+    options: { refresh?: boolean; limit?: number; offset?: number; cursor?: string },
+  ): Promise<FsListing> {
+    const listing = await this.deps.vfs.list(principal, path, options);
+    return {
+      path: listing.path,
+      isRoot: listing.path === '/',
+      isVirtual: listing.isVirtual,
+      ...(listing.mount ? { mount_id: listing.mount.id } : {}),
+      items: listing.entries.map(toEntryView),
+      total: listing.total,
+      limit: options.limit ?? listing.entries.length,
+      offset: listing.offset,
+      ...(listing.cursor !== undefined ? { cursor: listing.cursor } : {}),
+      cached: listing.cached,
+    };
+  }
+
+  async get(principal: Principal, path: string): Promise<FsEntryView> {
+    return toEntryView(await this.deps.vfs.stat(principal, path));
+  }
+
+  async mkdir(principal: Principal, path: string): Promise<FsEntryView> {
+    return toEntryView(await this.deps.vfs.mkdir(principal, path));
+  }
+
+  async rename(principal: Principal, oldPath: string, newPath: string): Promise<FsEntryView> {
+    return toEntryView(await this.deps.vfs.rename(principal, oldPath, newPath));
+  }
+
+  async remove(principal: Principal, paths: string[]): Promise<{ removed: string[] }> {
+    return { removed: await this.deps.vfs.remove(principal, paths) };
+  }
+
+  /**
+   * Target of an upload: `path` is the file's full path, or a folder (ending in `/`, or an existing folder)
+   * the file's own name is appended to.
+   */
+  async uploadTarget(principal: Principal, path: string, filename: string): Promise<string> {
+    const target = this.deps.vfs.normalise(path);
+    const intoFolder = path.endsWith('/') || target === '/' || (await this.isFolder(principal, target));
+    if (!intoFolder) return target;
+    if (!filename) throw AppError.validation('file: the file part has no name; send the full path in path');
+    return this.deps.vfs.normalise(`${target}/${filename}`, 'file name');
+  }
+
+  private async isFolder(principal: Principal, path: string): Promise<boolean> {
+    try {
+      // Asked with the upload right: a key that may only upload can still upload into a folder.
+      return (await this.deps.vfs.stat(principal, path, Permission.MOUNT_UPLOAD)).isDir;
+    } catch (error) {
+      if (error instanceof AppError && error.kind === 'NOT_FOUND') return false;
+      throw error;
+    }
+  }
+
+  /** Streams an upload into the tree (MOUNT_UPLOAD); an existing file is replaced unless overwrite is false. */
+  async upload(
+    principal: Principal,
+    path: string,
+    body: WriteBody,
+    options: { contentType?: string; maxBytes?: number; size?: number; overwrite?: boolean; signal?: AbortSignal },
+  ): Promise<FsEntryView> {
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    try {
+      const entry = await this.deps.vfs.write(principal, path, body, {
+        overwrite: options.overwrite ?? true,
+        contentType: mimetypeOf(name, options.contentType),
+        ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+        ...(options.size !== undefined ? { size: options.size } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      return toEntryView(entry);
+    } catch (error) {
+      if (error instanceof AppError && error.kind === 'CONFLICT' && options.overwrite === false) {
+        throw AppError.conflict(`${path} already exists`);
+      }
+      throw error;
+    }
+  }
+
+  /** Saves text from the editor (≤ 10 MB; MOUNT_UPLOAD), creating or replacing the file. */
+  async update(principal: Principal, path: string, content: string): Promise<FsEntryView> {
+    const bytes = Buffer.from(content, 'utf8');
+    if (bytes.length > FS_UPDATE_MAX_BYTES) {
+      throw new AppError('PAYLOAD_TOO_LARGE', 'content is larger than 10 MB, the most the editor can save');
+    }
+    const target = this.deps.vfs.normalise(path);
+    return this.upload(principal, target, Readable.from([bytes]), { size: bytes.length });
+  }
+
+  // ---- reading ----------------------------------------------------------------------------------------
+
+  /** GET /api/fs/download: a file's bytes with Range / ETag; signed proxy links need no credentials. */
+  async content(
+    principal: Principal | null,
+    request: { path: string; mode: ContentMode; expires?: string; sign?: string; head?: boolean },
+    conditional: ContentRequest['conditional'],
+  ): Promise<ContentResult> {
+    const caller = principal ?? this.signedCaller(request.path, request.expires, request.sign);
+    const entry = await this.deps.vfs.stat(caller, request.path);
+    if (entry.isDir) throw AppError.validation(`${entry.path} is a folder: download needs a file`);
+    const etag = etagOf(entry);
+    const lastModified = new Date(entry.lastModified ?? 0);
+    const mimetype = mimetypeOf(entry.name, entry.contentType);
+    const policy = servingPolicy(mimetype);
+    const disposition: ContentMode = request.mode === 'inline' && policy.inline ? 'inline' : 'attachment';
+    const cond = conditional({ etag, lastModified, size: entry.size });
+    if (cond.notModified) return { kind: 'not_modified', etag, lastModified };
+    if (cond.range === 'unsatisfiable') return { kind: 'unsatisfiable', size: entry.size };
+    const range = cond.range;
+    const base = { filename: entry.name, policy, disposition, etag, lastModified, size: entry.size };
+    if (request.head) return { kind: 'head', ...base, ...(range ? { range } : {}) };
+    try {
+      const { result } = await this.deps.vfs.read(caller, entry.path, range ? { range } : {});
+      return { kind: 'body', read: result, ...base };
+    } catch (error) {
+      if (error instanceof AppError && error.kind === 'RANGE_NOT_SATISFIABLE') {
+        return { kind: 'unsatisfiable', size: entry.size };
+      }
+      throw error;
+    }
+  }
+
+  private linkSignature(path: string, expires: number): string {
+    return createHmac('sha256', this.linkKey).update(`${path}\n${expires}`).digest('base64url').slice(0, 43);
+  }
+
+  private signedCaller(path: string, expires?: string, sign?: string): Principal {
+    if (!expires || !sign) throw AppError.unauthorized('authentication required: send an admin token or an API key');
+    const normalised = this.deps.vfs.normalise(path);
+    const exp = Number(expires);
+    if (!safeEqual(sign, this.linkSignature(normalised, exp))) {
+      throw AppError.forbidden('the link signature is not valid for this path');
+    }
+    if (exp * 1000 < this.deps.clock.now().getTime()) throw new AppError('GONE', 'the link has expired');
+    return SIGNED_LINK;
+  }
+
+  /**
+   * GET /api/fs/file-link: a presigned URL straight to the storage when it can (S3, and the mount does not
+   * ask for the web proxy), else a signed proxy link to /api/fs/download with the same expiry.
+   */
+  async fileLink(
+    principal: Principal,
+    path: string,
+    options: { expiresIn?: number; forceDownload?: boolean; origin: string },
+  ): Promise<FsFileLink> {
+    const entry = await this.deps.vfs.stat(principal, path);
+    if (entry.isDir) throw AppError.validation(`${entry.path} is a folder: a link needs a file`);
+    const resolved = await this.deps.vfs.resolve(principal, entry.path, Permission.MOUNT_VIEW);
+    const ttl = options.expiresIn ?? resolved.mount.sign_expires ?? FS_LINK_TTL_DEFAULT;
+    const expiresAt = Math.floor(this.deps.clock.now().getTime() / 1000) + ttl;
+    const mimetype = mimetypeOf(entry.name, entry.contentType);
+    const policy = servingPolicy(mimetype);
+    const disposition: ContentMode = options.forceDownload || !policy.inline ? 'attachment' : 'inline';
+    const { driver } = resolved;
+    if (driver.presign && !resolved.mount.web_proxy) {
+      try {
+        const url = await driver.presign(resolved.driverPath, 'get', ttl, {
+          contentDisposition: contentDisposition(disposition, entry.name),
+          contentType: disposition === 'inline' ? policy.contentType : mimetype,
+        });
+        return { url, type: 'presigned', expires_at: new Date(expiresAt * 1000).toISOString() };
+      } catch (error) {
+        if (!isStorageError(error, 'unsupported')) throw storageToAppError(error);
+      }
+    }
+    const query = new URLSearchParams({
+      path: entry.path,
+      expires: String(expiresAt),
+      sign: this.linkSignature(entry.path, expiresAt),
+      ...(disposition === 'attachment' ? { download: 'true' } : {}),
+    });
+    const base = this.deps.publicUrl ?? options.origin;
+    return {
+      url: `${base}/api/fs/download?${query.toString()}`,
+      type: 'proxy',
+      expires_at: new Date(expiresAt * 1000).toISOString(),
+    };
+  }
+
+  /**
+   * POST /api/fs/create-share: a file share pointing at the mounted object in place (no copy). Needs
+   * MOUNT_VIEW on the path and FILE_SHARE; deleting the share later leaves the object in its mount.
+   */
+  async createShare(principal: Principal, path: string): Promise<FileView> {
+    if (principal.type === 'apikey' && !hasPermission(principal.permissions, Permission.FILE_SHARE)) {
+      throw AppError.forbidden('this API key lacks the file share permission');
+    }
+    const entry = await this.deps.vfs.stat(principal, path);
+    if (entry.isDir) throw AppError.validation(`${entry.path} is a folder: a share needs a file`);
+    const resolved = await this.deps.vfs.resolve(principal, entry.path, Permission.MOUNT_VIEW);
+    return this.deps.files.createShareForStoredObject(principal, {
+      id: newId(),
+      configId: resolved.mount.storage_config_id,
+      storagePath: resolved.driverPath,
+      filename: entry.name,
+      mimetype: mimetypeOf(entry.name, entry.contentType),
+      size: entry.size,
+      etag: entry.etag ?? null,
+      mountId: resolved.mount.id,
+    });
+  }
+}

@@ -1,0 +1,241 @@
+import { MULTIPART_PART_SIZE, type FsEntryView, type FsMultipartInit, type FsPresignResult } from '@clipnest/contract';
+import { AppError } from '../errors.js';
+import { isStorageError, type Entry, type MultipartCapability } from '../storage/types.js';
+import type { Resolved } from '../vfs/types.js';
+import type { Vfs } from '../vfs/vfs.js';
+import { tooLargeError } from './fileService.js';
+import { mimetypeOf, toEntryView, type FsService } from './fsService.js';
+import type { Principal } from './principal.js';
+import { storageToAppError } from './storageErrors.js';
+
+const MiB = 1024 * 1024;
+/** Part URLs are signed for this long (refresh-urls signs again). */
+const PART_URL_TTL_S = 15 * 60;
+const DEFAULT_PUT_TTL_S = 3600;
+
+const unquote = (etag: string) => etag.replace(/^W\//, '').replace(/^"|"$/g, '');
+
+/** A StorageError as the AppError the caller sees, its message prefixed with what failed. */
+function failed(prefix: string, error: unknown): unknown {
+  const mapped = storageToAppError(error);
+  return mapped instanceof AppError ? new AppError(mapped.kind, `${prefix}: ${mapped.message}`) : mapped;
+}
+
+/**
+ * Direct uploads into the tree (spec §7 /fs/presign and /fs/multipart/*): the bytes go straight to the storage
+ * (S3 presigned PUTs and part URLs) or through the server part by part (local), using the drivers' multipart
+ * capability and the file shares' part-size rules (5 MiB parts, at most the backend's part count). The tree
+ * checks MOUNT_UPLOAD and the base path on every call; the upload id is the backend's own, so nothing is
+ * stored here (an abandoned S3 upload is left to the bucket's lifecycle rules; local staging is swept by the
+ * driver).
+ */
+export class FsUploadService {
+  constructor(
+    private readonly deps: {
+      vfs: Vfs;
+      fs: Pick<FsService, 'uploadTarget'>;
+      /** The max upload size setting, in bytes. */
+      maxUploadSize: () => Promise<number>;
+    },
+  ) {}
+
+  private async target(principal: Principal, path: string, fileName: string | undefined, size: number) {
+    const max = await this.deps.maxUploadSize();
+    if (size > max) throw tooLargeError(max);
+    const target = await this.deps.fs.uploadTarget(principal, path, fileName ?? '');
+    return this.deps.vfs.resolveWrite(principal, target);
+  }
+
+  async presign(
+    principal: Principal,
+    input: { path: string; fileName?: string; contentType?: string; fileSize: number },
+  ): Promise<FsPresignResult> {
+    const resolved = await this.target(principal, input.path, input.fileName, input.fileSize);
+    if (!resolved.driver.presign) {
+      throw AppError.validation(
+        'failed to get presigned URL: this storage takes no direct uploads (local storage); use /api/fs/upload or multipart',
+      );
+    }
+    const contentType = mimetypeOf(resolved.path, input.contentType);
+    const ttl = resolved.mount.sign_expires ?? DEFAULT_PUT_TTL_S;
+    try {
+      const url = await resolved.driver.presign(resolved.driverPath, 'put', ttl, { contentType });
+      return { presignedUrl: url, targetPath: resolved.path, contentType, expires_in: ttl };
+    } catch (error) {
+      throw failed('failed to get presigned URL', error);
+    }
+  }
+
+  /** After the client's PUT: checks the object (exists, size, ETag) and announces it to the tree. */
+  async commit(
+    principal: Principal,
+    input: { targetPath?: string; path?: string; fileSize?: number; etag?: string },
+  ): Promise<FsEntryView> {
+    const resolved = await this.deps.vfs.resolveWrite(principal, input.targetPath ?? input.path ?? '', 'targetPath');
+    let entry: Entry;
+    try {
+      entry = await resolved.driver.stat(resolved.driverPath);
+    } catch (error) {
+      if (isStorageError(error, 'not_found')) {
+        throw AppError.validation('the uploaded object was not found in the storage: upload it before committing');
+      }
+      throw storageToAppError(error);
+    }
+    if (entry.isDir) throw AppError.validation(`${resolved.path} is a folder`);
+    if (input.fileSize !== undefined && entry.size !== input.fileSize) {
+      throw AppError.validation(`the stored object has ${entry.size} bytes, but ${input.fileSize} were announced`);
+    }
+    if (input.etag && entry.etag && unquote(input.etag) !== unquote(entry.etag)) {
+      throw AppError.validation('the ETag does not match the stored object');
+    }
+    return toEntryView(this.deps.vfs.written(resolved, entry));
+  }
+
+  private multipartOf(resolved: Resolved): MultipartCapability {
+    const mp = resolved.driver.multipart;
+    if (!mp) throw AppError.validation('multipart init failed: this storage does not support multipart uploads');
+    return mp;
+  }
+
+  private async signAll(resolved: Resolved, uploadId: string, partNumbers: number[]) {
+    const mp = this.multipartOf(resolved);
+    if (!mp.presignedParts || !mp.signPart) return [];
+    try {
+      return await Promise.all(
+        partNumbers.map(async (partNumber) => ({
+          partNumber,
+          url: await mp.signPart!(resolved.driverPath, uploadId, partNumber, PART_URL_TTL_S),
+        })),
+      );
+    } catch (error) {
+      throw failed('failed to sign part URLs', error);
+    }
+  }
+
+  async initMultipart(
+    principal: Principal,
+    input: { path: string; fileName?: string; fileSize: number; partSize?: number; contentType?: string },
+  ): Promise<FsMultipartInit> {
+    const resolved = await this.target(principal, input.path, input.fileName, input.fileSize);
+    const mp = this.multipartOf(resolved);
+    let partSize = Math.max(input.partSize ?? MULTIPART_PART_SIZE, mp.minPartSize);
+    if (Math.ceil(input.fileSize / partSize) > mp.maxParts) {
+      partSize = Math.ceil(input.fileSize / mp.maxParts / MiB) * MiB;
+    }
+    const partCount = Math.max(1, Math.ceil(input.fileSize / partSize));
+    let uploadId: string;
+    try {
+      ({ uploadId } = await mp.start(resolved.driverPath, {
+        contentType: mimetypeOf(resolved.path, input.contentType),
+        overwrite: true,
+      }));
+    } catch (error) {
+      throw failed('multipart init failed', error);
+    }
+    const numbers = Array.from({ length: partCount }, (_, i) => i + 1);
+    return {
+      uploadId,
+      path: resolved.path,
+      partSize,
+      partCount,
+      presigned: mp.presignedParts && typeof mp.signPart === 'function',
+      presignedUrls: await this.signAll(resolved, uploadId, numbers),
+    };
+  }
+
+  async refreshUrls(principal: Principal, input: { path: string; uploadId: string; partNumbers: number[] }) {
+    const resolved = await this.deps.vfs.resolveWrite(principal, input.path);
+    return { presignedUrls: await this.signAll(resolved, input.uploadId, input.partNumbers) };
+  }
+
+  /** A part through the server (local storage; any storage works). */
+  async uploadPart(
+    principal: Principal,
+    input: { path: string; uploadId: string; partNumber: number },
+    body: ReadableStream<Uint8Array>,
+    signal?: AbortSignal,
+  ): Promise<{ PartNumber: number; ETag: string; size: number }> {
+    const resolved = await this.deps.vfs.resolveWrite(principal, input.path);
+    const mp = this.multipartOf(resolved);
+    try {
+      const part = await mp.uploadPart(resolved.driverPath, input.uploadId, input.partNumber, body, { signal });
+      return { PartNumber: part.partNumber, ETag: part.etag, size: part.size };
+    } catch (error) {
+      throw failed(`part ${input.partNumber} failed`, error);
+    }
+  }
+
+  async completeMultipart(
+    principal: Principal,
+    input: {
+      path: string;
+      uploadId: string;
+      parts: Array<{ PartNumber?: number; partNumber?: number; ETag?: string; etag?: string }>;
+      fileSize?: number;
+    },
+  ): Promise<FsEntryView> {
+    const resolved = await this.deps.vfs.resolveWrite(principal, input.path);
+    const mp = this.multipartOf(resolved);
+    const parts = input.parts.map((p, i) => {
+      const partNumber = p.PartNumber ?? p.partNumber;
+      const etag = p.ETag ?? p.etag ?? '';
+      if (partNumber === undefined) {
+        throw AppError.validation(`parts.${i}: PartNumber is required`, [{ path: `parts.${i}`, message: 'required' }]);
+      }
+      if (unquote(etag) === '') {
+        throw AppError.validation(`no ETag obtained for part ${partNumber}`, [
+          { path: `parts.${i}`, message: 'no ETag obtained' },
+        ]);
+      }
+      return { partNumber, etag };
+    });
+    parts.sort((a, b) => a.partNumber - b.partNumber);
+    let entry: Entry;
+    try {
+      entry = await mp.complete(resolved.driverPath, input.uploadId, parts);
+    } catch (error) {
+      throw failed('multipart complete failed', error);
+    }
+    return toEntryView(this.deps.vfs.written(resolved, entry));
+  }
+
+  async abortMultipart(principal: Principal, input: { path: string; uploadId: string }): Promise<void> {
+    const resolved = await this.deps.vfs.resolveWrite(principal, input.path);
+    try {
+      await this.multipartOf(resolved).abort(resolved.driverPath, input.uploadId);
+    } catch (error) {
+      throw failed('multipart abort failed', error);
+    }
+  }
+
+  async listParts(principal: Principal, input: { path: string; uploadId: string }) {
+    const resolved = await this.deps.vfs.resolveWrite(principal, input.path);
+    try {
+      const parts = await this.multipartOf(resolved).listParts(resolved.driverPath, input.uploadId);
+      return { parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag, size: p.size })) };
+    } catch (error) {
+      throw failed('listing the parts failed', error);
+    }
+  }
+
+  /** Unfinished uploads at or below `path` (a file or a folder). */
+  async listUploads(principal: Principal, input: { path: string }) {
+    const resolved = await this.deps.vfs.resolveWrite(principal, input.path);
+    const mp = this.multipartOf(resolved);
+    if (!mp.listUploads) throw new AppError('NOT_IMPLEMENTED', 'this storage cannot list unfinished uploads');
+    try {
+      const uploads = await mp.listUploads();
+      const base = resolved.driverPath;
+      const mine = uploads.filter((u) => base === '' || u.path === base || u.path.startsWith(`${base}/`));
+      return {
+        uploads: mine.map((u) => ({
+          uploadId: u.uploadId,
+          path: `${resolved.mount.path}/${u.path}`,
+          ...(u.initiated ? { initiated: u.initiated.toISOString() } : {}),
+        })),
+      };
+    } catch (error) {
+      throw failed('listing the uploads failed', error);
+    }
+  }
+}

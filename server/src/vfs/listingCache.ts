@@ -1,0 +1,74 @@
+import type { Entry } from '../storage/types.js';
+
+interface Cached {
+  entries: Entry[];
+  expiresAt: number;
+}
+
+/** Largest number of folders kept; the oldest is dropped first. */
+const MAX_FOLDERS = 2000;
+
+/**
+ * Full listings of storage folders, per mount and driver path, kept for the mount's cache_ttl. Dropped by
+ * every write made through the tree (Vfs listens to its own VfsChange) and by refresh=true.
+ */
+export class ListingCache {
+  private readonly folders = new Map<string, Cached>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  private key(mountId: string, dir: string): string {
+    return `${mountId}\u0000${dir}`;
+  }
+
+  get(mountId: string, dir: string): Entry[] | undefined {
+    const key = this.key(mountId, dir);
+    const hit = this.folders.get(key);
+    if (!hit) return undefined;
+    if (hit.expiresAt <= this.now()) {
+      this.folders.delete(key);
+      return undefined;
+    }
+    return hit.entries;
+  }
+
+  set(mountId: string, dir: string, entries: Entry[], ttlSeconds: number): void {
+    if (ttlSeconds <= 0) return;
+    const key = this.key(mountId, dir);
+    this.folders.delete(key);
+    if (this.folders.size >= MAX_FOLDERS) {
+      const oldest = this.folders.keys().next().value;
+      if (oldest !== undefined) this.folders.delete(oldest);
+    }
+    this.folders.set(key, { entries, expiresAt: this.now() + ttlSeconds * 1000 });
+  }
+
+  /**
+   * Forgets what a change at driver path `path` of a mount may have made stale: every ancestor folder
+   * (a write can create parents) and the path itself with everything below it (a folder removed or moved).
+   */
+  invalidate(mountId: string, path: string): void {
+    const prefix = `${mountId}\u0000`;
+    for (const key of this.folders.keys()) {
+      if (!key.startsWith(prefix)) continue;
+      const dir = key.slice(prefix.length);
+      const ancestor = dir === '' || path === dir || path.startsWith(`${dir}/`);
+      const below = path === '' || dir.startsWith(`${path}/`);
+      if (ancestor || below) this.folders.delete(key);
+    }
+  }
+
+  /** Drops every folder of a mount (mount edited or deleted), or everything. */
+  clear(mountId?: string): void {
+    if (mountId === undefined) {
+      this.folders.clear();
+      return;
+    }
+    const prefix = `${mountId}\u0000`;
+    for (const key of this.folders.keys()) if (key.startsWith(prefix)) this.folders.delete(key);
+  }
+
+  get size(): number {
+    return this.folders.size;
+  }
+}

@@ -1,0 +1,94 @@
+// The shapes of the fs tree (VFS_CONTRACT.md). Do not rename once committed: copy tasks, zip, search and
+// WebDAV build on them.
+import type { WebdavPolicy } from '@clipnest/contract';
+import type { StorageDriver } from '../storage/types.js';
+
+/** A mount point as the tree works with it (a `mounts` row with real booleans). */
+export interface MountRecord {
+  id: string;
+  name: string;
+  /** Normalised virtual path `/a/b`. */
+  path: string;
+  storage_type: string;
+  storage_config_id: string;
+  remark: string;
+  sort_order: number;
+  /** Seconds a listing stays cached; 0 = never cached. */
+  cache_ttl: number;
+  is_active: boolean;
+  web_proxy: boolean;
+  enable_sign: boolean;
+  /** Seconds; null = the default expiry. */
+  sign_expires: number | null;
+  webdav_policy: WebdavPolicy;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A file or folder of the tree. */
+export interface VfsEntry {
+  name: string;
+  /** Normalised virtual path. */
+  path: string;
+  isDir: boolean;
+  size: number;
+  /** ISO 8601. */
+  lastModified?: string;
+  etag?: string;
+  contentType?: string;
+  /** The mount the entry lives in (absent for virtual folders above mounts). */
+  mountId?: string;
+  /** true for a folder that is a mount point (or leads to one) rather than a folder of a storage. */
+  isMount?: boolean;
+}
+
+/** A virtual path resolved to the storage that holds it. */
+export interface Resolved {
+  /** Normalised virtual path. */
+  path: string;
+  mount: MountRecord;
+  driver: StorageDriver;
+  /** Path inside the driver ('' = the mount's root). */
+  driverPath: string;
+}
+
+/** Emitted after every successful write made through the tree (listing cache, search index listen). */
+export interface VfsChange {
+  type: 'write' | 'mkdir' | 'remove' | 'move' | 'copy';
+  mountId: string;
+  /** Virtual path written / created / removed, or the source of a move or copy. */
+  path: string;
+  /** Target of a move or copy (virtual). */
+  toPath?: string;
+  entry?: VfsEntry;
+}
+
+export type VfsListener = (change: VfsChange) => void;
+
+export interface VfsListOptions {
+  /** Bypass (and refill) the listing cache. */
+  refresh?: boolean;
+  /** Offset into the folder's entries, as a decimal string (from a previous page's `cursor`). */
+  cursor?: string;
+  /** Entries per page (default: all). */
+  limit?: number;
+  /** Alternative to cursor. */
+  offset?: number;
+}
+
+export interface VfsListing {
+  /** Normalised virtual path of the folder. */
+  path: string;
+  /** The mount holding the folder; absent for virtual folders (`/`, parents of mount paths). */
+  mount?: MountRecord;
+  /** true when no storage backs the folder (only mount points below it). */
+  isVirtual: boolean;
+  entries: VfsEntry[];
+  total: number;
+  offset: number;
+  /** Present when more entries follow: pass back as `cursor`. */
+  cursor?: string;
+  /** true when the entries came from the listing cache. */
+  cached: boolean;
+}

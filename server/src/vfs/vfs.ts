@@ -1,0 +1,468 @@
+// The fs tree (VFS_CONTRACT.md): one place for path normalisation, mount resolution (longest prefix),
+// permission bits, a key's basic_path confinement, the listing cache and its invalidation. Services (fs API,
+// copy tasks, zip, search, share creation, WebDAV) call it and never a driver of a mount directly.
+import {
+  Permission,
+  hasPermission,
+  isPathWithin,
+  joinVirtualPath,
+  parentVirtualPath,
+  parseVirtualPath,
+  permissionNames,
+} from '@clipnest/contract';
+import { AppError } from '../errors.js';
+import type { Principal } from '../services/principal.js';
+import { storageToAppError } from '../services/storageErrors.js';
+import { normalizePath } from '../storage/paths.js';
+import {
+  isStorageError,
+  type Entry,
+  type ReadOptions,
+  type ReadResult,
+  type StorageDriver,
+  type WriteBody,
+  type WriteOptions,
+} from '../storage/types.js';
+import { ListingCache } from './listingCache.js';
+import { driverPathOf, hasMountBelow, longestMount, mountFolders } from './mountTable.js';
+import type { MountRecord, Resolved, VfsChange, VfsEntry, VfsListener, VfsListing, VfsListOptions } from './types.js';
+
+export interface VfsDeps {
+  /** Every mount (active or not), in display order. */
+  loadMounts(): Promise<MountRecord[]>;
+  /** The driver of a storage config (`registry.driverFor(config)`); throws AppError when the config is gone. */
+  driverFor(storageConfigId: string): Promise<StorageDriver>;
+  /** How long the mount table is kept in memory (default 5 s; mount edits through this instance drop it at once). */
+  mountsTtlMs?: number;
+  now?: () => number;
+}
+
+/** Pages gathered per driver call while filling the listing cache. */
+const DRIVER_PAGE = 1000;
+
+function permissionLabel(bit: number): string {
+  return (permissionNames(bit)[0] ?? String(bit)).toLowerCase();
+}
+
+export class Vfs {
+  private readonly listeners = new Set<VfsListener>();
+  readonly cache: ListingCache;
+  private mountTable?: { mounts: MountRecord[]; loadedAt: number };
+  private loading?: Promise<MountRecord[]>;
+
+  constructor(private readonly deps: VfsDeps) {
+    this.cache = new ListingCache(deps.now);
+    // The listing cache listens to the tree's own changes: every write drops what it made stale.
+    this.onChange((change) => {
+      this.dropCached(change.mountId, change.path);
+      if (change.toPath !== undefined) this.dropCachedAt(change.toPath);
+    });
+  }
+
+  private now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
+
+  // ---- paths and mounts -------------------------------------------------------------------------------
+
+  /**
+   * The one entry point for a path received from a client: `/a/b` form, or 400 naming `field` when it holds
+   * `..`, encoded dots / slashes / NUL, backslashes, control characters or passes 4,096 bytes.
+   */
+  normalise(input: unknown, field = 'path'): string {
+    if (input === undefined || input === null || input === '') {
+      throw AppError.validation(`${field} is required`, [{ path: field, message: 'required' }]);
+    }
+    const parsed = parseVirtualPath(input);
+    if ('problem' in parsed) {
+      const message = `invalid ${field}: ${parsed.problem}`;
+      throw AppError.validation(message, [{ path: field, message: parsed.problem }]);
+    }
+    return parsed.path;
+  }
+
+  /** Every mount, cached for a few seconds. */
+  async allMounts(): Promise<MountRecord[]> {
+    const ttl = this.deps.mountsTtlMs ?? 5000;
+    if (this.mountTable && this.now() - this.mountTable.loadedAt < ttl) return this.mountTable.mounts;
+    this.loading ??= this.deps
+      .loadMounts()
+      .then((mounts) => {
+        this.mountTable = { mounts, loadedAt: this.now() };
+        return mounts;
+      })
+      .finally(() => {
+        this.loading = undefined;
+      });
+    return this.loading;
+  }
+
+  private async activeMounts(): Promise<MountRecord[]> {
+    return (await this.allMounts()).filter((m) => m.is_active);
+  }
+
+  /** Call after a mount was created, edited or deleted: the next request reloads the table. */
+  mountsChanged(mountId?: string): void {
+    this.mountTable = undefined;
+    this.cache.clear(mountId);
+  }
+
+  async mountById(id: string): Promise<MountRecord | undefined> {
+    return (await this.allMounts()).find((m) => m.id === id);
+  }
+
+  /**
+   * The mounts a caller may see: all of them for the admin; for a key with any mount permission the
+   * active mounts its basic_path reaches (mount inside the base path, or the base path inside the mount).
+   */
+  async mounts(principal: Principal): Promise<MountRecord[]> {
+    const all = await this.allMounts();
+    if (principal.type === 'admin') return all;
+    const base = principal.basicPath || '/';
+    return all.filter((m) => m.is_active && (isPathWithin(m.path, base) || isPathWithin(base, m.path)));
+  }
+
+  // ---- access ------------------------------------------------------------------------------------------
+
+  /** 403 unless the caller holds `needed` and `path` lies at or under its basic_path. */
+  authorize(principal: Principal, path: string, needed: number): void {
+    if (principal.type === 'admin') return;
+    if (!hasPermission(principal.permissions, needed)) {
+      throw AppError.forbidden(`this API key lacks the ${permissionLabel(needed)} permission`);
+    }
+    if (!isPathWithin(path, principal.basicPath || '/')) {
+      throw AppError.forbidden(`no permission for this path: ${path} is outside ${principal.basicPath}`);
+    }
+  }
+
+  /** Normalises, checks access and resolves a path to the storage holding it (404 when no mount does). */
+  async resolve(principal: Principal, virtualPath: string, needed: number): Promise<Resolved> {
+    const path = this.normalise(virtualPath);
+    this.authorize(principal, path, needed);
+    return this.resolveAuthorized(path);
+  }
+
+  private async resolveAuthorized(path: string): Promise<Resolved> {
+    const mounts = await this.activeMounts();
+    const mount = longestMount(mounts, path);
+    if (!mount) {
+      if (path === '/' || hasMountBelow(mounts, path)) {
+        throw AppError.validation(`${path} is a virtual folder above mount points: it holds no files`);
+      }
+      throw AppError.notFound(`no mount holds ${path}`);
+    }
+    let driverPath: string;
+    try {
+      driverPath = normalizePath(driverPathOf(mount, path));
+    } catch (error) {
+      throw storageToAppError(error);
+    }
+    const driver = await this.deps.driverFor(mount.storage_config_id);
+    return { path, mount, driver, driverPath };
+  }
+
+  /** resolve() for an operation that changes a path: the mount's root itself cannot be the target. */
+  private async resolveInside(principal: Principal, input: string, needed: number, field = 'path'): Promise<Resolved> {
+    const path = this.normalise(input, field);
+    this.authorize(principal, path, needed);
+    const mounts = await this.activeMounts();
+    if (
+      mounts.some((m) => m.path === path) ||
+      path === '/' ||
+      (!longestMount(mounts, path) && hasMountBelow(mounts, path))
+    ) {
+      throw AppError.validation(`${field} ${path} is a mount point: edit or delete the mount instead`, [
+        { path: field, message: 'is a mount point' },
+      ]);
+    }
+    return this.resolveAuthorized(path);
+  }
+
+  // ---- reads -------------------------------------------------------------------------------------------
+
+  private toEntry(mount: MountRecord, dir: string, entry: Entry): VfsEntry {
+    const path = joinVirtualPath(dir, entry.name);
+    return {
+      name: entry.name,
+      path,
+      isDir: entry.isDir,
+      size: entry.size,
+      ...(entry.lastModified ? { lastModified: entry.lastModified.toISOString() } : {}),
+      ...(entry.etag ? { etag: entry.etag } : {}),
+      ...(entry.contentType ? { contentType: entry.contentType } : {}),
+      mountId: mount.id,
+    };
+  }
+
+  private async driverEntries(resolved: Resolved, refresh: boolean): Promise<{ entries: Entry[]; cached: boolean }> {
+    const { mount, driver, driverPath } = resolved;
+    if (!refresh) {
+      const hit = this.cache.get(mount.id, driverPath);
+      if (hit) return { entries: hit, cached: true };
+    }
+    const entries: Entry[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await driver.list(driverPath, { limit: DRIVER_PAGE, ...(cursor ? { cursor } : {}) });
+      entries.push(...page.entries);
+      cursor = page.cursor;
+    } while (cursor);
+    this.cache.set(mount.id, driverPath, entries, mount.cache_ttl);
+    return { entries, cached: false };
+  }
+
+  /**
+   * A folder's entries: the storage's entries plus the mount points below it (a nested mount appears as a
+   * folder; it hides a storage folder of the same name). Virtual folders (`/`, parents of mount paths) list
+   * only mount points. Paged by `cursor` (or `offset`) and `limit`.
+   */
+  async list(principal: Principal, input: string, options: VfsListOptions = {}): Promise<VfsListing> {
+    const path = this.normalise(input);
+    this.authorize(principal, path, Permission.MOUNT_VIEW);
+    const mounts = await this.activeMounts();
+    const folders = mountFolders(mounts, path);
+    const mount = longestMount(mounts, path);
+    let entries: VfsEntry[] = folders;
+    let cached = false;
+    if (mount) {
+      const resolved = await this.resolveAuthorized(path);
+      try {
+        const listed = await this.driverEntries(resolved, options.refresh === true);
+        cached = listed.cached;
+        const shadowed = new Set(folders.map((f) => f.name));
+        const own = listed.entries.filter((e) => !shadowed.has(e.name)).map((e) => this.toEntry(mount, path, e));
+        entries = [...folders, ...own];
+      } catch (error) {
+        // A folder that only exists because a mount lies below it (`/a/b` of a mount `/a/b/c`).
+        if (!(isStorageError(error, 'not_found') && folders.length > 0)) throw storageToAppError(error, 'folder');
+      }
+    } else if (path !== '/' && folders.length === 0) {
+      throw AppError.notFound(`no mount holds ${path}`);
+    }
+    const offset = options.cursor !== undefined ? Number(options.cursor) : (options.offset ?? 0);
+    if (!Number.isSafeInteger(offset) || offset < 0)
+      throw AppError.validation('cursor must be a cursor from a previous page');
+    const limit = options.limit ?? entries.length;
+    const page = entries.slice(offset, offset + limit);
+    const next = offset + page.length;
+    return {
+      path,
+      ...(mount ? { mount } : {}),
+      isVirtual: !mount,
+      entries: page,
+      total: entries.length,
+      offset,
+      ...(next < entries.length ? { cursor: String(next) } : {}),
+      cached,
+    };
+  }
+
+  /** One file or folder (a mount point or a virtual folder answers as a folder). */
+  async stat(principal: Principal, input: string, needed: number = Permission.MOUNT_VIEW): Promise<VfsEntry> {
+    const path = this.normalise(input);
+    this.authorize(principal, path, needed);
+    const mounts = await this.activeMounts();
+    const mount = longestMount(mounts, path);
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    if (!mount || mount.path === path) {
+      if (mount || path === '/' || hasMountBelow(mounts, path)) {
+        return { name, path, isDir: true, size: 0, isMount: true, ...(mount ? { mountId: mount.id } : {}) };
+      }
+      throw AppError.notFound(`no mount holds ${path}`);
+    }
+    const resolved = await this.resolveAuthorized(path);
+    try {
+      return this.toEntry(mount, parentVirtualPath(path), await resolved.driver.stat(resolved.driverPath));
+    } catch (error) {
+      if (isStorageError(error, 'not_found') && hasMountBelow(mounts, path)) {
+        return { name, path, isDir: true, size: 0, isMount: true };
+      }
+      throw storageToAppError(error, 'file');
+    }
+  }
+
+  /** Opens a file for reading (MOUNT_VIEW). */
+  async read(
+    principal: Principal,
+    input: string,
+    options: ReadOptions = {},
+  ): Promise<{ resolved: Resolved; result: ReadResult }> {
+    const resolved = await this.resolveInside(principal, input, Permission.MOUNT_VIEW);
+    try {
+      return { resolved, result: await resolved.driver.read(resolved.driverPath, options) };
+    } catch (error) {
+      throw storageToAppError(error, 'file');
+    }
+  }
+
+  // ---- writes ------------------------------------------------------------------------------------------
+
+  /**
+   * 409 when a file sits where a parent folder of the target must be. Object stores would happily write
+   * `a.txt/b` next to a file `a.txt`; the tree keeps one shape for every storage. The nearest existing
+   * ancestor decides (a folder means every one above it is a folder too).
+   */
+  private async assertParentsAreFolders(resolved: Resolved): Promise<void> {
+    let dir = resolved.driverPath;
+    while (dir.includes('/')) {
+      dir = dir.slice(0, dir.lastIndexOf('/'));
+      let entry: Entry;
+      try {
+        entry = await resolved.driver.stat(dir);
+      } catch (error) {
+        if (isStorageError(error, 'not_found')) continue;
+        throw storageToAppError(error, 'folder');
+      }
+      if (entry.isDir) return;
+      const where = joinVirtualPath(resolved.mount.path, dir);
+      throw AppError.conflict(`a file is in the way: ${where} is a file, not a folder`);
+    }
+  }
+
+  /**
+   * Resolves the target of a write that bypasses `write()` (a presigned PUT, a multipart upload): checks
+   * MOUNT_UPLOAD, the base path, that it is not a mount point and that no file sits where a parent folder
+   * must be. Call `written()` once the bytes are in the storage.
+   */
+  async resolveWrite(principal: Principal, input: string, field = 'path'): Promise<Resolved> {
+    const resolved = await this.resolveInside(principal, input, Permission.MOUNT_UPLOAD, field);
+    await this.assertParentsAreFolders(resolved);
+    return resolved;
+  }
+
+  /** Announces a file written to a resolved path (listing cache, search index); answers its entry. */
+  written(resolved: Resolved, entry: Entry): VfsEntry {
+    const out = this.toEntry(resolved.mount, parentVirtualPath(resolved.path), entry);
+    this.emit({ type: 'write', mountId: resolved.mount.id, path: resolved.path, entry: out });
+    return out;
+  }
+
+  /** Streams a file into the tree (MOUNT_UPLOAD). */
+  async write(
+    principal: Principal,
+    input: string,
+    body: WriteBody,
+    options: WriteOptions = {},
+    field = 'path',
+  ): Promise<VfsEntry> {
+    const resolved = await this.resolveWrite(principal, input, field);
+    let entry: Entry;
+    try {
+      entry = await resolved.driver.write(resolved.driverPath, body, options);
+    } catch (error) {
+      throw storageToAppError(error, 'file');
+    }
+    return this.written(resolved, entry);
+  }
+
+  /** Creates a folder and its parents (MOUNT_UPLOAD); an existing folder is fine. */
+  async mkdir(principal: Principal, input: string): Promise<VfsEntry> {
+    const resolved = await this.resolveInside(principal, input, Permission.MOUNT_UPLOAD);
+    await this.assertParentsAreFolders(resolved);
+    try {
+      await resolved.driver.mkdir(resolved.driverPath);
+    } catch (error) {
+      if (isStorageError(error, 'exists')) throw AppError.conflict(`a file named ${resolved.path} already exists`);
+      throw storageToAppError(error, 'folder');
+    }
+    const entry: VfsEntry = {
+      name: resolved.path.slice(resolved.path.lastIndexOf('/') + 1),
+      path: resolved.path,
+      isDir: true,
+      size: 0,
+      mountId: resolved.mount.id,
+    };
+    this.emit({ type: 'mkdir', mountId: resolved.mount.id, path: resolved.path, entry });
+    return entry;
+  }
+
+  /**
+   * Removes files and folders (folders with their content; MOUNT_DELETE). Every path is checked (access,
+   * existence) before anything is removed, so a bad path in the batch changes nothing.
+   */
+  async remove(principal: Principal, inputs: readonly string[]): Promise<string[]> {
+    const targets: Resolved[] = [];
+    for (const [i, input] of inputs.entries()) {
+      const resolved = await this.resolveInside(principal, input, Permission.MOUNT_DELETE, `paths.${i}`);
+      try {
+        await resolved.driver.stat(resolved.driverPath);
+      } catch (error) {
+        throw storageToAppError(error, `path ${resolved.path}`);
+      }
+      targets.push(resolved);
+    }
+    const removed: string[] = [];
+    for (const target of targets) {
+      try {
+        await target.driver.remove(target.driverPath, { recursive: true });
+      } catch (error) {
+        if (!isStorageError(error, 'not_found')) throw storageToAppError(error, `path ${target.path}`);
+      }
+      removed.push(target.path);
+      this.emit({ type: 'remove', mountId: target.mount.id, path: target.path });
+    }
+    return removed;
+  }
+
+  /** Renames or moves a file or folder within one mount (MOUNT_RENAME); an existing target is a 409. */
+  async rename(principal: Principal, fromInput: string, toInput: string): Promise<VfsEntry> {
+    const from = await this.resolveInside(principal, fromInput, Permission.MOUNT_RENAME, 'oldPath');
+    const to = await this.resolveInside(principal, toInput, Permission.MOUNT_RENAME, 'newPath');
+    if (from.mount.id !== to.mount.id) {
+      throw AppError.validation(
+        `newPath ${to.path} is in another mount's scope (${to.mount.path}, not ${from.mount.path}): ` +
+          'rename stays within one mount; copy across mounts instead',
+        [{ path: 'newPath', message: 'in another mount' }],
+      );
+    }
+    if (from.path === to.path) return this.stat(principal, from.path, Permission.MOUNT_RENAME);
+    await this.assertParentsAreFolders(to);
+    if (isPathWithin(to.path, from.path)) {
+      throw AppError.validation(`cannot move ${from.path} into itself (${to.path})`, [
+        { path: 'newPath', message: 'inside oldPath' },
+      ]);
+    }
+    try {
+      await from.driver.move(from.driverPath, to.driverPath, { overwrite: false });
+    } catch (error) {
+      if (isStorageError(error, 'exists')) throw AppError.conflict(`${to.path} already exists`);
+      if (isStorageError(error, 'not_found')) throw AppError.notFound(`${from.path} does not exist`);
+      throw storageToAppError(error, 'file');
+    }
+    this.emit({ type: 'move', mountId: from.mount.id, path: from.path, toPath: to.path });
+    return this.stat(principal, to.path, Permission.MOUNT_RENAME);
+  }
+
+  // ---- changes -----------------------------------------------------------------------------------------
+
+  onChange(listener: VfsListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Tells every listener about a write made through the tree (also for writes made by tasks, e.g. copies). */
+  emit(change: VfsChange): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch {
+        // A listener's failure never fails the write that already happened.
+      }
+    }
+  }
+
+  private dropCached(mountId: string, virtualPath: string): void {
+    const mount = this.mountTable?.mounts.find((m) => m.id === mountId);
+    if (!mount) {
+      this.cache.clear(mountId);
+      return;
+    }
+    this.cache.invalidate(mountId, isPathWithin(virtualPath, mount.path) ? driverPathOf(mount, virtualPath) : '');
+  }
+
+  private dropCachedAt(virtualPath: string): void {
+    const mount = this.mountTable && longestMount(this.mountTable.mounts, virtualPath);
+    if (mount) this.cache.invalidate(mount.id, driverPathOf(mount, virtualPath));
+    else this.cache.clear();
+  }
+}
