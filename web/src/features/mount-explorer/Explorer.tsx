@@ -12,6 +12,7 @@ import { LoadError } from '../../components/ui/load-error';
 import { SelectionBar } from '../../components/ui/selection-bar';
 import { Skeleton } from '../../components/ui/skeleton';
 import { api, errorMessage, isApiError } from '../../lib/api';
+import { formatNumber } from '../../lib/format';
 import { createShare, fileLink, shareUrl, useFsList, useMkdir, useRemove, useRename } from '../fs/api';
 import { Breadcrumbs } from '../fs/components/Breadcrumbs';
 import { EntryMenu, type MenuAction } from '../fs/components/EntryMenu';
@@ -55,7 +56,7 @@ export function Explorer({
   can: (bit: number) => boolean;
   onUpload: (dir: string, files: PickedFile[]) => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const list = useFsList(path);
@@ -348,7 +349,10 @@ export function Explorer({
       ) : (
         <>
           <p className="text-xs text-muted-foreground" data-testid="fs-count">
-            {t('fs.explorer.count', { count: listing?.total ?? entries.length })}
+            {t('fs.explorer.count', {
+              count: listing?.total ?? entries.length,
+              n: formatNumber(listing?.total ?? entries.length, i18n.language),
+            })}
           </p>
           <EntryViews
             entries={entries}
