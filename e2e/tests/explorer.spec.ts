@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
@@ -140,6 +140,22 @@ test.describe('mount explorer', () => {
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
     await expect(row(page, 'two.txt')).toHaveCount(0);
     await expect(row(page, 'renamed.txt')).toBeVisible();
+  });
+
+  test('a big file goes through the fs multipart flow with progress', async ({ adminPage: page }) => {
+    await page.goto('/mount-explorer/local/docs');
+    const size = 33 * 1024 * 1024;
+    const buffer = Buffer.alloc(size, 7);
+    const init = page.waitForRequest(/\/api\/fs\/multipart\/init/);
+    const part = page.waitForRequest(/\/api\/fs\/multipart\/part\?/);
+    await page
+      .getByTestId('fs-file-input')
+      .setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer });
+    await expect(page.locator('[data-testid="fs-upload"][data-status="done"]')).toHaveCount(1, { timeout: 30_000 });
+    await init;
+    await part;
+    await expect(row(page, 'big.bin')).toBeVisible();
+    expect(statSync(path.join(localRoot, 'docs/big.bin')).size).toBe(size);
   });
 
   test('edits and saves a text file through the preview', async ({ adminPage: page }) => {

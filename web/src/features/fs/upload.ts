@@ -1,11 +1,17 @@
 /**
- * One file into the tree: POST /api/fs/upload (multipart/form-data, `path` first) through
- * XMLHttpRequest for upload progress; the server streams it to the storage either way.
+ * One file into the tree. Small files: POST /api/fs/upload (multipart/form-data, `path` first) through
+ * XMLHttpRequest for upload progress. Big files: the fs multipart flow (init, one PUT per part straight to
+ * the storage or through /api/fs/multipart/part, complete), aborted on cancel.
  */
+import type { FsMultipartInit } from '@clipnest/contract';
 import { isRecord } from '../../lib/apiErrors';
-import { apiUrl, PART_UPLOAD_TIMEOUT_MS } from '../../lib/api';
+import { api, apiUrl, PART_UPLOAD_TIMEOUT_MS } from '../../lib/api';
 import { authorizationHeader, getSession } from '../../lib/auth';
 import { SpeedMeter } from '../upload/uploader/speed';
+import { xhrPut } from '../upload/uploader/xhrPut';
+
+/** Files from this size up go through the multipart flow. */
+export const FS_MULTIPART_THRESHOLD = 32 * 1024 * 1024;
 
 export interface FsUploadProgress {
   loaded: number;
@@ -22,11 +28,55 @@ export class FsUploadError extends Error {
   }
 }
 
-export function uploadToFs(
-  file: Blob,
-  targetPath: string,
-  options: { signal: AbortSignal; onProgress: (p: FsUploadProgress) => void },
-): Promise<void> {
+type UploadOptions = { signal: AbortSignal; onProgress: (p: FsUploadProgress) => void };
+
+export function uploadToFs(file: Blob, targetPath: string, options: UploadOptions): Promise<void> {
+  return file.size >= FS_MULTIPART_THRESHOLD
+    ? multipartUpload(file, targetPath, options)
+    : formUpload(file, targetPath, options);
+}
+
+async function multipartUpload(file: Blob, path: string, options: UploadOptions): Promise<void> {
+  const init = await api.post<FsMultipartInit>('/fs/multipart/init', {
+    path,
+    fileSize: file.size,
+    contentType: file.type || undefined,
+  });
+  const meter = new SpeedMeter();
+  const loaded = new Map<number, number>();
+  const report = () => {
+    const total = [...loaded.values()].reduce((a, b) => a + b, 0);
+    meter.add(total, performance.now());
+    options.onProgress({ loaded: total, total: file.size, speed: meter.speed() });
+  };
+  const urls = new Map(init.presignedUrls.map((u) => [u.partNumber, u.url]));
+  const parts: { PartNumber: number; ETag: string }[] = [];
+  try {
+    for (let n = 1; n <= init.partCount; n++) {
+      const blob = file.slice((n - 1) * init.partSize, Math.min(file.size, n * init.partSize));
+      const url = init.presigned
+        ? urls.get(n)!
+        : `/api/fs/multipart/part?${new URLSearchParams({ path: init.path, uploadId: init.uploadId, partNumber: String(n) })}`;
+      const result = await xhrPut(url, blob, {
+        auth: !init.presigned,
+        signal: options.signal,
+        onProgress: (bytes) => {
+          loaded.set(n, bytes);
+          report();
+        },
+      });
+      if (!result.etag) throw new FsUploadError(`part ${n}: no ETag`);
+      parts.push({ PartNumber: n, ETag: result.etag });
+    }
+    await api.post('/fs/multipart/complete', { path: init.path, uploadId: init.uploadId, parts });
+  } catch (error) {
+    void api.post('/fs/multipart/abort', { path: init.path, uploadId: init.uploadId }).catch(() => undefined);
+    if (options.signal.aborted) throw new FsUploadError('cancelled', true);
+    throw error instanceof Error ? error : new FsUploadError(String(error));
+  }
+}
+
+function formUpload(file: Blob, targetPath: string, options: UploadOptions): Promise<void> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     const meter = new SpeedMeter();
