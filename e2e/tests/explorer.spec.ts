@@ -142,6 +142,19 @@ test.describe('mount explorer', () => {
     await expect(row(page, 'renamed.txt')).toBeVisible();
   });
 
+  test('moves a file into another folder through the folder picker', async ({ adminPage: page }) => {
+    await page.goto('/mount-explorer/local/photos');
+    await row(page, 'a.txt').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Move to…' }).click();
+    const picker = page.getByRole('dialog');
+    await picker.getByRole('button', { name: 'Up one folder' }).click();
+    await picker.getByRole('button', { name: 'other', exact: true }).click();
+    await expect(picker).toContainText('/local/other');
+    await picker.getByRole('button', { name: 'Move here' }).click();
+    await expect(row(page, 'a.txt')).toHaveCount(0);
+    expect(readFileSync(path.join(localRoot, 'other/a.txt'), 'utf8')).toBe('not a photo');
+  });
+
   test('a big file goes through the fs multipart flow with progress', async ({ adminPage: page }) => {
     await page.goto('/mount-explorer/local/docs');
     const size = 33 * 1024 * 1024;

@@ -1,6 +1,17 @@
 import { Permission, type FsEntryView } from '@clipnest/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Download, ExternalLink, FolderOpen, FolderX, Link2, Pencil, Share2, SquarePen, Trash2 } from 'lucide-react';
+import {
+  Download,
+  ExternalLink,
+  FolderInput,
+  FolderOpen,
+  FolderX,
+  Link2,
+  Pencil,
+  Share2,
+  SquarePen,
+  Trash2,
+} from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState, type DragEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -17,13 +28,14 @@ import { createShare, fileLink, shareUrl, useFsList, useMkdir, useRemove, useRen
 import { Breadcrumbs } from '../fs/components/Breadcrumbs';
 import { EntryMenu, type MenuAction } from '../fs/components/EntryMenu';
 import { EntryViews } from '../fs/components/EntryViews';
+import { FolderPicker } from '../fs/components/FolderPicker';
 import { NameDialog } from '../fs/components/NameDialog';
 import { PreviewDialog } from '../fs/components/PreviewDialog';
 import { LinkDialog } from '../fs/components/ShareDialog';
 import { Toolbar } from '../fs/components/Toolbar';
 import { filesFromDataTransfer, type PickedFile } from '../fs/dropFiles';
 import { isEditable } from '../fs/kinds';
-import { explorerHref, joinPath, parentPath } from '../fs/paths';
+import { baseName, explorerHref, joinPath, parentPath } from '../fs/paths';
 import { clickSelect, type SelectionState } from '../fs/selection';
 import { isImage, readPrefs, sortAndFilter, writePrefs, type ExplorerPrefs } from '../fs/viewPrefs';
 
@@ -74,6 +86,7 @@ export function Explorer({
   const [menu, setMenu] = useState<{ x: number; y: number; index: number } | null>(null);
   const [naming, setNaming] = useState<{ mode: 'mkdir' } | { mode: 'rename'; entry: FsEntryView } | null>(null);
   const [deleting, setDeleting] = useState<string[] | null>(null);
+  const [moving, setMoving] = useState<string[] | null>(null);
   const [link, setLink] = useState<Parameters<typeof LinkDialog>[0]['link']>(null);
   const [dragging, setDragging] = useState(false);
   const [refreshing, setRefreshing] = useState(false);
@@ -152,6 +165,19 @@ export function Explorer({
     setDeleting(null);
   }
 
+  /** Move = rename into the picked folder (within one mount; another mount's folder is refused by the server). */
+  async function moveTo(folder: string) {
+    if (!moving) return;
+    try {
+      for (const from of moving) await rename.mutateAsync({ oldPath: from, newPath: joinPath(folder, baseName(from)) });
+      toast.success(t('fs.explorer.moved', { count: moving.length }));
+      setSel(NO_SELECTION);
+      setMoving(null);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  }
+
   async function showLink(entry: FsEntryView, share: boolean) {
     try {
       if (share) {
@@ -209,6 +235,13 @@ export function Explorer({
         icon: Pencil,
         onSelect: () => setNaming({ mode: 'rename', entry }),
       });
+    if (!entry.isMount && can(Permission.MOUNT_RENAME))
+      a.push({
+        id: 'move',
+        label: t('fs.explorer.moveTo'),
+        icon: FolderInput,
+        onSelect: () => setMoving(sel.selected.has(entry.path) ? [...sel.selected] : [entry.path]),
+      });
     if (!entry.isMount && can(Permission.MOUNT_DELETE))
       a.push({
         id: 'delete',
@@ -229,7 +262,8 @@ export function Explorer({
   };
 
   // Keyboard: arrows move, Enter opens, Delete deletes, F2 renames, Escape clears, Ctrl+A selects all.
-  const dialogOpen = naming !== null || deleting !== null || link !== null || previewPath !== null || menu !== null;
+  const dialogOpen =
+    naming !== null || moving !== null || deleting !== null || link !== null || previewPath !== null || menu !== null;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (dialogOpen || isTyping(e.target)) return;
@@ -319,6 +353,12 @@ export function Explorer({
           clearLabel={t('fs.explorer.clearSelection')}
           onClear={() => setSel(NO_SELECTION)}
         >
+          {can(Permission.MOUNT_RENAME) && writable && (
+            <Button variant="secondary" size="sm" onClick={() => setMoving([...sel.selected])}>
+              <FolderInput className="size-4" aria-hidden="true" />
+              {t('fs.explorer.moveTo')}
+            </Button>
+          )}
           {can(Permission.MOUNT_DELETE) && writable && (
             <Button variant="secondary" size="sm" onClick={() => setDeleting([...sel.selected])}>
               <Trash2 className="size-4" aria-hidden="true" />
@@ -403,6 +443,14 @@ export function Explorer({
         confirmLabel={t('common.delete')}
         busy={remove.isPending}
         onConfirm={() => void confirmDelete()}
+      />
+      <FolderPicker
+        open={moving !== null}
+        title={t('fs.explorer.moveTitle', { count: moving?.length ?? 0 })}
+        start={path}
+        busy={rename.isPending}
+        onPick={(folder) => void moveTo(folder)}
+        onOpenChange={(o) => !o && setMoving(null)}
       />
       <LinkDialog link={link} onClose={() => setLink(null)} />
       <PreviewDialog
