@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { adminToken, createKey, Perm, uniqueName } from '../support/api';
+import { seriousViolations } from '../support/axe';
 import { expect, seedStorage, test } from '../support/fixtures';
 import { deleteAllMounts, localStorage, mount, s3Storage, writeTree } from '../support/mounts';
 import { startS3rver, type S3rver } from '../support/s3rver';
@@ -232,6 +233,18 @@ test.describe('mount explorer', () => {
     }
     await expect(row(page, 'f09999.txt')).toBeVisible();
   });
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`explorer and mount management pass axe (${theme})`, async ({ page, token }) => {
+      await seedStorage(page, { themeMode: theme, language: 'en', admin_token: token });
+      await page.goto('/mount-explorer/local/docs');
+      await expect(row(page, 'notes.md')).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.goto('/admin/mount-management');
+      await expect(page.getByTestId('mount-row').first()).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+  }
 
   test('long-press opens the context menu on a touch screen', async ({ browser, token }) => {
     const context = await browser.newContext({ hasTouch: true, isMobile: true, viewport: { width: 390, height: 844 } });

@@ -106,7 +106,7 @@ export function EntryViews(props: EntryViewProps) {
   const itemProps = (index: number) => {
     const entry = entries[index]!;
     return {
-      role: 'row' as const,
+      role: 'option' as const,
       'aria-selected': selected.has(entry.path),
       'data-testid': 'fs-entry',
       'data-name': entry.name,
@@ -125,7 +125,7 @@ export function EntryViews(props: EntryViewProps) {
   };
 
   return (
-    <div ref={ref} role="grid" aria-label={t('fs.explorer.listLabel')} aria-rowcount={entries.length}>
+    <div ref={ref} role="listbox" aria-multiselectable="true" aria-label={t('fs.explorer.listLabel')}>
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {items.map((row) => {
           const start = row.index * columns;

@@ -87,7 +87,11 @@ export function Toolbar({
       </div>
       <DropdownMenu>
         <DropdownMenuTrigger asChild>
-          <Button variant="secondary" size="sm" aria-label={t('fs.explorer.sortAndSettings')}>
+          <Button
+            variant="secondary"
+            size="sm"
+            aria-label={`${t(`fs.explorer.sort.${prefs.sort}`)} · ${t('fs.explorer.sortAndSettings')}`}
+          >
             {prefs.desc ? (
               <ArrowUpAZ className="size-4" aria-hidden="true" />
             ) : (
