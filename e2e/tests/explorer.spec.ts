@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
@@ -141,6 +142,19 @@ test.describe('mount explorer', () => {
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
     await expect(row(page, 'two.txt')).toHaveCount(0);
     await expect(row(page, 'renamed.txt')).toBeVisible();
+  });
+
+  test('uploads a whole folder with its subfolders', async ({ adminPage: page }) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'clipnest-e2e-folder-'));
+    writeTree(dir, { 'album/cover.txt': 'cover', 'album/disc 1/track.txt': 'track' });
+    await page.goto('/mount-explorer/cloud');
+    await page.getByTestId('fs-folder-input').setInputFiles(path.join(dir, 'album'));
+    await expect(page.locator('[data-testid="fs-upload"][data-status="done"]')).toHaveCount(2);
+    await row(page, 'album').dblclick();
+    await expect(row(page, 'cover.txt')).toBeVisible();
+    await row(page, 'disc 1').dblclick();
+    await expect(row(page, 'track.txt')).toBeVisible();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   test('moves a file into another folder through the folder picker', async ({ adminPage: page }) => {

@@ -144,6 +144,7 @@ export function Toolbar({
               ref={folder}
               type="file"
               hidden
+              data-testid="fs-folder-input"
               {...{ webkitdirectory: '' }}
               onChange={(e) => picked(e.currentTarget)}
             />
