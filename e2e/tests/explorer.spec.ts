@@ -39,6 +39,9 @@ test.describe('mount explorer', () => {
       'photos/a.txt': 'not a photo',
       'team/inside.txt': 'inside the base path',
       'other/outside.txt': 'outside',
+      'pics/a.png': 'not really a png',
+      'pics/b.png': 'not really a png',
+      'pics/c.txt': 'text',
     });
     // Written asynchronously: a long synchronous loop stalls this process past the server's keep-alive.
     const big = path.join(localRoot, 'big');
@@ -155,6 +158,29 @@ test.describe('mount explorer', () => {
     await row(page, 'disc 1').dblclick();
     await expect(row(page, 'track.txt')).toBeVisible();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('gallery settings change the view and are remembered; reset restores them', async ({ adminPage: page }) => {
+    await page.goto('/mount-explorer/local/pics');
+    await expect(page.getByTestId('fs-entry')).toHaveCount(3);
+    await page.getByRole('radio', { name: 'Gallery view' }).click();
+    await expect(page.getByTestId('fs-entry')).toHaveCount(2);
+    await page.getByRole('button', { name: 'Sort and view settings' }).click();
+    const settings = page.getByTestId('gallery-settings');
+    await settings.getByRole('switch', { name: 'Images only' }).click();
+    await settings.getByRole('slider').first().fill('2');
+    await expect(settings).toContainText('2 columns');
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('fs-entry')).toHaveCount(3);
+    await page.reload();
+    await expect(page.getByRole('radio', { name: 'Gallery view' })).toHaveAttribute('aria-checked', 'true');
+    await expect(page.getByTestId('fs-entry')).toHaveCount(3);
+    await page.getByRole('button', { name: 'Sort and view settings' }).click();
+    await expect(page.getByTestId('gallery-settings')).toContainText('2 columns');
+    await page.getByRole('button', { name: 'Reset view settings' }).click();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('fs-entry')).toHaveCount(2);
+    await page.getByRole('radio', { name: 'List view' }).click();
   });
 
   test('moves a file into another folder through the folder picker', async ({ adminPage: page }) => {
