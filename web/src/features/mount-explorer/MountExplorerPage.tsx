@@ -1,16 +1,60 @@
-import { FolderTree } from 'lucide-react';
+import { hasPermission, Permission } from '@clipnest/contract';
+import { FolderTree, Lock } from 'lucide-react';
+import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ComingSoon } from '../../components/ComingSoon';
+import { Link, Navigate, useParams } from 'react-router';
+import { buttonClasses } from '../../components/ui/button';
+import { EmptyState } from '../../components/ui/empty-state';
+import { useSession } from '../../lib/useSession';
+import { UploadPanel } from '../fs/components/UploadPanel';
+import type { PickedFile } from '../fs/dropFiles';
+import { explorerHref, isWithin, pathFromSplat } from '../fs/paths';
+import { useFsUploads } from '../fs/useFsUploads';
+import { Explorer } from './Explorer';
 
+/**
+ * /mount-explorer/{path…} (spec §2): the tree of mounts. Key holders stay inside their basic_path (sent
+ * back there from outside it); actions the key lacks the bit for are hidden.
+ */
 export default function MountExplorerPage() {
   const { t } = useTranslation();
+  const session = useSession();
+  const params = useParams();
+  const path = pathFromSplat(params['*']);
+  const uploads = useFsUploads();
+  const addUploads: (dir: string, files: PickedFile[]) => void = uploads.add;
+  const permissions = session.type === 'apikey' ? session.permissions : 0;
+  const can = useCallback(
+    (bit: number) => session.type === 'admin' || hasPermission(permissions, bit),
+    [session.type, permissions],
+  );
+
+  if (session.type === 'none' || !can(Permission.MOUNT_VIEW)) {
+    return (
+      <div className="mx-auto w-full max-w-4xl">
+        <EmptyState
+          icon={session.type === 'none' ? FolderTree : Lock}
+          title={t('feature.mountExplorer.title')}
+          description={session.type === 'none' ? t('fs.explorer.signIn') : t('fs.explorer.noPermission')}
+          action={
+            session.type === 'none' ? (
+              <Link to="/admin" className={buttonClasses('primary')}>
+                {t('fs.explorer.signInAction')}
+              </Link>
+            ) : undefined
+          }
+        />
+      </div>
+    );
+  }
+  const base = session.type === 'apikey' ? (session.keyInfo?.basic_path ?? '/') : '/';
+  if (!isWithin(path, base)) return <Navigate to={explorerHref(base)} replace />;
+
   return (
-    <div className="mx-auto w-full max-w-4xl">
-      <ComingSoon
-        icon={FolderTree}
-        title={t('feature.mountExplorer.title')}
-        description={t('feature.mountExplorer.body')}
-      />
+    <div className="mx-auto flex w-full max-w-6xl flex-col gap-4">
+      <h1 className="text-xl font-semibold">{t('feature.mountExplorer.title')}</h1>
+      <UploadPanel items={uploads.items} onCancel={uploads.cancel} onClear={uploads.clearFinished} />
+      <Explorer key={path} path={path} can={can} onUpload={addUploads} />
     </div>
   );
 }

@@ -1,0 +1,65 @@
+/** The fs API (spec §7 /api/fs/*) as query and mutation hooks. Paths are virtual (`/mount/dir/file`). */
+import type { FileView, FsEntryView, FsFileLink, FsListing, FsRemoveResult } from '@clipnest/contract';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../lib/api';
+
+export const FS_QUERY_KEY = ['fs'] as const;
+/** Entries per list page: the first rows paint from the first page while the rest load on scroll. */
+export const FS_PAGE_SIZE = 500;
+
+export const fsListKey = (path: string) => [...FS_QUERY_KEY, 'list', path] as const;
+
+export function useFsList(path: string) {
+  const client = useQueryClient();
+  const query = useInfiniteQuery({
+    queryKey: fsListKey(path),
+    initialPageParam: { cursor: undefined as string | undefined, refresh: false },
+    queryFn: ({ pageParam, signal }) =>
+      api.get<FsListing>('/fs/list', {
+        signal,
+        query: { path, limit: FS_PAGE_SIZE, cursor: pageParam.cursor, refresh: pageParam.refresh || undefined },
+      }),
+    getNextPageParam: (last) => (last.cursor ? { cursor: last.cursor, refresh: false } : undefined),
+    retry: false,
+  });
+  /** Reads the storage again, bypassing the mount's listing cache (refresh=true). */
+  const refresh = async () => {
+    client.removeQueries({ queryKey: fsListKey(path) });
+    const first = await api.get<FsListing>('/fs/list', { query: { path, limit: FS_PAGE_SIZE, refresh: true } });
+    client.setQueryData(fsListKey(path), {
+      pages: [first],
+      pageParams: [{ cursor: undefined, refresh: true }],
+    });
+  };
+  return { ...query, refresh };
+}
+
+export function useInvalidateFs() {
+  const client = useQueryClient();
+  return () => client.invalidateQueries({ queryKey: FS_QUERY_KEY });
+}
+
+function useFsMutation<I, O>(fn: (input: I) => Promise<O>) {
+  const invalidate = useInvalidateFs();
+  return useMutation({ mutationFn: fn, onSuccess: () => invalidate() });
+}
+
+export const useMkdir = () => useFsMutation((path: string) => api.post<FsEntryView>('/fs/mkdir', { path }));
+export const useRename = () =>
+  useFsMutation((input: { oldPath: string; newPath: string }) => api.post<FsEntryView>('/fs/rename', input));
+export const useRemove = () =>
+  useFsMutation((paths: string[]) => api.post<FsRemoveResult>('/fs/batch-remove', { paths }));
+export const useUpdateText = () =>
+  useFsMutation((input: { path: string; content: string }) => api.post<FsEntryView>('/fs/update', input));
+
+export function fileLink(path: string, forceDownload = false): Promise<FsFileLink> {
+  return api.get<FsFileLink>('/fs/file-link', { query: { path, force_download: forceDownload || undefined } });
+}
+
+export function createShare(path: string): Promise<FileView> {
+  return api.post<FileView>('/fs/create-share', { path });
+}
+
+export function shareUrl(slug: string): string {
+  return `${window.location.origin}/file/${encodeURIComponent(slug)}`;
+}

@@ -1,0 +1,134 @@
+import type { FsEntryView } from '@clipnest/contract';
+import { FS_UPDATE_MAX_BYTES } from '@clipnest/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Download } from 'lucide-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { Dialog, DialogContent } from '../../../components/ui/dialog';
+import { Textarea } from '../../../components/ui/input';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { apiUrl, errorMessage } from '../../../lib/api';
+import { authorizationHeader, getSession } from '../../../lib/auth';
+import { formatBytes } from '../../../lib/format';
+import { ImagePreview } from '../../file-view/previews/ImagePreview';
+import { fileLink, useUpdateText } from '../api';
+import { entryKind, isEditable } from '../kinds';
+
+async function readText(path: string, signal: AbortSignal): Promise<string> {
+  const url = `${apiUrl('/fs/download')}?path=${encodeURIComponent(path)}`;
+  const header = authorizationHeader(getSession());
+  const response = await fetch(url, { signal, headers: header ? { Authorization: header } : {} });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return response.text();
+}
+
+/** The editor for text files: loads through fs/download, saves through fs/update (10 MB at most). */
+function TextEditor({ entry, canSave, onSaved }: { entry: FsEntryView; canSave: boolean; onSaved: () => void }) {
+  const { t } = useTranslation();
+  const text = useQuery({
+    queryKey: ['fs', 'text', entry.path, entry.etag ?? entry.modified ?? ''],
+    queryFn: ({ signal }) => readText(entry.path, signal),
+    retry: false,
+  });
+  const [draft, setDraft] = useState<string | null>(null);
+  const update = useUpdateText();
+  const value = draft ?? text.data ?? '';
+  const tooLarge = new Blob([value]).size > FS_UPDATE_MAX_BYTES;
+
+  async function save() {
+    try {
+      await update.mutateAsync({ path: entry.path, content: value });
+      toast.success(t('fs.explorer.saved', { name: entry.name }));
+      setDraft(null);
+      onSaved();
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  }
+
+  if (text.isPending) return <Skeleton className="h-64 w-full" />;
+  if (text.isError) return <Alert tone="danger">{errorMessage(text.error)}</Alert>;
+  return (
+    <div className="flex flex-col gap-3">
+      <Textarea
+        aria-label={t('fs.explorer.editorLabel', { name: entry.name })}
+        data-testid="fs-editor"
+        className="min-h-[50dvh] font-mono text-[13px]"
+        spellCheck={false}
+        readOnly={!canSave}
+        value={value}
+        onChange={(e) => setDraft(e.target.value)}
+      />
+      {tooLarge && <Alert tone="danger">{t('errors.editor.tooLarge')}</Alert>}
+      {canSave && (
+        <div className="flex justify-end">
+          <Button onClick={() => void save()} loading={update.isPending} disabled={draft === null || tooLarge}>
+            {t('common.save')}
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function MediaPreview({ entry }: { entry: FsEntryView }) {
+  const { t } = useTranslation();
+  const kind = entryKind(entry);
+  const link = useQuery({
+    queryKey: ['fs', 'link', entry.path, entry.etag ?? entry.modified ?? ''],
+    queryFn: () => fileLink(entry.path),
+    staleTime: 30 * 60 * 1000,
+  });
+  const [failed, setFailed] = useState(false);
+  if (link.isPending) return <Skeleton className="h-64 w-full" />;
+  if (link.isError || failed) return <Alert tone="danger">{t('fs.explorer.previewFailed')}</Alert>;
+  const src = link.data.url;
+  if (kind === 'image') return <ImagePreview src={src} alt={entry.name} onError={() => setFailed(true)} />;
+  if (kind === 'video') return <video src={src} controls className="max-h-[70dvh] w-full rounded-lg bg-black" />;
+  if (kind === 'audio') return <audio src={src} controls className="w-full" />;
+  if (kind === 'pdf') return <iframe src={src} title={entry.name} className="h-[70dvh] w-full rounded-lg border" />;
+  return <p className="text-sm text-muted-foreground">{t('fs.explorer.noPreview')}</p>;
+}
+
+/** `?preview=` of the explorer: the file view's previewers, and the editor for text files. */
+export function PreviewDialog({
+  entry,
+  canEdit,
+  onClose,
+  onDownload,
+  onSaved,
+}: {
+  entry: FsEntryView | null;
+  canEdit: boolean;
+  onClose: () => void;
+  onDownload: (entry: FsEntryView) => void;
+  onSaved: () => void;
+}) {
+  const { t, i18n } = useTranslation();
+  return (
+    <Dialog open={entry !== null} onOpenChange={(open) => !open && onClose()}>
+      {entry && (
+        <DialogContent
+          className="sm:max-w-4xl"
+          title={<span className="break-all">{entry.name}</span>}
+          description={formatBytes(entry.size, i18n.language)}
+          footer={
+            <Button variant="secondary" onClick={() => onDownload(entry)}>
+              <Download className="size-4" aria-hidden="true" />
+              {t('fs.explorer.download')}
+            </Button>
+          }
+        >
+          {isEditable(entry) ? (
+            <TextEditor entry={entry} canSave={canEdit} onSaved={onSaved} />
+          ) : (
+            <MediaPreview key={entry.path} entry={entry} />
+          )}
+        </DialogContent>
+      )}
+    </Dialog>
+  );
+}

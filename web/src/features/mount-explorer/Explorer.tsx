@@ -1,0 +1,465 @@
+import { Permission, type FsEntryView } from '@clipnest/contract';
+import { useQuery } from '@tanstack/react-query';
+import {
+  Download,
+  ExternalLink,
+  FolderInput,
+  FolderOpen,
+  FolderX,
+  Link2,
+  Pencil,
+  Share2,
+  SquarePen,
+  Trash2,
+} from 'lucide-react';
+import { useCallback, useEffect, useMemo, useState, type DragEvent, type MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { toast } from 'sonner';
+import { Button } from '../../components/ui/button';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { EmptyState } from '../../components/ui/empty-state';
+import { LoadError } from '../../components/ui/load-error';
+import { SelectionBar } from '../../components/ui/selection-bar';
+import { Skeleton } from '../../components/ui/skeleton';
+import { api, errorMessage, isApiError } from '../../lib/api';
+import { formatNumber } from '../../lib/format';
+import { createShare, fileLink, shareUrl, useFsList, useMkdir, useRemove, useRename } from '../fs/api';
+import { Breadcrumbs } from '../fs/components/Breadcrumbs';
+import { EntryMenu, type MenuAction } from '../fs/components/EntryMenu';
+import { EntryViews } from '../fs/components/EntryViews';
+import { FolderPicker } from '../fs/components/FolderPicker';
+import { NameDialog } from '../fs/components/NameDialog';
+import { PreviewDialog } from '../fs/components/PreviewDialog';
+import { LinkDialog } from '../fs/components/ShareDialog';
+import { Toolbar } from '../fs/components/Toolbar';
+import { filesFromDataTransfer, type PickedFile } from '../fs/dropFiles';
+import { isEditable } from '../fs/kinds';
+import { baseName, explorerHref, joinPath, parentPath } from '../fs/paths';
+import { clickSelect, type SelectionState } from '../fs/selection';
+import { isImage, readPrefs, sortAndFilter, writePrefs, type ExplorerPrefs } from '../fs/viewPrefs';
+
+const NO_SELECTION: SelectionState = { selected: new Set(), anchor: -1 };
+
+function download(path: string) {
+  void fileLink(path, true)
+    .then((link) => {
+      const a = document.createElement('a');
+      a.href = link.url;
+      a.download = '';
+      a.rel = 'noopener';
+      a.click();
+    })
+    .catch((error: unknown) => toast.error(errorMessage(error)));
+}
+
+function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return !!el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
+}
+
+/** One folder of the tree: views, selection, keyboard, context menu, and the operations the key allows. */
+export function Explorer({
+  path,
+  can,
+  onUpload,
+}: {
+  path: string;
+  can: (bit: number) => boolean;
+  onUpload: (dir: string, files: PickedFile[]) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const list = useFsList(path);
+  const mkdir = useMkdir();
+  const rename = useRename();
+  const remove = useRemove();
+  const [prefs, setPrefsState] = useState<ExplorerPrefs>(() => readPrefs());
+  const setPrefs = (p: ExplorerPrefs) => {
+    setPrefsState(p);
+    writePrefs(p);
+  };
+  const [filter, setFilter] = useState('');
+  const [sel, setSel] = useState<SelectionState>(NO_SELECTION);
+  const [focused, setFocused] = useState(-1);
+  const [menu, setMenu] = useState<{ x: number; y: number; index: number } | null>(null);
+  const [naming, setNaming] = useState<{ mode: 'mkdir' } | { mode: 'rename'; entry: FsEntryView } | null>(null);
+  const [deleting, setDeleting] = useState<string[] | null>(null);
+  const [moving, setMoving] = useState<string[] | null>(null);
+  const [link, setLink] = useState<Parameters<typeof LinkDialog>[0]['link']>(null);
+  const [dragging, setDragging] = useState(false);
+  const [refreshing, setRefreshing] = useState(false);
+
+  const listing = list.data?.pages[0];
+  const all = useMemo(() => list.data?.pages.flatMap((p) => p.items) ?? [], [list.data]);
+  const entries = useMemo(() => {
+    const sorted = sortAndFilter(all, { sort: prefs.sort, desc: prefs.desc, filter });
+    return prefs.view === 'gallery' && prefs.gallery.imagesOnly ? sorted.filter(isImage) : sorted;
+  }, [all, prefs.sort, prefs.desc, prefs.view, prefs.gallery.imagesOnly, filter]);
+  const paths = useMemo(() => entries.map((e) => e.path), [entries]);
+  const writable = listing !== undefined && !listing.isVirtual;
+  const canUpload = can(Permission.MOUNT_UPLOAD) && writable;
+
+  // ?preview= : the entry from the listing, or fetched when the link came from elsewhere.
+  const previewPath = params.get('preview');
+  const fromList = previewPath ? all.find((e) => e.path === previewPath) : undefined;
+  const fetched = useQuery({
+    queryKey: ['fs', 'get', previewPath],
+    queryFn: () => api.get<FsEntryView>('/fs/get', { query: { path: previewPath! } }),
+    enabled: !!previewPath && !fromList && !list.isPending,
+    retry: false,
+  });
+  const previewEntry = fromList ?? fetched.data ?? null;
+
+  const open = useCallback(
+    (entry: FsEntryView) => {
+      if (entry.isDirectory) void navigate(explorerHref(entry.path));
+      else setParams({ preview: entry.path });
+    },
+    [navigate, setParams],
+  );
+
+  const onUploadHere = (files: PickedFile[]) => {
+    if (files.length > 0) onUpload(path, files);
+  };
+
+  async function doRefresh() {
+    setRefreshing(true);
+    try {
+      await list.refresh();
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+    setRefreshing(false);
+  }
+
+  async function submitName(name: string) {
+    if (!naming) return;
+    try {
+      if (naming.mode === 'mkdir') {
+        await mkdir.mutateAsync(joinPath(path, name));
+        toast.success(t('fs.explorer.folderCreated', { name }));
+      } else {
+        await rename.mutateAsync({
+          oldPath: naming.entry.path,
+          newPath: joinPath(parentPath(naming.entry.path), name),
+        });
+        toast.success(t('fs.explorer.renamed', { name }));
+      }
+      setNaming(null);
+    } catch (error) {
+      if (!(isApiError(error) && error.loggedOut)) toast.error(errorMessage(error));
+    }
+  }
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    try {
+      await remove.mutateAsync(deleting);
+      toast.success(t('fs.explorer.deleted', { count: deleting.length }));
+      setSel(NO_SELECTION);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+    setDeleting(null);
+  }
+
+  /** Move = rename into the picked folder (within one mount; another mount's folder is refused by the server). */
+  async function moveTo(folder: string) {
+    if (!moving) return;
+    try {
+      for (const from of moving) await rename.mutateAsync({ oldPath: from, newPath: joinPath(folder, baseName(from)) });
+      toast.success(t('fs.explorer.moved', { count: moving.length }));
+      setSel(NO_SELECTION);
+      setMoving(null);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  }
+
+  async function showLink(entry: FsEntryView, share: boolean) {
+    try {
+      if (share) {
+        const created = await createShare(entry.path);
+        setLink({
+          title: t('fs.explorer.shareTitle', { name: entry.name }),
+          url: shareUrl(created.slug),
+          share: created,
+        });
+      } else {
+        const l = await fileLink(entry.path);
+        setLink({ title: t('fs.explorer.linkTitle', { name: entry.name }), url: l.url });
+      }
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  }
+
+  const actionsFor = (entry: FsEntryView): MenuAction[] => {
+    const a: MenuAction[] = [
+      {
+        id: 'open',
+        label: t('fs.explorer.open'),
+        icon: entry.isDirectory ? FolderOpen : ExternalLink,
+        onSelect: () => open(entry),
+      },
+    ];
+    if (!entry.isDirectory) {
+      a.push({
+        id: 'download',
+        label: t('fs.explorer.download'),
+        icon: Download,
+        onSelect: () => download(entry.path),
+      });
+      a.push({
+        id: 'link',
+        label: t('fs.explorer.directLink'),
+        icon: Link2,
+        onSelect: () => void showLink(entry, false),
+      });
+      if (can(Permission.FILE_SHARE))
+        a.push({
+          id: 'share',
+          label: t('fs.explorer.share'),
+          icon: Share2,
+          onSelect: () => void showLink(entry, true),
+        });
+      if (isEditable(entry) && can(Permission.MOUNT_UPLOAD))
+        a.push({ id: 'edit', label: t('fs.explorer.edit'), icon: SquarePen, onSelect: () => open(entry) });
+    }
+    if (!entry.isMount && can(Permission.MOUNT_RENAME))
+      a.push({
+        id: 'rename',
+        label: t('fs.explorer.rename'),
+        icon: Pencil,
+        onSelect: () => setNaming({ mode: 'rename', entry }),
+      });
+    if (!entry.isMount && can(Permission.MOUNT_RENAME))
+      a.push({
+        id: 'move',
+        label: t('fs.explorer.moveTo'),
+        icon: FolderInput,
+        onSelect: () => setMoving(sel.selected.has(entry.path) ? [...sel.selected] : [entry.path]),
+      });
+    if (!entry.isMount && can(Permission.MOUNT_DELETE))
+      a.push({
+        id: 'delete',
+        label: t('common.delete'),
+        icon: Trash2,
+        destructive: true,
+        onSelect: () => setDeleting(sel.selected.has(entry.path) ? [...sel.selected] : [entry.path]),
+      });
+    return a;
+  };
+
+  const activate = (index: number, e: MouseEvent) => {
+    setFocused(index);
+    const next = clickSelect(sel, paths, index, { shift: e.shiftKey, toggle: e.ctrlKey || e.metaKey });
+    setSel(next);
+    // A plain tap on a touch screen (no modifier keys) opens, as phones have no double-click.
+    if (!e.shiftKey && !e.ctrlKey && !e.metaKey && matchMedia('(pointer: coarse)').matches) open(entries[index]!);
+  };
+
+  // Keyboard: arrows move, Enter opens, Delete deletes, F2 renames, Escape clears, Ctrl+A selects all.
+  const dialogOpen =
+    naming !== null || moving !== null || deleting !== null || link !== null || previewPath !== null || menu !== null;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (dialogOpen || isTyping(e.target)) return;
+      const current = entries[focused];
+      if (e.key === 'ArrowDown' || e.key === 'ArrowRight' || e.key === 'ArrowUp' || e.key === 'ArrowLeft') {
+        e.preventDefault();
+        const step = e.key === 'ArrowDown' || e.key === 'ArrowRight' ? 1 : -1;
+        const next = Math.min(entries.length - 1, Math.max(0, focused + step));
+        setFocused(next);
+        setSel(clickSelect(sel, paths, next, { shift: e.shiftKey, toggle: false }));
+      } else if (e.key === 'Enter' && current) {
+        open(current);
+      } else if (e.key === 'Escape') {
+        setSel(NO_SELECTION);
+      } else if (e.key === 'Delete' && can(Permission.MOUNT_DELETE) && writable) {
+        const targets = sel.selected.size > 0 ? [...sel.selected] : current ? [current.path] : [];
+        if (targets.length > 0) setDeleting(targets);
+      } else if (e.key === 'F2' && current && !current.isMount && can(Permission.MOUNT_RENAME)) {
+        e.preventDefault();
+        setNaming({ mode: 'rename', entry: current });
+      } else if (e.key.toLowerCase() === 'a' && (e.ctrlKey || e.metaKey)) {
+        e.preventDefault();
+        setSel({ selected: new Set(paths), anchor: 0 });
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  // Paste files (screenshots, files copied in the OS) into this folder.
+  useEffect(() => {
+    if (!canUpload) return;
+    const onPaste = (e: ClipboardEvent) => {
+      if (isTyping(e.target) || !e.clipboardData?.files.length) return;
+      e.preventDefault();
+      onUpload(
+        path,
+        Array.from(e.clipboardData.files).map((file) => ({ file, relativePath: file.name })),
+      );
+    };
+    window.addEventListener('paste', onPaste);
+    return () => window.removeEventListener('paste', onPaste);
+  }, [canUpload, onUpload, path]);
+
+  const dropProps = canUpload
+    ? {
+        onDragOver: (e: DragEvent) => {
+          if (!e.dataTransfer.types.includes('Files')) return;
+          e.preventDefault();
+          setDragging(true);
+        },
+        onDragLeave: (e: DragEvent) => {
+          if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+        },
+        onDrop: (e: DragEvent) => {
+          e.preventDefault();
+          setDragging(false);
+          void filesFromDataTransfer(e.dataTransfer).then(onUploadHere);
+        },
+      }
+    : {};
+
+  const menuEntry = menu ? entries[menu.index] : undefined;
+  const fetchNext = list.fetchNextPage;
+  const needMore = useCallback(() => {
+    if (!list.isFetchingNextPage) void fetchNext();
+  }, [fetchNext, list.isFetchingNextPage]);
+
+  return (
+    <div className="relative flex flex-col gap-3" data-testid="fs-explorer" {...dropProps}>
+      <Breadcrumbs path={path} />
+      <Toolbar
+        prefs={prefs}
+        setPrefs={setPrefs}
+        filter={filter}
+        setFilter={setFilter}
+        canUpload={canUpload}
+        onUpload={onUploadHere}
+        onNewFolder={() => setNaming({ mode: 'mkdir' })}
+        onRefresh={() => void doRefresh()}
+        refreshing={refreshing}
+      />
+      {sel.selected.size > 1 && (
+        <SelectionBar
+          label={t('fs.explorer.selection')}
+          summary={t('fs.explorer.selected', { count: sel.selected.size })}
+          clearLabel={t('fs.explorer.clearSelection')}
+          onClear={() => setSel(NO_SELECTION)}
+        >
+          {can(Permission.MOUNT_RENAME) && writable && (
+            <Button variant="secondary" size="sm" onClick={() => setMoving([...sel.selected])}>
+              <FolderInput className="size-4" aria-hidden="true" />
+              {t('fs.explorer.moveTo')}
+            </Button>
+          )}
+          {can(Permission.MOUNT_DELETE) && writable && (
+            <Button variant="secondary" size="sm" onClick={() => setDeleting([...sel.selected])}>
+              <Trash2 className="size-4" aria-hidden="true" />
+              {t('common.delete')}
+            </Button>
+          )}
+        </SelectionBar>
+      )}
+      {list.isPending ? (
+        <div className="flex flex-col gap-1">
+          {Array.from({ length: 8 }, (_, i) => (
+            <Skeleton key={i} className="h-11 w-full" />
+          ))}
+        </div>
+      ) : list.isError ? (
+        <LoadError
+          title={t('fs.explorer.loadFailed')}
+          message={errorMessage(list.error)}
+          retryLabel={t('common.retry')}
+          onRetry={() => void list.refetch()}
+        />
+      ) : entries.length === 0 ? (
+        <EmptyState
+          icon={FolderX}
+          title={filter ? t('fs.explorer.noMatch') : t('fs.explorer.emptyTitle')}
+          description={filter ? undefined : canUpload ? t('fs.explorer.emptyDrop') : t('fs.explorer.emptyBody')}
+        />
+      ) : (
+        <>
+          <p className="text-xs text-muted-foreground" data-testid="fs-count">
+            {t('fs.explorer.count', {
+              count: listing?.total ?? entries.length,
+              n: formatNumber(listing?.total ?? entries.length, i18n.language),
+            })}
+          </p>
+          <EntryViews
+            entries={entries}
+            prefs={prefs}
+            selected={sel.selected}
+            focused={focused}
+            hasMore={!!list.hasNextPage}
+            onNeedMore={needMore}
+            onActivate={activate}
+            onOpen={open}
+            onMenu={(index, x, y) => {
+              const entry = entries[index];
+              if (entry && !sel.selected.has(entry.path)) setSel({ selected: new Set([entry.path]), anchor: index });
+              setFocused(index);
+              setMenu({ x, y, index });
+            }}
+          />
+        </>
+      )}
+      {dragging && (
+        <div className="pointer-events-none absolute inset-0 z-10 grid place-items-center rounded-xl border-2 border-dashed border-primary bg-primary-soft/70 text-sm font-medium text-primary-soft-foreground">
+          {t('fs.explorer.dropHere')}
+        </div>
+      )}
+      <EntryMenu at={menu} actions={menuEntry ? actionsFor(menuEntry) : []} onClose={() => setMenu(null)} />
+      <NameDialog
+        open={naming !== null}
+        title={
+          naming?.mode === 'rename'
+            ? t('fs.explorer.renameTitle', { name: naming.entry.name })
+            : t('fs.explorer.newFolder')
+        }
+        initial={naming?.mode === 'rename' ? naming.entry.name : ''}
+        submitLabel={naming?.mode === 'rename' ? t('fs.explorer.rename') : t('common.create')}
+        busy={mkdir.isPending || rename.isPending}
+        onSubmit={(name) => void submitName(name)}
+        onOpenChange={(o) => !o && setNaming(null)}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(o) => !o && setDeleting(null)}
+        title={
+          deleting?.length === 1
+            ? t('fs.explorer.deleteOne', { name: deleting[0]!.split('/').pop() })
+            : t('fs.explorer.deleteMany', { count: deleting?.length ?? 0 })
+        }
+        description={t('fs.explorer.deleteBody')}
+        confirmLabel={t('common.delete')}
+        busy={remove.isPending}
+        onConfirm={() => void confirmDelete()}
+      />
+      <FolderPicker
+        open={moving !== null}
+        title={t('fs.explorer.moveTitle', { count: moving?.length ?? 0 })}
+        start={path}
+        busy={rename.isPending}
+        onPick={(folder) => void moveTo(folder)}
+        onOpenChange={(o) => !o && setMoving(null)}
+      />
+      <LinkDialog link={link} onClose={() => setLink(null)} />
+      <PreviewDialog
+        entry={previewEntry}
+        canEdit={can(Permission.MOUNT_UPLOAD)}
+        onClose={() => setParams({})}
+        onDownload={(e) => download(e.path)}
+        onSaved={() => undefined}
+      />
+    </div>
+  );
+}
