@@ -309,7 +309,7 @@ export class FileService {
 
   private insufficient(size: number, remaining: number, capacity: number, atLeast: boolean): AppError {
     return new AppError(
-      'PAYLOAD_TOO_LARGE',
+      'QUOTA_EXCEEDED',
       `insufficient storage: file size ${atLeast ? 'at least ' : ''}${formatBytes(size)}, remaining space ${formatBytes(
         remaining,
       )}, total capacity ${formatBytes(capacity)}`,
@@ -365,7 +365,7 @@ export class FileService {
       if (error instanceof AppError) throw error;
       if (isStorageError(error, 'quota')) {
         throw new AppError(
-          'PAYLOAD_TOO_LARGE',
+          'QUOTA_EXCEEDED',
           `insufficient storage: the storage is full (file size at least ${formatBytes(meter.bytes)})`,
         );
       }
@@ -510,25 +510,25 @@ export class FileService {
 
   private assertOpen(row: FileRow): void {
     const now = isoNow(this.deps.clock);
-    if (row.expires_at !== null && row.expires_at <= now) throw new AppError('GONE', 'this file share has expired');
+    if (row.expires_at !== null && row.expires_at <= now) throw new AppError('EXPIRED', 'this file share has expired');
     if (row.max_views > 0 && row.views >= row.max_views) {
-      throw new AppError('GONE', 'this file share has reached its maximum number of views');
+      throw new AppError('EXPIRED', 'this file share has reached its maximum number of views');
     }
   }
 
   private async assertPassword(row: FileRow, password: string | undefined, client: string): Promise<void> {
     const hash = row.password_hash;
     if (hash === null) return;
-    if (password === undefined || password === '') throw AppError.unauthorized('password required');
+    if (password === undefined || password === '') throw new AppError('PASSWORD_REQUIRED', 'password required');
     const right = await this.deps.limiter.attempt({ kind: 'file', client, target: row.id }, () =>
       verifyPassword(password, hash),
     );
-    if (!right) throw AppError.unauthorized('wrong password');
+    if (!right) throw new AppError('PASSWORD_WRONG', 'wrong password');
   }
 
   private async consume(row: FileRow): Promise<void> {
     if (!(await this.deps.files.consumeView(row.id, isoNow(this.deps.clock)))) {
-      throw new AppError('GONE', 'this file share has reached its maximum number of views or has expired');
+      throw new AppError('EXPIRED', 'this file share has reached its maximum number of views or has expired');
     }
   }
 
@@ -632,14 +632,14 @@ export class FileService {
   ): Promise<boolean> {
     if (this.tokenValid(row, token)) {
       if (row.expires_at !== null && row.expires_at <= isoNow(this.deps.clock)) {
-        throw new AppError('GONE', 'this file share has expired');
+        throw new AppError('EXPIRED', 'this file share has expired');
       }
       return false;
     }
     if (token) {
       // A stale token: fall back to the password when one came along, else say why.
       if (row.password_hash !== null && !password) {
-        throw AppError.unauthorized('the download link has expired, refresh the page');
+        throw new AppError('PASSWORD_REQUIRED', 'the download link has expired, refresh the page');
       }
     }
     this.assertOpen(row);

@@ -192,7 +192,7 @@ export class UrlUploadService {
     const createdBy = creatorId(principal);
     const active = [...this.jobs.values()].filter((j) => j.createdBy === createdBy && j.status === 'downloading');
     if (active.length >= MAX_ACTIVE_JOBS_PER_USER) {
-      throw new AppError('TOO_MANY_REQUESTS', `at most ${MAX_ACTIVE_JOBS_PER_USER} URL downloads at a time`);
+      throw new AppError('RATE_LIMITED', `at most ${MAX_ACTIVE_JOBS_PER_USER} URL downloads at a time`);
     }
     const controller = new AbortController();
     const { response, url } = await this.deps.guard.request(input.url, { method: 'GET', signal: controller.signal });
