@@ -144,9 +144,7 @@ export class DirectUploadService {
     const plan = await this.deps.files.planDirectUpload(input, input.filename, input.size);
     const { config, driver } = plan;
     if (!driver.presign || config.storage_type === 'local') {
-      throw AppError.validation(
-        'failed to get presigned URL: this storage does not support direct uploads (local storage); use multipart upload',
-      );
+      throw AppError.validation('this storage does not support direct uploads (local storage); use multipart upload');
     }
     const ttl = putUrlTtl(input.size, config.signature_expires_in);
     let url: string;
@@ -157,9 +155,7 @@ export class DirectUploadService {
         contentLength: input.size,
       });
     } catch (error) {
-      const mapped = storageToAppError(error);
-      if (mapped instanceof AppError) throw new AppError(mapped.kind, `failed to get presigned URL: ${mapped.message}`);
-      throw mapped;
+      throw storageToAppError(error);
     }
     const id = newId();
     const now = this.now();
@@ -294,7 +290,7 @@ export class DirectUploadService {
   ): Promise<MultipartInitResult> {
     const plan = await this.deps.files.planDirectUpload(input, input.filename, input.size);
     const mp = plan.driver.multipart;
-    if (!mp) throw AppError.validation('multipart init failed: this storage does not support multipart uploads');
+    if (!mp) throw AppError.validation('this storage does not support multipart uploads');
     let partSize = Math.max(input.part_size ?? MULTIPART_PART_SIZE, mp.minPartSize);
     if (Math.ceil(input.size / partSize) > mp.maxParts) partSize = Math.ceil(input.size / mp.maxParts / MiB) * MiB;
     const partCount = Math.max(1, Math.ceil(input.size / partSize));
@@ -302,9 +298,7 @@ export class DirectUploadService {
     try {
       ({ uploadId } = await mp.start(plan.storagePath, { contentType: plan.mimetype, overwrite: false }));
     } catch (error) {
-      const mapped = storageToAppError(error);
-      if (mapped instanceof AppError) throw new AppError(mapped.kind, `multipart init failed: ${mapped.message}`);
-      throw mapped;
+      throw storageToAppError(error);
     }
     const id = newId();
     const now = this.now();
