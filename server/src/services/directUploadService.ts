@@ -20,7 +20,8 @@ import type { Logger } from '../lib/logger.js';
 import type { UploadSessionRepository, UploadSessionRow } from '../repositories/uploadSessionRepository.js';
 import { hashPassword } from '../security/secrets.js';
 import { isStorageError, type StorageDriver, type UploadedPart } from '../storage/types.js';
-import type { FileService } from './fileService.js';
+import type { FileShareService } from './fileShareService.js';
+import type { FileUploadService } from './fileUploadService.js';
 import { unquoteEtag as unquote } from './fileServing.js';
 import { creatorId, type Principal } from './principal.js';
 import type { StorageConfigService } from './storageConfigService.js';
@@ -92,7 +93,8 @@ export class DirectUploadService {
   constructor(
     private readonly deps: {
       sessions: UploadSessionRepository;
-      files: FileService;
+      files: FileShareService;
+      uploads: FileUploadService;
       storageConfigs: StorageConfigService;
       clock: Clock;
       logger: Logger;
@@ -141,7 +143,7 @@ export class DirectUploadService {
   // ---------- presigned single PUT ----------
 
   async presign(principal: Principal, input: DirectUploadInput, sourceUrl?: string): Promise<PresignResult> {
-    const plan = await this.deps.files.planDirectUpload(input, input.filename, input.size);
+    const plan = await this.deps.uploads.planDirectUpload(input, input.filename, input.size);
     const { config, driver } = plan;
     if (!driver.presign || config.storage_type === 'local') {
       throw AppError.validation('this storage does not support direct uploads (local storage); use multipart upload');
@@ -288,7 +290,7 @@ export class DirectUploadService {
     input: DirectUploadInput,
     sourceUrl?: string,
   ): Promise<MultipartInitResult> {
-    const plan = await this.deps.files.planDirectUpload(input, input.filename, input.size);
+    const plan = await this.deps.uploads.planDirectUpload(input, input.filename, input.size);
     const mp = plan.driver.multipart;
     if (!mp) throw AppError.validation('this storage does not support multipart uploads');
     let partSize = Math.max(input.part_size ?? MULTIPART_PART_SIZE, mp.minPartSize);

@@ -11,7 +11,8 @@ import { newId } from '../lib/ids.js';
 import type { Logger } from '../lib/logger.js';
 import type { SsrfGuard } from '../net/ssrfGuard.js';
 import { webFromNode } from '../storage/streams.js';
-import { cleanFilename, tooLargeError, type FileService } from './fileService.js';
+import { cleanFilename, tooLargeError } from './fileShareRules.js';
+import type { FileUploadService } from './fileUploadService.js';
 import { creatorId, type Principal } from './principal.js';
 
 /** Finished jobs are kept this long for GET /api/url/jobs/{id}. */
@@ -76,7 +77,7 @@ function remoteStatusError(status: number): AppError {
 export class UrlUploadService {
   private readonly jobs = new Map<string, Job>();
 
-  constructor(private readonly deps: { guard: SsrfGuard; files: FileService; clock: Clock; logger: Logger }) {}
+  constructor(private readonly deps: { guard: SsrfGuard; files: FileUploadService; clock: Clock; logger: Logger }) {}
 
   /** Filename, size and type from a HEAD, or a one-byte ranged GET when HEAD is refused. */
   async info(raw: string): Promise<UrlInfo> {
@@ -205,7 +206,7 @@ export class UrlUploadService {
     const filename = input.filename
       ? cleanFilename(input.filename)
       : filenameFrom(url, response.headers['content-disposition']);
-    let prepared: Awaited<ReturnType<FileService['prepareUpload']>>;
+    let prepared: Awaited<ReturnType<FileUploadService['prepareUpload']>>;
     try {
       prepared = await this.deps.files.prepareUpload(input, total ?? undefined);
     } catch (error) {
