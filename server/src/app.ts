@@ -43,6 +43,7 @@ import type { ZipService } from './services/zip/zipService.js';
 import type { SearchService } from './services/search/searchService.js';
 import type { MountService } from './services/mountService.js';
 import type { DirectUploadService } from './services/directUploadService.js';
+import type { MultipartUploadService } from './services/multipartUploadService.js';
 import type { UrlUploadService } from './services/urlUploadService.js';
 import type { FileServingService } from './services/fileServingService.js';
 import type { FileShareService } from './services/fileShareService.js';
@@ -69,6 +70,7 @@ export interface AppServices {
   fileUploads: FileUploadService;
   fileServing: FileServingService;
   directUploads: DirectUploadService;
+  multipartUploads: MultipartUploadService;
   urlUploads: UrlUploadService;
   mounts: MountService;
   fs: FsService;

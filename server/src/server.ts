@@ -48,6 +48,7 @@ import { createDriver } from './storage/index.js';
 import { SsrfGuard } from './net/ssrfGuard.js';
 import { UploadSessionRepository } from './repositories/uploadSessionRepository.js';
 import { DirectUploadService } from './services/directUploadService.js';
+import { MultipartUploadService } from './services/multipartUploadService.js';
 import { UrlUploadService } from './services/urlUploadService.js';
 import { MountRepository } from './repositories/mountRepository.js';
 import { Vfs } from './vfs/vfs.js';
@@ -209,6 +210,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     clock,
     logger,
   });
+  const multipartUploads = new MultipartUploadService({ sessions, uploads: fileUploads, direct: directUploads });
   const urlUploads = new UrlUploadService({
     guard: new SsrfGuard({ allowPrivate: config.allowPrivateUrls }),
     files: fileUploads,
@@ -229,6 +231,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     zips,
     search,
     directUploads,
+    multipartUploads,
     urlUploads,
     publicUrl: config.publicUrl,
     uploadSpoolDir: uploadSpoolDir(config.dataDir),
