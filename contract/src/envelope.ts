@@ -1,7 +1,11 @@
-/** Every /api reply (spec §7): `code` equals the HTTP status. */
+import type { ApiErrorKind } from './errors.js';
+
+/** Every /api reply (spec §7): `code` equals the HTTP status; an error reply also carries its `kind`. */
 export interface ApiEnvelope<T = unknown> {
   code: number;
   message: string;
+  /** Present on every error reply (success false): what went wrong, from one closed list. */
+  kind?: ApiErrorKind;
   data?: T;
   success: boolean;
 }

@@ -43,8 +43,11 @@ import type { ZipService } from './services/zip/zipService.js';
 import type { SearchService } from './services/search/searchService.js';
 import type { MountService } from './services/mountService.js';
 import type { DirectUploadService } from './services/directUploadService.js';
+import type { MultipartUploadService } from './services/multipartUploadService.js';
 import type { UrlUploadService } from './services/urlUploadService.js';
-import type { FileService } from './services/fileService.js';
+import type { FileServingService } from './services/fileServingService.js';
+import type { FileShareService } from './services/fileShareService.js';
+import type { FileUploadService } from './services/fileUploadService.js';
 import type { StorageConfigService } from './services/storageConfigService.js';
 import type { ApiKeyService } from './services/apiKeyService.js';
 import type { AuthService } from './services/authService.js';
@@ -63,8 +66,11 @@ export interface AppServices {
   backupScheduler: BackupScheduler;
   dashboard: DashboardService;
   storageConfigs: StorageConfigService;
-  files: FileService;
+  files: FileShareService;
+  fileUploads: FileUploadService;
+  fileServing: FileServingService;
   directUploads: DirectUploadService;
+  multipartUploads: MultipartUploadService;
   urlUploads: UrlUploadService;
   mounts: MountService;
   fs: FsService;
@@ -133,7 +139,7 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/fs', fsZipRoutes(services));
   api.route('/fs', fsSearchRoutes(services));
   api.route('/', maxUploadSizeRoutes(services));
-  api.route('/', publicFileRoutes({ files: services.files, trustProxy: options.trustProxy }));
+  api.route('/', publicFileRoutes({ files: services.fileServing, trustProxy: options.trustProxy }));
   api.all('*', (c) => {
     throw AppError.notFound(`no such endpoint: ${c.req.method} ${c.req.path}`);
   });

@@ -37,7 +37,10 @@ import { SettingsService } from './services/settingsService.js';
 import { SystemService } from './services/systemService.js';
 import { FileRepository } from './repositories/fileRepository.js';
 import { StorageConfigRepository } from './repositories/storageConfigRepository.js';
-import { FileService } from './services/fileService.js';
+import { contentDisposition } from './http/contentDisposition.js';
+import { FileServingService } from './services/fileServingService.js';
+import { FileShareService } from './services/fileShareService.js';
+import { FileUploadService } from './services/fileUploadService.js';
 import { StorageConfigService } from './services/storageConfigService.js';
 import { LocalRoots } from './services/localRoots.js';
 import { StorageRegistry } from './services/storageRegistry.js';
@@ -45,6 +48,7 @@ import { createDriver } from './storage/index.js';
 import { SsrfGuard } from './net/ssrfGuard.js';
 import { UploadSessionRepository } from './repositories/uploadSessionRepository.js';
 import { DirectUploadService } from './services/directUploadService.js';
+import { MultipartUploadService } from './services/multipartUploadService.js';
 import { UrlUploadService } from './services/urlUploadService.js';
 import { MountRepository } from './repositories/mountRepository.js';
 import { Vfs } from './vfs/vfs.js';
@@ -159,8 +163,11 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     now: () => clock.now().getTime(),
   });
   const mounts = new MountService({ mounts: mountRepository, storageConfigs, vfs, clock });
-  const files = new FileService({
-    files: new FileRepository(db),
+  const fileRows = new FileRepository(db);
+  const files = new FileShareService({ files: fileRows, storageConfigs, settings, clock, logger });
+  const fileUploads = new FileUploadService({ files: fileRows, shares: files, storageConfigs });
+  const fileServing = new FileServingService({
+    files: fileRows,
     storageConfigs,
     settings,
     stats,
@@ -169,8 +176,16 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     tokenSecret: encryptionKey,
     publicUrl: config.publicUrl,
     limiter: secretAttempts,
+    contentDisposition,
   });
-  const fs = new FsService({ vfs, files, clock, tokenSecret: encryptionKey, publicUrl: config.publicUrl });
+  const fs = new FsService({
+    vfs,
+    files,
+    clock,
+    tokenSecret: encryptionKey,
+    publicUrl: config.publicUrl,
+    contentDisposition,
+  });
   const fsUploads = new FsUploadService({ vfs, fs, maxUploadSize: () => files.maxUploadSize() });
   const backupScheduler = new BackupScheduler({
     backups,
@@ -190,13 +205,15 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
   const directUploads = new DirectUploadService({
     sessions,
     files,
+    uploads: fileUploads,
     storageConfigs,
     clock,
     logger,
   });
+  const multipartUploads = new MultipartUploadService({ sessions, uploads: fileUploads, direct: directUploads });
   const urlUploads = new UrlUploadService({
     guard: new SsrfGuard({ allowPrivate: config.allowPrivateUrls }),
-    files,
+    files: fileUploads,
     clock,
     logger,
   });
@@ -214,6 +231,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     zips,
     search,
     directUploads,
+    multipartUploads,
     urlUploads,
     publicUrl: config.publicUrl,
     uploadSpoolDir: uploadSpoolDir(config.dataDir),
@@ -228,6 +246,8 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     storageRegistry,
     storageConfigs,
     files,
+    fileUploads,
+    fileServing,
     vfs,
     mounts,
     fs,

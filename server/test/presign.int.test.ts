@@ -129,7 +129,8 @@ describe.each(dbTargets)('presigned upload (%s)', (target) => {
       body: { s3_config_id: local.id, filename: 'x', size: 10 },
     });
     expect(onLocal.status).toBe(400);
-    expect(onLocal.body.message).toMatch(/failed to get presigned URL.*multipart/);
+    expect(onLocal.body).toMatchObject({ kind: 'validation' });
+    expect(onLocal.body.message).toMatch(/direct uploads.*multipart/);
     const slugged = await presign({ filename: 'y', size: 10, slug: 'presign-slug' });
     expect(slugged.body.data!.slug).toBe('presign-slug');
   });

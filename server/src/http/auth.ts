@@ -41,7 +41,7 @@ export class Guard {
     try {
       return await this.principal(c);
     } catch (error) {
-      if (error instanceof AppError && (error.kind === 'UNAUTHORIZED' || error.kind === 'TOO_MANY_REQUESTS')) {
+      if (error instanceof AppError && (error.kind === 'UNAUTHORIZED' || error.kind === 'RATE_LIMITED')) {
         return null;
       }
       throw error;

@@ -1,10 +1,21 @@
-import type { ApiEnvelope } from '@clipnest/contract';
+import { apiErrorKind, ErrorStatus, type ApiEnvelope, type ErrorKind } from '@clipnest/contract';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { sendJson } from './compressJson.js';
 
 export function envelope<T>(status: number, message: string, data?: T): ApiEnvelope<T> {
   return { code: status, message, ...(data !== undefined ? { data } : {}), success: status < 400 };
+}
+
+/** An error envelope: its status comes from its kind, so the two never disagree. */
+export function errorEnvelope<T>(kind: ErrorKind, message: string, data?: T): ApiEnvelope<T> {
+  const status = ErrorStatus[kind];
+  return { code: status, message, kind: apiErrorKind(kind), ...(data !== undefined ? { data } : {}), success: false };
+}
+
+/** An error reply in the spec's envelope. */
+export function replyError(c: Context, kind: ErrorKind, message: string, data?: unknown) {
+  return c.json(errorEnvelope(kind, message, data), ErrorStatus[kind] as ContentfulStatusCode);
 }
 
 /** A success reply in the spec's envelope. */

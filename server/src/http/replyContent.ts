@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
-import type { ContentRequest, ContentResult } from '../services/fileService.js';
+import type { ContentRequest, ContentResult } from '../services/fileServingService.js';
 import { contentDisposition } from './contentDisposition.js';
+import { replyError } from './envelope.js';
 import { etagMatches, ifRangeAllows, parseRange } from './range.js';
 import { fileBody } from './sendfileEdge.js';
 
@@ -24,7 +25,7 @@ export function replyContent(c: Context, result: ContentResult): Response | Prom
   }
   if (result.kind === 'unsatisfiable') {
     c.header('Content-Range', `bytes */${result.size}`);
-    return c.json({ code: 416, message: 'requested range not satisfiable', success: false }, 416);
+    return replyError(c, 'RANGE_NOT_SATISFIABLE', 'requested range not satisfiable');
   }
   const { policy, disposition } = result;
   c.header(

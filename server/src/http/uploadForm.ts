@@ -213,7 +213,7 @@ export async function withUploadForm<T>(
       const handle = await fs.open(spoolPath, 'wx');
       await pipeline(part.stream, meter, handle.createWriteStream()).catch((error: unknown) => {
         if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-        throw new AppError('PAYLOAD_TOO_LARGE', 'insufficient storage: no space left for the upload on the server');
+        throw new AppError('QUOTA_EXCEEDED', 'insufficient storage: no space left for the upload on the server');
       });
       await formDone;
       spoolRead = createReadStream(spoolPath);

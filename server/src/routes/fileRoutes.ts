@@ -4,10 +4,10 @@ import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson, readQuery } from '../http/input.js';
-import type { FileService } from '../services/fileService.js';
+import type { FileShareService } from '../services/fileShareService.js';
 
 /** /api/files: admins see every file share, key holders (FILE_SHARE) only their own. */
-export function fileRoutes(deps: { files: FileService; guard: Guard }) {
+export function fileRoutes(deps: { files: FileShareService; guard: Guard }) {
   const { files, guard } = deps;
   const need = (c: Parameters<Guard['permission']>[0]) => guard.permission(c, Permission.FILE_SHARE, 'file share');
   return new Hono<AppEnv>()
@@ -37,7 +37,7 @@ export function fileRoutes(deps: { files: FileService; guard: Guard }) {
 }
 
 /** GET /api/system/max-upload-size (public: the upload page checks sizes before sending). */
-export function maxUploadSizeRoutes(deps: { files: FileService }) {
+export function maxUploadSizeRoutes(deps: { files: FileShareService }) {
   return new Hono<AppEnv>().get('/system/max-upload-size', async (c) =>
     ok(c, { max_upload_size: await deps.files.maxUploadSize() }),
   );

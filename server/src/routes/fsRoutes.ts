@@ -20,7 +20,8 @@ import { ok } from '../http/envelope.js';
 import { readJson, readQuery } from '../http/input.js';
 import { conditionalFrom, replyContent } from '../http/replyContent.js';
 import { withUploadForm } from '../http/uploadForm.js';
-import { tooLargeError, type FileService } from '../services/fileService.js';
+import { tooLargeError } from '../services/fileShareRules.js';
+import type { FileUploadService } from '../services/fileUploadService.js';
 import type { FsService } from '../services/fsService.js';
 
 /** JSON bodies of the fs API (update carries up to 10 MB of text, escaped). */
@@ -33,13 +34,13 @@ const UPDATE_BODY_MAX = FS_UPDATE_MAX_BYTES * 2 + 64 * 1024;
  */
 export function fsRoutes(deps: {
   fs: FsService;
-  files: FileService;
+  fileUploads: FileUploadService;
   guard: Guard;
   uploadSpoolDir: string;
   trustProxy: boolean;
   publicUrl?: string;
 }) {
-  const { fs, files, guard } = deps;
+  const { fs, fileUploads: files, guard } = deps;
   return new Hono<AppEnv>()
     .get('/list', async (c) => {
       const principal = await guard.authenticated(c);

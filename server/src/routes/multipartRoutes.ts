@@ -14,6 +14,7 @@ import { ok } from '../http/envelope.js';
 import { readJson, readQuery } from '../http/input.js';
 import { webRequestBody } from '../http/requestBody.js';
 import type { DirectUploadService } from '../services/directUploadService.js';
+import type { MultipartUploadService } from '../services/multipartUploadService.js';
 
 const statusQuerySchema = z.object({ file_id: z.string({ error: 'file_id is required' }).min(1).max(64) });
 const partQuerySchema = statusQuerySchema.extend({
@@ -21,35 +22,39 @@ const partQuerySchema = statusQuerySchema.extend({
 });
 
 /** /api/upload/multipart: resumable multipart uploads for file shares (docs/api/uploads.md). */
-export function multipartRoutes(deps: { directUploads: DirectUploadService; guard: Guard }) {
-  const { directUploads, guard } = deps;
+export function multipartRoutes(deps: {
+  directUploads: DirectUploadService;
+  multipartUploads: MultipartUploadService;
+  guard: Guard;
+}) {
+  const { directUploads, multipartUploads, guard } = deps;
   const need = (c: Parameters<Guard['permission']>[0]) => guard.permission(c, Permission.FILE_SHARE, 'file share');
   return new Hono<AppEnv>()
     .post('/init', async (c) => {
       const principal = await need(c);
       const input = await readJson(c, multipartInitSchema);
-      return ok(c, await directUploads.initMultipart(principal, input), { message: 'multipart upload started' });
+      return ok(c, await multipartUploads.initMultipart(principal, input), { message: 'multipart upload started' });
     })
     .post('/sign-parts', async (c) => {
       const principal = await need(c);
       const input = await readJson(c, signPartsSchema);
-      return ok(c, await directUploads.signParts(principal, input.file_id, input.part_numbers, input.completed));
+      return ok(c, await multipartUploads.signParts(principal, input.file_id, input.part_numbers, input.completed));
     })
     .post('/parts', async (c) => {
       const principal = await need(c);
       const input = await readJson(c, recordPartSchema);
-      return ok(c, await directUploads.recordPart(principal, input), { message: 'part recorded' });
+      return ok(c, await multipartUploads.recordPart(principal, input), { message: 'part recorded' });
     })
     .get('/parts', async (c) => {
       const principal = await need(c);
       const query = readQuery(c, statusQuerySchema);
-      return ok(c, await directUploads.status(principal, query.file_id));
+      return ok(c, await multipartUploads.status(principal, query.file_id));
     })
     .put('/part', async (c) => {
       const principal = await need(c);
       const query = readQuery(c, partQuerySchema);
       const body = webRequestBody(c);
-      const part = await directUploads.putPart(principal, query.file_id, query.part_number, body, c.req.raw.signal);
+      const part = await multipartUploads.putPart(principal, query.file_id, query.part_number, body, c.req.raw.signal);
       c.header('ETag', part.ETag);
       c.header('Access-Control-Expose-Headers', 'ETag');
       return ok(c, part, { message: 'part uploaded' });
@@ -57,7 +62,10 @@ export function multipartRoutes(deps: { directUploads: DirectUploadService; guar
     .post('/complete', async (c) => {
       const principal = await need(c);
       const input = await readJson(c, multipartCompleteSchema);
-      return ok(c, await directUploads.completeMultipart(principal, input), { status: 201, message: 'file uploaded' });
+      return ok(c, await multipartUploads.completeMultipart(principal, input), {
+        status: 201,
+        message: 'file uploaded',
+      });
     })
     .post('/abort', async (c) => {
       const principal = await need(c);

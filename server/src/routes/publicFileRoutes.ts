@@ -5,10 +5,10 @@ import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson } from '../http/input.js';
 import { conditionalFrom, replyContent } from '../http/replyContent.js';
-import type { ContentMode, FileService } from '../services/fileService.js';
+import type { ContentMode, FileServingService } from '../services/fileServingService.js';
 
 /** Public share endpoints: metadata, password check, content (inline / attachment), office preview. */
-export function publicFileRoutes(deps: { files: FileService; trustProxy: boolean }) {
+export function publicFileRoutes(deps: { files: FileServingService; trustProxy: boolean }) {
   const { files } = deps;
 
   const serve = (mode: ContentMode) => async (c: Context<AppEnv>) => {

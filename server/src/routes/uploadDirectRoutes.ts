@@ -7,7 +7,7 @@ import type { AppEnv } from '../http/env.js';
 import { nodeRequestBody } from '../http/requestBody.js';
 import { ok } from '../http/envelope.js';
 import { readQuery } from '../http/input.js';
-import type { FileService } from '../services/fileService.js';
+import type { FileUploadService } from '../services/fileUploadService.js';
 
 /**
  * PUT /api/upload-direct/{filename}: the raw request body becomes a file share (curl -T).
@@ -15,12 +15,12 @@ import type { FileService } from '../services/fileService.js';
  * Query: password, expires_in (hours), max_views, slug, remark, path, s3_config_id, use_proxy.
  */
 export function uploadDirectRoutes(deps: {
-  files: FileService;
+  fileUploads: FileUploadService;
   guard: Guard;
   trustProxy: boolean;
   publicUrl?: string;
 }) {
-  const { files, guard } = deps;
+  const { fileUploads: files, guard } = deps;
   return new Hono<AppEnv>().put('/:filename{.+}', async (c) => {
     const principal = await guard.permission(c, Permission.FILE_SHARE, 'file share');
     const fields = readQuery(c, directUploadQuerySchema);

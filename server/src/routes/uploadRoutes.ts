@@ -5,7 +5,8 @@ import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { withUploadForm } from '../http/uploadForm.js';
-import { tooLargeError, type FileService } from '../services/fileService.js';
+import { tooLargeError } from '../services/fileShareRules.js';
+import type { FileUploadService } from '../services/fileUploadService.js';
 
 const FIELD_NAMES = Object.keys(uploadFieldsSchema.shape).filter((name) => name !== 'file');
 /** Fields that decide where the bytes go: the file part is spooled unless they all came before it. */
@@ -27,8 +28,8 @@ function parseFields(fields: Record<string, string>) {
  * POST /api/upload: multipart/form-data streamed into the storage driver. Fields may come before or after
  * the `file` part (see http/uploadForm.ts); the share row is written with all of them after the bytes.
  */
-export function uploadRoutes(deps: { files: FileService; guard: Guard; uploadSpoolDir: string }) {
-  const { files, guard } = deps;
+export function uploadRoutes(deps: { fileUploads: FileUploadService; guard: Guard; uploadSpoolDir: string }) {
+  const { fileUploads: files, guard } = deps;
   return new Hono<AppEnv>().post('/', async (c) => {
     const principal = await guard.permission(c, Permission.FILE_SHARE, 'file share');
     const lengthHeader = c.req.header('content-length');

@@ -17,6 +17,7 @@ import { ok } from '../http/envelope.js';
 import { readJson, readQuery } from '../http/input.js';
 import { parseRemoteUrl } from '../net/ssrfGuard.js';
 import type { DirectUploadService } from '../services/directUploadService.js';
+import type { MultipartUploadService } from '../services/multipartUploadService.js';
 import { filenameFrom, type UrlUploadService } from '../services/urlUploadService.js';
 
 const proxyQuerySchema = z.object({ url: urlInfoSchema.shape.url });
@@ -25,9 +26,10 @@ const proxyQuerySchema = z.object({ url: urlInfoSchema.shape.url });
 export function urlUploadRoutes(deps: {
   urlUploads: UrlUploadService;
   directUploads: DirectUploadService;
+  multipartUploads: MultipartUploadService;
   guard: Guard;
 }) {
-  const { urlUploads, directUploads, guard } = deps;
+  const { urlUploads, directUploads, multipartUploads, guard } = deps;
   const need = (c: Parameters<Guard['permission']>[0]) => guard.permission(c, Permission.FILE_SHARE, 'file share');
   const named = <T extends { url: string; filename?: string }>(input: T) => ({
     ...input,
@@ -69,14 +71,17 @@ export function urlUploadRoutes(deps: {
     .post('/multipart/init', async (c) => {
       const principal = await need(c);
       const input = named(await readJson(c, urlMultipartInitSchema));
-      return ok(c, await directUploads.initMultipart(principal, input, input.url), {
+      return ok(c, await multipartUploads.initMultipart(principal, input, input.url), {
         message: 'multipart upload started',
       });
     })
     .post('/multipart/complete', async (c) => {
       const principal = await need(c);
       const input = await readJson(c, multipartCompleteSchema);
-      return ok(c, await directUploads.completeMultipart(principal, input), { status: 201, message: 'file uploaded' });
+      return ok(c, await multipartUploads.completeMultipart(principal, input), {
+        status: 201,
+        message: 'file uploaded',
+      });
     })
     .post('/multipart/abort', async (c) => {
       const principal = await need(c);

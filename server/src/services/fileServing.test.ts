@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanFilename } from './fileService.js';
+import { cleanFilename } from './fileShareRules.js';
 import { cleanMimetype, servingPolicy, shareMimetype } from './fileServing.js';
 
 describe('servingPolicy', () => {

@@ -14,12 +14,12 @@ import {
 import mime from 'mime';
 import { AppError } from '../errors.js';
 import { newId } from '../lib/ids.js';
-import { contentDisposition } from '../http/contentDisposition.js';
 import type { Clock } from '../lib/clock.js';
 import { isStorageError, type WriteBody } from '../storage/types.js';
 import type { VfsEntry } from '../vfs/types.js';
 import type { Vfs } from '../vfs/vfs.js';
-import type { ContentMode, ContentRequest, ContentResult, FileService } from './fileService.js';
+import type { FileShareService } from './fileShareService.js';
+import type { ContentMode, ContentRequest, ContentResult } from './fileServingService.js';
 import { cleanMimetype, servingPolicy } from './fileServing.js';
 import type { AdminPrincipal, Principal } from './principal.js';
 import { safeEqual } from '../security/secrets.js';
@@ -71,7 +71,9 @@ export class FsService {
   constructor(
     private readonly deps: {
       vfs: Vfs;
-      files: Pick<FileService, 'createShareForStoredObject'>;
+      files: Pick<FileShareService, 'createShareForStoredObject'>;
+      /** The Content-Disposition a presigned link carries (formatted by the HTTP edge). */
+      contentDisposition: (mode: ContentMode, filename: string) => string;
       clock: Clock;
       /** Secret the signed proxy links are derived from (the encryption key). */
       tokenSecret: string;
@@ -244,7 +246,7 @@ export class FsService {
     if (driver.presign && !resolved.mount.web_proxy) {
       try {
         const url = await driver.presign(resolved.driverPath, 'get', ttl, {
-          contentDisposition: contentDisposition(disposition, entry.name),
+          contentDisposition: this.deps.contentDisposition(disposition, entry.name),
           contentType: disposition === 'inline' ? policy.contentType : mimetype,
         });
         return { url, type: 'presigned', expires_at: new Date(expiresAt * 1000).toISOString() };

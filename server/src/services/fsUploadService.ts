@@ -3,7 +3,7 @@ import { AppError } from '../errors.js';
 import { isStorageError, type Entry, type MultipartCapability } from '../storage/types.js';
 import type { Resolved } from '../vfs/types.js';
 import type { Vfs } from '../vfs/vfs.js';
-import { tooLargeError } from './fileService.js';
+import { tooLargeError } from './fileShareRules.js';
 import { mimetypeOf, toEntryView, type FsService } from './fsService.js';
 import type { Principal } from './principal.js';
 import { storageToAppError } from './storageErrors.js';

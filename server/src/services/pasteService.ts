@@ -236,13 +236,13 @@ export class PasteService {
   private async findLive(slug: string): Promise<PasteMeta> {
     const meta = slug.length <= SLUG_MAX ? await this.deps.pastes.findMetaBySlug(slug) : undefined;
     if (!meta) throw AppError.notFound(PasteMessages.notFound);
-    if (this.isGone(meta)) throw new AppError('GONE', PasteMessages.gone);
+    if (this.isGone(meta)) throw new AppError('EXPIRED', PasteMessages.gone);
     return meta;
   }
 
   private async consume(meta: PasteMeta): Promise<PasteRow> {
     const row = await this.deps.pastes.consumeView(meta.id, this.nowIso());
-    if (!row) throw new AppError('GONE', PasteMessages.gone);
+    if (!row) throw new AppError('EXPIRED', PasteMessages.gone);
     this.deps.stats?.record('paste_views');
     return row;
   }
@@ -275,13 +275,13 @@ export class PasteService {
     const meta = await this.findLive(slug);
     if (meta.password_hash !== null && !this.isOwner(meta, principal)) {
       if (password === undefined || password === '') {
-        throw AppError.unauthorized('this paste is protected by a password');
+        throw new AppError('PASSWORD_REQUIRED', 'this paste is protected by a password');
       }
       const hash = meta.password_hash;
       const right = await this.deps.limiter.attempt({ kind: 'paste', client, target: meta.id }, () =>
         verifyPassword(password, hash),
       );
-      if (!right) throw AppError.unauthorized(PasteMessages.wrongPassword);
+      if (!right) throw new AppError('PASSWORD_WRONG', PasteMessages.wrongPassword);
     }
     return this.toView(await this.consume(meta), principal);
   }

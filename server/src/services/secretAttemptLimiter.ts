@@ -96,7 +96,7 @@ export function clientBucketOf(address: string): string {
 }
 
 function tooMany(policy: SecretPolicy, retryAfter: number): AppError {
-  return new AppError('TOO_MANY_REQUESTS', policy.message(retryAfter), {
+  return new AppError('RATE_LIMITED', policy.message(retryAfter), {
     headers: { 'Retry-After': String(retryAfter) },
   });
 }

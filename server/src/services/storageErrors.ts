@@ -25,7 +25,7 @@ const KINDS: Record<StorageErrorCode, { kind: ErrorKind; message: (what: string,
   // 507: the backing store is full (ENOSPC / EDQUOT): WebDAV's and HTTP's "insufficient storage".
   quota: { kind: 'INSUFFICIENT_STORAGE', message: () => 'insufficient storage: the storage backend is full' },
   // 413: a capacity the app enforces (the storage config's total capacity) would be passed.
-  quota_exceeded: { kind: 'PAYLOAD_TOO_LARGE', message: (_w, d) => `insufficient storage: ${d}` },
+  quota_exceeded: { kind: 'QUOTA_EXCEEDED', message: (_w, d) => `insufficient storage: ${d}` },
   // 413: the body passed the size limit while streaming.
   too_large: { kind: 'PAYLOAD_TOO_LARGE', message: () => 'file exceeds the maximum upload size' },
   // 400: the body carried another number of bytes than declared.

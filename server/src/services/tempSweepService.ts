@@ -9,7 +9,7 @@ import type { Logger } from '../lib/logger.js';
 import type { UploadSessionRepository } from '../repositories/uploadSessionRepository.js';
 import type { StorageConfigRow } from '../repositories/storageConfigRepository.js';
 import { isStorageError, type StorageDriver } from '../storage/types.js';
-import { isShareObjectPath } from './fileService.js';
+import { isShareObjectPath } from './fileShareRules.js';
 import type { StorageConfigService } from './storageConfigService.js';
 
 /**

@@ -11,7 +11,8 @@ import { newId } from '../lib/ids.js';
 import type { Logger } from '../lib/logger.js';
 import type { SsrfGuard } from '../net/ssrfGuard.js';
 import { webFromNode } from '../storage/streams.js';
-import { cleanFilename, tooLargeError, type FileService } from './fileService.js';
+import { cleanFilename, tooLargeError } from './fileShareRules.js';
+import type { FileUploadService } from './fileUploadService.js';
 import { creatorId, type Principal } from './principal.js';
 
 /** Finished jobs are kept this long for GET /api/url/jobs/{id}. */
@@ -76,7 +77,7 @@ function remoteStatusError(status: number): AppError {
 export class UrlUploadService {
   private readonly jobs = new Map<string, Job>();
 
-  constructor(private readonly deps: { guard: SsrfGuard; files: FileService; clock: Clock; logger: Logger }) {}
+  constructor(private readonly deps: { guard: SsrfGuard; files: FileUploadService; clock: Clock; logger: Logger }) {}
 
   /** Filename, size and type from a HEAD, or a one-byte ranged GET when HEAD is refused. */
   async info(raw: string): Promise<UrlInfo> {
@@ -192,7 +193,7 @@ export class UrlUploadService {
     const createdBy = creatorId(principal);
     const active = [...this.jobs.values()].filter((j) => j.createdBy === createdBy && j.status === 'downloading');
     if (active.length >= MAX_ACTIVE_JOBS_PER_USER) {
-      throw new AppError('TOO_MANY_REQUESTS', `at most ${MAX_ACTIVE_JOBS_PER_USER} URL downloads at a time`);
+      throw new AppError('RATE_LIMITED', `at most ${MAX_ACTIVE_JOBS_PER_USER} URL downloads at a time`);
     }
     const controller = new AbortController();
     const { response, url } = await this.deps.guard.request(input.url, { method: 'GET', signal: controller.signal });
@@ -205,7 +206,7 @@ export class UrlUploadService {
     const filename = input.filename
       ? cleanFilename(input.filename)
       : filenameFrom(url, response.headers['content-disposition']);
-    let prepared: Awaited<ReturnType<FileService['prepareUpload']>>;
+    let prepared: Awaited<ReturnType<FileUploadService['prepareUpload']>>;
     try {
       prepared = await this.deps.files.prepareUpload(input, total ?? undefined);
     } catch (error) {

@@ -76,6 +76,13 @@ describe('api client', () => {
     await expect(apiModule.api.get('/x')).rejects.toMatchObject({ status: 400, message: 'name is required' });
   });
 
+  it('carries the envelope kind on ApiError, and only a kind from the contract list', async () => {
+    respond(410, { code: 410, message: 'this file share has expired', kind: 'expired', success: false });
+    await expect(apiModule.api.get('/x')).rejects.toMatchObject({ status: 410, kind: 'expired' });
+    respond(410, { code: 410, message: 'gone', kind: 'made_up', success: false });
+    await expect(apiModule.api.get('/x')).rejects.toMatchObject({ status: 410, kind: undefined });
+  });
+
   it('401 with Bearer logs out and says the admin session expired', async () => {
     store.set('admin_token', 'tok');
     // The module read the session at import; re-save it so the client sends Bearer.

@@ -7,7 +7,7 @@
  * - 30 s timeout by default, 300 s for part uploads.
  * - Any body with `code` must carry 200/201/202, else its message is raised as an ApiError.
  */
-import type { ApiEnvelope } from '@clipnest/contract';
+import { isApiErrorKind, type ApiEnvelope, type ApiErrorKind } from '@clipnest/contract';
 import {
   isEnvelopeSuccess,
   isRecord,
@@ -33,6 +33,8 @@ export class ApiError extends Error {
   readonly serverMessage: string | undefined;
   /** `data` of the error envelope (e.g. validation fields). */
   readonly data: unknown;
+  /** The envelope's machine-readable kind (contract errors.ts); decisions use it, never the message text. */
+  readonly kind: ApiErrorKind | undefined;
   /** aborted / timeout / network when no response arrived. */
   readonly transport: 'aborted' | 'timeout' | 'network' | undefined;
   /** Set when this error ended the session. */
@@ -44,6 +46,7 @@ export class ApiError extends Error {
       status: number;
       serverMessage?: string;
       data?: unknown;
+      kind?: ApiErrorKind;
       transport?: 'aborted' | 'timeout' | 'network';
       loggedOut?: LogoutReason;
     },
@@ -52,6 +55,7 @@ export class ApiError extends Error {
     this.status = init.status;
     this.serverMessage = init.serverMessage;
     this.data = init.data;
+    this.kind = init.kind;
     this.transport = init.transport;
     this.loggedOut = init.loggedOut;
   }
@@ -214,6 +218,7 @@ export async function apiEnvelope<T>(path: string, options: RequestOptions = {})
     status,
     serverMessage,
     data: isRecord(payload) ? payload.data : undefined,
+    kind: isRecord(payload) && isApiErrorKind(payload.kind) ? payload.kind : undefined,
     loggedOut,
   });
 }

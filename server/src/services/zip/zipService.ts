@@ -113,7 +113,7 @@ export class ZipService {
     const now = this.deps.clock.now().getTime();
     for (const [token, link] of this.links) if (link.expiresAt <= now) this.links.delete(token);
     if (this.links.size >= MAX_LINKS)
-      throw new AppError('TOO_MANY_REQUESTS', 'too many zip links are open, try again shortly');
+      throw new AppError('RATE_LIMITED', 'too many zip links are open, try again shortly');
     const token = randomBytes(24).toString('base64url');
     const expiresAt = now + ZIP_LINK_TTL_MS;
     this.links.set(token, { principal, input, expiresAt });

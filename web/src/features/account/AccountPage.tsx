@@ -173,10 +173,10 @@ export default function AccountPage() {
       const result = await change.mutateAsync(input);
       setChangedTo(result.username);
     } catch (error) {
-      if (isApiError(error) && error.status === 401) {
+      if (isApiError(error) && error.kind === 'unauthorized') {
         setErrors({ currentPassword: error.message });
         document.getElementById('account-currentPassword')?.focus();
-      } else if (isApiError(error) && error.status === 409) {
+      } else if (isApiError(error) && error.kind === 'conflict') {
         setErrors({ newUsername: error.serverMessage ?? error.message });
       } else if (!(isApiError(error) && error.loggedOut)) {
         toast.error(errorMessage(error));

@@ -18,7 +18,9 @@ export class LoginError extends Error {
 }
 
 function asFailedCall(error: unknown): FailedCall {
-  if (isApiError(error)) return { status: error.status, message: error.message, transport: error.transport };
+  if (isApiError(error)) {
+    return { status: error.status, message: error.message, kind: error.kind, transport: error.transport };
+  }
   return { status: 0, message: error instanceof Error ? error.message : String(error) };
 }
 

@@ -287,9 +287,9 @@ export default function FileViewPage() {
       setUnlocked(await verifyFilePassword(slug, password));
       setLastPassword(password);
     } catch (error) {
-      if (isApiError(error) && error.status === 401)
-        setPasswordError(errorMessage(error) || t('errors.fileView.wrongPasswordRetry'));
-      else if (isApiError(error) && [403, 404, 410].includes(error.status)) setVerifyFailure(error);
+      const kind = fileErrorKind(error);
+      if (kind === 'unauthorized') setPasswordError(errorMessage(error) || t('errors.fileView.wrongPasswordRetry'));
+      else if (kind === 'forbidden' || kind === 'notFound' || kind === 'gone') setVerifyFailure(error);
       else toast.error(errorMessage(error));
     } finally {
       setVerifying(false);

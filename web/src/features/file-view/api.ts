@@ -54,13 +54,26 @@ export function resolveFileUrl(url: string): string {
 
 export type FileErrorKind = 'unauthorized' | 'forbidden' | 'gone' | 'notFound' | 'network' | 'server' | 'missingId';
 
-/** Spec §8 file view mapping: 401 unauthorized, 403 and 410 forbidden, 404 not found, else server error. */
+/**
+ * Spec §8 file view mapping, decided on the error envelope's kind: the 401 kinds unauthorized, the 403
+ * and 410 kinds forbidden (shown as gone), not_found not found, no answer a network error, else server error.
+ */
 export function fileErrorKind(error: unknown): FileErrorKind {
   if (!isApiError(error)) return 'server';
-  if (error.status === 0) return 'network';
-  if (error.status === 401) return 'unauthorized';
-  if (error.status === 403) return 'forbidden';
-  if (error.status === 410) return 'gone';
-  if (error.status === 404) return 'notFound';
-  return 'server';
+  if (error.transport) return 'network';
+  switch (error.kind) {
+    case 'unauthorized':
+    case 'password_required':
+    case 'password_wrong':
+      return 'unauthorized';
+    case 'forbidden':
+      return 'forbidden';
+    case 'expired':
+    case 'gone':
+      return 'gone';
+    case 'not_found':
+      return 'notFound';
+    default:
+      return 'server';
+  }
 }

@@ -192,7 +192,9 @@ export default function HomePage() {
     } catch (error) {
       if (!(isApiError(error) && error.loggedOut)) {
         const message =
-          isApiError(error) && error.status === 413 ? t('paste.errors.contentTooLarge') : errorMessage(error);
+          isApiError(error) && error.kind === 'payload_too_large'
+            ? t('paste.errors.contentTooLarge')
+            : errorMessage(error);
         toast.error(message);
       }
     } finally {

@@ -24,8 +24,9 @@ const InlineEditor = lazy(() => import('./PasteEditor'));
 type Failure = 'gone' | 'notFound' | 'error';
 
 function failureOf(error: unknown): Failure {
-  if (isApiError(error) && error.status === 410) return 'gone';
-  if (isApiError(error) && error.status === 404) return 'notFound';
+  if (!isApiError(error)) return 'error';
+  if (error.kind === 'expired' || error.kind === 'gone') return 'gone';
+  if (error.kind === 'not_found') return 'notFound';
   return 'error';
 }
 
@@ -173,7 +174,7 @@ export default function PasteViewPage() {
       const paste = await unlockPaste(slug, password);
       setUnlocked({ paste, password });
     } catch (error) {
-      if (isApiError(error) && (error.status === 410 || error.status === 404)) setUnlockFailure(failureOf(error));
+      if (failureOf(error) !== 'error') setUnlockFailure(failureOf(error));
       else setUnlockError(errorMessage(error));
     } finally {
       setUnlocking(false);

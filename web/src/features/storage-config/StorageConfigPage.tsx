@@ -278,7 +278,7 @@ export default function StorageConfigPage() {
       await remove.mutateAsync(deleting.id);
       toast.success(t('files.storage.deleted', { name: deleting.name }));
     } catch (error) {
-      if (isApiError(error) && error.status === 409) {
+      if (isApiError(error) && error.kind === 'conflict') {
         const data = (error.data ?? {}) as { files?: number; mounts?: number };
         toast.error(
           t('files.storage.inUse', { name: deleting.name, files: data.files ?? 0, mounts: data.mounts ?? 0 }),

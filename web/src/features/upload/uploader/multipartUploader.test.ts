@@ -1,5 +1,6 @@
 import type { MultipartStatus } from '@clipnest/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../../lib/api';
 import i18n from '../../../lib/i18n';
 import { createMultipartUploader, type MultipartApi } from './multipartUploader';
 import { createMemoryResumeStore, resumeKey, type ResumeRecord } from './resumeStore';
@@ -109,6 +110,25 @@ beforeAll(async () => {
 });
 
 describe('multipart uploader', () => {
+  it('prefixes a failed init, except an answer that stands alone by its kind (insufficient storage)', async () => {
+    const failing = (error: ApiError): MultipartApi => {
+      const server = fakeServer({ partCount: 1, size: 5 });
+      return {
+        ...server.api,
+        post: (path, body) => (path.endsWith('/init') ? Promise.reject(error) : server.api.post(path, body)),
+      };
+    };
+    const quota = 'insufficient storage: file size 5 B, remaining space 1 B, total capacity 10 B';
+    const upload = (error: ApiError) =>
+      createMultipartUploader({ api: failing(error), store: createMemoryResumeStore() }).upload(makeTask(5).task);
+    await expect(upload(new ApiError(quota, { status: 413, kind: 'quota_exceeded' }))).rejects.toThrow(
+      new RegExp(`^${quota}$`),
+    );
+    await expect(
+      upload(new ApiError('the storage is unavailable', { status: 503, kind: 'unavailable' })),
+    ).rejects.toThrow('Failed to start the multipart upload: the storage is unavailable');
+  });
+
   it('uploads every part with at most 3 in flight, records ETags and completes', async () => {
     const server = fakeServer({ partCount: 7, size: 65 });
     const store = createMemoryResumeStore();

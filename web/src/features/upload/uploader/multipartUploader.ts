@@ -65,6 +65,14 @@ function asUploadError(error: unknown, signal: AbortSignal): UploadError {
 }
 
 /** The JSON fields of presign/init: the share options as the form upload sends them. */
+/**
+ * Errors whose server message is the whole answer (insufficient storage, over the size limit): shown
+ * without the failed step's prefix. Decided on the kind, never on the message text.
+ */
+export function standsAlone(error: unknown): boolean {
+  return isApiError(error) && (error.kind === 'quota_exceeded' || error.kind === 'payload_too_large');
+}
+
 export function shareBody(task: UploadTask, filename: string): Record<string, string | number> {
   const body: Record<string, string | number> = {
     filename,
@@ -151,7 +159,7 @@ export function createMultipartUploader(deps: MultipartDeps = {}): Uploader {
           } catch (error) {
             const failure = asUploadError(error, signal);
             if (failure.cancelled) throw failure;
-            const message = /multipart init failed/i.test(failure.message)
+            const message = standsAlone(error)
               ? failure.message
               : `${i18n.t('errors.upload.multipartInitFailed')}: ${failure.message}`;
             throw new UploadError(message, { status: failure.status });

@@ -5,11 +5,14 @@ import { createPresignedUploader } from './presignedUploader';
 import { UploadError, type Uploader, type UploadProgress } from './types';
 import { UploadNetworkError } from './xhrPut';
 
-function fakePost(options: { uploadUrl?: string | null; commitFails?: boolean; presignFails?: boolean } = {}) {
+function fakePost(
+  options: { uploadUrl?: string | null; commitFails?: boolean; presignFails?: boolean; presignError?: ApiError } = {},
+) {
   const calls: { path: string; body: unknown }[] = [];
   const post = <T>(path: string, body: unknown): Promise<T> => {
     calls.push({ path, body });
     if (path === '/s3/presign') {
+      if (options.presignError) return Promise.reject(options.presignError);
       if (options.presignFails) return Promise.reject(new ApiError('bucket unreachable', { status: 400 }));
       return Promise.resolve({
         upload_url: options.uploadUrl === undefined ? 'http://bucket/obj?sig=1' : options.uploadUrl,
@@ -112,6 +115,24 @@ describe('presigned uploader', () => {
     const { task } = makeTask();
     await expect(createPresignedUploader({ post: api.post }).upload(task)).rejects.toThrow(
       'Failed to get presigned URL: bucket unreachable',
+    );
+  });
+
+  it('shows an insufficient-storage or too-large answer as it is, decided on the kind', async () => {
+    const quota = 'insufficient storage: file size 5 B, remaining space 1 B, total capacity 10 B';
+    for (const [kind, message] of [
+      ['quota_exceeded', quota],
+      ['payload_too_large', 'file exceeds the maximum upload size of 1 B'],
+    ] as const) {
+      const api = fakePost({ presignError: new ApiError(message, { status: 413, kind }) });
+      await expect(createPresignedUploader({ post: api.post }).upload(makeTask().task)).rejects.toThrow(
+        new RegExp(`^${message}$`),
+      );
+    }
+    // The same words under another kind are not trusted: the step's prefix is added.
+    const api = fakePost({ presignError: new ApiError(quota, { status: 503, kind: 'unavailable' }) });
+    await expect(createPresignedUploader({ post: api.post }).upload(makeTask().task)).rejects.toThrow(
+      `Failed to get presigned URL: ${quota}`,
     );
   });
 });

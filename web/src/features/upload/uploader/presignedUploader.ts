@@ -2,7 +2,7 @@ import type { FileView, PresignResult } from '@clipnest/contract';
 import { api, isApiError } from '../../../lib/api';
 import i18n from '../../../lib/i18n';
 import { createFormUploader } from './formUploader';
-import { shareBody } from './multipartUploader';
+import { shareBody, standsAlone } from './multipartUploader';
 import { SpeedMeter } from './speed';
 import { UploadError, type Uploader, type UploadResult, type UploadTask } from './types';
 import { UploadNetworkError, xhrPut, type PutOptions, type PutResult } from './xhrPut';
@@ -41,10 +41,7 @@ export function createPresignedUploader(deps: PresignedDeps = {}): Uploader {
         if (task.signal.aborted) throw cancelled(task, total);
         const message = error instanceof Error ? error.message : String(error);
         const status = isApiError(error) ? error.status : 0;
-        throw new UploadError(
-          /failed to get presigned url/i.test(message) ? message : i18n.t('errors.presignFailed', { message }),
-          { status },
-        );
+        throw new UploadError(standsAlone(error) ? message : i18n.t('errors.presignFailed', { message }), { status });
       }
       const fileId = presign.file_id;
       const drop = () => post('/s3/cancel', { file_id: fileId }).catch(() => undefined);
