@@ -1,30 +1,10 @@
 // The shapes of the fs tree (VFS_CONTRACT.md). Do not rename once committed: copy tasks, zip, search and
 // WebDAV build on them.
-import type { WebdavPolicy } from '@clipnest/contract';
+import type { MountView } from '@clipnest/contract';
 import type { StorageDriver } from '../storage/types.js';
 
-/** A mount point as the tree works with it (a `mounts` row with real booleans). */
-export interface MountRecord {
-  id: string;
-  name: string;
-  /** Normalised virtual path `/a/b`. */
-  path: string;
-  storage_type: string;
-  storage_config_id: string;
-  remark: string;
-  sort_order: number;
-  /** Seconds a listing stays cached; 0 = never cached. */
-  cache_ttl: number;
-  is_active: boolean;
-  web_proxy: boolean;
-  enable_sign: boolean;
-  /** Seconds; null = the default expiry. */
-  sign_expires: number | null;
-  webdav_policy: WebdavPolicy;
-  created_by: string;
-  created_at: string;
-  updated_at: string;
-}
+/** A mount point as the tree works with it: a `mounts` row with real booleans, the same shape the API answers. */
+export type MountRecord = MountView;
 
 /** A file or folder of the tree. */
 export interface VfsEntry {
