@@ -7,10 +7,12 @@
  * - 30 s timeout by default, 300 s for part uploads.
  * - Any body with `code` must carry 200/201/202, else its message is raised as an ApiError.
  */
-import { isApiErrorKind, type ApiEnvelope, type ApiErrorKind } from '@clipnest/contract';
+import type { ApiEnvelope } from '@clipnest/contract';
+import type { ApiErrorKind } from '@clipnest/contract/errors';
 import {
   isEnvelopeSuccess,
   isRecord,
+  envelopeKind,
   mapHttpFailure,
   mapTransportFailure,
   type AuthKind,
@@ -195,6 +197,7 @@ export async function apiEnvelope<T>(path: string, options: RequestOptions = {})
   const serverMessage =
     isRecord(payload) && typeof payload.message === 'string' && payload.message ? payload.message : undefined;
   const mapped = mapHttpFailure({
+    kind: envelopeKind(payload),
     status,
     statusText: response.statusText,
     serverMessage,
@@ -218,7 +221,7 @@ export async function apiEnvelope<T>(path: string, options: RequestOptions = {})
     status,
     serverMessage,
     data: isRecord(payload) ? payload.data : undefined,
-    kind: isRecord(payload) && isApiErrorKind(payload.kind) ? payload.kind : undefined,
+    kind: envelopeKind(payload),
     loggedOut,
   });
 }

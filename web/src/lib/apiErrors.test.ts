@@ -47,7 +47,7 @@ describe('401 mapping (spec §8)', () => {
     });
   });
 
-  it('ApiKey on a file/upload endpoint with a no-access message: shows it and keeps the session', () => {
+  it('ApiKey on a file/upload endpoint, a 401 about something else than the key: shows it and keeps the session', () => {
     for (const path of ['/upload', '/files/abc', '/s3/presign', '/fs/upload', '/fs/multipart/init', '/url/info']) {
       expect(
         mapHttpFailure({
@@ -55,25 +55,31 @@ describe('401 mapping (spec §8)', () => {
           status: 401,
           authKind: 'apikey',
           path,
-          serverMessage: 'unauthorized for this mount',
+          kind: 'password_wrong',
+          serverMessage: 'wrong password',
         }),
-      ).toEqual({ message: { text: 'unauthorized for this mount' } });
+      ).toEqual({ message: { text: 'wrong password' } });
     }
-    expect(
-      mapHttpFailure({ ...base, status: 401, authKind: 'apikey', path: '/upload', serverMessage: 'no access to path' }),
-    ).toEqual({ message: { text: 'no access to path' } });
   });
 
-  it('ApiKey on a file endpoint with another message still logs out', () => {
-    expect(
-      mapHttpFailure({ ...base, status: 401, authKind: 'apikey', path: '/upload', serverMessage: 'key expired' }),
-    ).toEqual({ message: { key: 'errors.apiKeyInvalid' }, logout: 'api-key-invalid' });
+  it('ApiKey on a file endpoint: a 401 whose kind is unauthorized (or that has no kind) logs out, whatever it says', () => {
+    for (const kind of ['unauthorized', undefined] as const) {
+      expect(
+        mapHttpFailure({ ...base, status: 401, authKind: 'apikey', path: '/upload', kind, serverMessage: 'no access' }),
+      ).toEqual({ message: { key: 'errors.apiKeyInvalid' }, logout: 'api-key-invalid' });
+    }
   });
 
-  it('ApiKey with a no-access message on a non-file endpoint logs out', () => {
+  it('ApiKey with a 401 on a non-file endpoint logs out', () => {
     expect(
-      mapHttpFailure({ ...base, status: 401, authKind: 'apikey', path: '/pastes', serverMessage: 'unauthorized' })
-        .logout,
+      mapHttpFailure({
+        ...base,
+        status: 401,
+        authKind: 'apikey',
+        path: '/pastes',
+        kind: 'password_wrong',
+        serverMessage: 'wrong password',
+      }).logout,
     ).toBe('api-key-invalid');
   });
 

@@ -2,6 +2,7 @@
  * Pure mapping from a failed HTTP exchange to the user-facing message of spec §8.
  * No DOM, no i18n instance: the caller translates the key (see api.ts), so this is unit-testable.
  */
+import { isApiErrorKind, type ApiErrorKind } from '@clipnest/contract/errors';
 
 /** Which credentials the failed request carried. */
 export type AuthKind = 'bearer' | 'apikey' | 'none';
@@ -36,6 +37,13 @@ export interface HttpFailure {
   method: string;
   /** The request body (JSON object) if any: a body with a password marks a password check. */
   body?: unknown;
+  /** The envelope's machine-readable kind, when the body had one (`envelopeKind`). */
+  kind?: ApiErrorKind;
+}
+
+/** The `kind` of an error envelope, when it is one of the contract's kinds. */
+export function envelopeKind(payload: unknown): ApiErrorKind | undefined {
+  return isRecord(payload) && isApiErrorKind(payload.kind) ? payload.kind : undefined;
 }
 
 export interface MappedFailure {
@@ -83,12 +91,6 @@ export function isFileOrUploadEndpoint(path: string): boolean {
   );
 }
 
-/** Server messages that say "not allowed here" rather than "your key is bad". */
-export function isNoAccessMessage(message: string | undefined): boolean {
-  if (!message) return false;
-  return /unauthori[sz]ed|no access|no permission|not allowed|permission denied|未授权|无权限|没有权限/i.test(message);
-}
-
 function serverOr(message: string | undefined, fallback: ErrorText): ErrorText {
   const trimmed = message?.trim();
   return trimmed ? { text: trimmed } : fallback;
@@ -105,8 +107,11 @@ export function mapHttpFailure(failure: HttpFailure): MappedFailure {
       return { message: { key: 'errors.adminSessionExpired' }, logout: 'admin-token-expired' };
     }
     if (authKind === 'apikey') {
-      if (isFileOrUploadEndpoint(path) && isNoAccessMessage(serverMessage)) {
-        return { message: { text: serverMessage!.trim() } };
+      // A 401 about something else than the key itself (a share's password) on a file or upload endpoint:
+      // the server's message, and the key stays. Only `unauthorized` (or a reply without a kind) means a bad key.
+      const aboutTheKey = failure.kind === undefined || failure.kind === 'unauthorized';
+      if (isFileOrUploadEndpoint(path) && !aboutTheKey && serverMessage?.trim()) {
+        return { message: { text: serverMessage.trim() } };
       }
       return { message: { key: 'errors.apiKeyInvalid' }, logout: 'api-key-invalid' };
     }

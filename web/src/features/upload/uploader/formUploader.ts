@@ -1,4 +1,4 @@
-import { mapHttpFailure, isRecord } from '../../../lib/apiErrors';
+import { envelopeKind, isRecord, mapHttpFailure } from '../../../lib/apiErrors';
 import { apiUrl, PART_UPLOAD_TIMEOUT_MS, translateErrorText } from '../../../lib/api';
 import { authorizationHeader, getSession, logout } from '../../../lib/auth';
 import i18n from '../../../lib/i18n';
@@ -85,6 +85,7 @@ export function createFormUploader(options: { stallTimeoutMs?: number; endpoint?
             isRecord(payload) && typeof payload.message === 'string' && payload.message ? payload.message : undefined;
           const kind = header?.startsWith('Bearer ') ? 'bearer' : header ? 'apikey' : 'none';
           const mapped = mapHttpFailure({
+            kind: envelopeKind(payload),
             status,
             statusText: xhr.statusText,
             serverMessage,

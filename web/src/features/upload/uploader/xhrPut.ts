@@ -1,4 +1,4 @@
-import { isRecord, mapHttpFailure } from '../../../lib/apiErrors';
+import { envelopeKind, isRecord, mapHttpFailure } from '../../../lib/apiErrors';
 import { apiUrl, getApiBaseUrl, PART_UPLOAD_TIMEOUT_MS, translateErrorText } from '../../../lib/api';
 import { authorizationHeader, getSession } from '../../../lib/auth';
 import i18n from '../../../lib/i18n';
@@ -102,6 +102,7 @@ export function xhrPut(url: string, blob: Blob, options: PutOptions): Promise<Pu
         return;
       }
       const mapped = mapHttpFailure({
+        kind: envelopeKind(body),
         status: xhr.status,
         statusText: xhr.statusText,
         serverMessage,
