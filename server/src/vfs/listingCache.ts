@@ -7,6 +7,8 @@ interface Cached {
 
 /** Largest number of folders kept; the oldest is dropped first. */
 const MAX_FOLDERS = 2000;
+/** Largest number of entries kept over all folders (memory stays bounded with huge folders). */
+const MAX_ENTRIES = 200_000;
 
 /**
  * Full listings of storage folders, per mount and driver path, kept for the mount's cache_ttl. Dropped by
@@ -14,6 +16,7 @@ const MAX_FOLDERS = 2000;
  */
 export class ListingCache {
   private readonly folders = new Map<string, Cached>();
+  private entryCount = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -26,21 +29,30 @@ export class ListingCache {
     const hit = this.folders.get(key);
     if (!hit) return undefined;
     if (hit.expiresAt <= this.now()) {
-      this.folders.delete(key);
+      this.drop(key);
       return undefined;
     }
     return hit.entries;
   }
 
   set(mountId: string, dir: string, entries: Entry[], ttlSeconds: number): void {
-    if (ttlSeconds <= 0) return;
+    if (ttlSeconds <= 0 || entries.length > MAX_ENTRIES) return;
     const key = this.key(mountId, dir);
-    this.folders.delete(key);
-    if (this.folders.size >= MAX_FOLDERS) {
+    this.drop(key);
+    while (this.folders.size >= MAX_FOLDERS || this.entryCount + entries.length > MAX_ENTRIES) {
       const oldest = this.folders.keys().next().value;
-      if (oldest !== undefined) this.folders.delete(oldest);
+      if (oldest === undefined) break;
+      this.drop(oldest);
     }
     this.folders.set(key, { entries, expiresAt: this.now() + ttlSeconds * 1000 });
+    this.entryCount += entries.length;
+  }
+
+  private drop(key: string): void {
+    const hit = this.folders.get(key);
+    if (!hit) return;
+    this.entryCount -= hit.entries.length;
+    this.folders.delete(key);
   }
 
   /**
@@ -54,7 +66,7 @@ export class ListingCache {
       const dir = key.slice(prefix.length);
       const ancestor = dir === '' || path === dir || path.startsWith(`${dir}/`);
       const below = path === '' || dir.startsWith(`${path}/`);
-      if (ancestor || below) this.folders.delete(key);
+      if (ancestor || below) this.drop(key);
     }
   }
 
@@ -62,10 +74,11 @@ export class ListingCache {
   clear(mountId?: string): void {
     if (mountId === undefined) {
       this.folders.clear();
+      this.entryCount = 0;
       return;
     }
     const prefix = `${mountId}\u0000`;
-    for (const key of this.folders.keys()) if (key.startsWith(prefix)) this.folders.delete(key);
+    for (const key of this.folders.keys()) if (key.startsWith(prefix)) this.drop(key);
   }
 
   get size(): number {

@@ -1,0 +1,168 @@
+// fs listing benchmark (issue 18): GET /api/fs/list of a folder of 10,000 files on a local mount and on an
+// s3rver mount, uncached (refresh=true: the storage is listed again) and cached (the mount's listing cache),
+// whole folder and one 100-entry page, beside a bare Node server answering fs.readdir + stat of the same
+// local folder as JSON, measured in the same run. Sequential requests (one at a time): latency, not throughput.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { addS3Config, api } from './lib/api.mjs';
+import { machineLine, writeSection } from './lib/report.mjs';
+import { startS3rver } from './lib/s3rver.mjs';
+import { freePort, repoRoot, startServer } from './lib/server.mjs';
+
+const require = createRequire(path.join(repoRoot, 'server', 'package.json'));
+const { S3Client, PutObjectCommand } = require('@aws-sdk/client-s3');
+
+const FILES = Number(process.env.BENCH_FS_FILES ?? 10_000);
+const UNCACHED = Number(process.env.BENCH_FS_UNCACHED ?? 15);
+const CACHED = Number(process.env.BENCH_FS_CACHED ?? 100);
+const BUCKET = 'bench-fs';
+
+const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+const fmt = (ms) => ms.toFixed(1);
+const name = (i) => `file-${String(i).padStart(6, '0')}.txt`;
+
+async function time(url, headers, count) {
+  const times = [];
+  let items = 0;
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now();
+    const res = await fetch(url, { headers });
+    const body = await res.json();
+    times.push(performance.now() - t0);
+    if (!res.ok) throw new Error(`${url}: ${res.status} ${body.message}`);
+    items = body.data?.items?.length ?? body.length;
+  }
+  return { p50: percentile(times, 50), p90: percentile(times, 90), items };
+}
+
+/** The baseline: readdir + stat of every entry, answered as JSON, nothing else. */
+async function startBareServer(dir) {
+  const port = await freePort();
+  const server = http.createServer(async (_req, res) => {
+    const names = await readdir(dir);
+    const entries = await Promise.all(
+      names.map(async (n) => {
+        const s = await stat(path.join(dir, n));
+        return { name: n, isDirectory: s.isDirectory(), size: s.size, modified: s.mtime.toISOString() };
+      }),
+    );
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(entries));
+  });
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) };
+}
+
+async function seedBucket(endpoint) {
+  const client = new S3Client({
+    endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  let next = 0;
+  const worker = async () => {
+    while (next < FILES) {
+      const i = next++;
+      await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `big/${name(i)}`, Body: `content ${i}` }));
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  client.destroy();
+}
+
+const server = await startServer();
+const s3 = await startS3rver({ dir: path.join(server.dataDir, 'bench-s3rver'), bucket: BUCKET });
+let bare;
+try {
+  const token = await server.login();
+  const auth = { authorization: `Bearer ${token}` };
+  // Local: the built-in local storage's root holds the folder.
+  const localDir = path.join(server.dataDir, 'storage', 'local', 'big');
+  mkdirSync(localDir, { recursive: true });
+  for (let i = 0; i < FILES; i++) writeFileSync(path.join(localDir, name(i)), `content ${i}`);
+  const seedStarted = performance.now();
+  await seedBucket(s3.endpoint);
+  const seedS3Ms = performance.now() - seedStarted;
+  const configs = await api(server, token, 'GET', '/api/s3-configs');
+  const localId = configs.items.find((c) => c.storage_type === 'local').id;
+  const s3Config = await addS3Config(server, token, { name: 'bench s3rver', endpoint: s3.endpoint, bucket: BUCKET });
+  await api(server, token, 'POST', '/api/mount/create', {
+    name: 'local',
+    path: '/local',
+    storage_config_id: localId,
+    cache_ttl: 3600,
+  });
+  await api(server, token, 'POST', '/api/mount/create', {
+    name: 's3',
+    path: '/s3',
+    storage_config_id: s3Config.id,
+    cache_ttl: 3600,
+  });
+  bare = await startBareServer(localDir);
+
+  const rows = [];
+  const measure = async (label, url, headers, count) => {
+    await time(url, headers, 2); // warm-up
+    const r = await time(url, headers, count);
+    rows.push({ label, ...r, count });
+    return r;
+  };
+  const list = (mount, extra = '') => `${server.url}/api/fs/list?path=${encodeURIComponent(`/${mount}/big`)}${extra}`;
+  const bareLocal = await measure(
+    'bare Node: fs.readdir + stat of the local folder (baseline)',
+    bare.url,
+    {},
+    UNCACHED,
+  );
+  const results = {};
+  for (const mount of ['local', 's3']) {
+    results[`${mount}-uncached`] = await measure(
+      `${mount}: uncached (refresh=true), whole folder`,
+      list(mount, '&refresh=true'),
+      auth,
+      UNCACHED,
+    );
+    results[`${mount}-cached`] = await measure(`${mount}: cached, whole folder`, list(mount), auth, CACHED);
+    results[`${mount}-page`] = await measure(
+      `${mount}: cached, one page (limit=100)`,
+      list(mount, '&limit=100&offset=5000'),
+      auth,
+      CACHED,
+    );
+  }
+  const table = rows.map((r) => `| ${r.label} | ${r.items} | ${r.count} | ${fmt(r.p50)} | ${fmt(r.p90)} |`).join('\n');
+  const ratio = results['local-uncached'].p50 / bareLocal.p50;
+  const markdown = `## fs listing (10,000-file folder)
+
+${machineLine()}. One server process (the \`npm start\` bundle, SQLite), s3rver on the same machine, requests one at a
+time with an admin token (latency of one listing, not throughput); ${FILES} files of ~12 bytes in one folder of
+each mount (S3 seeded with PutObject in ${(seedS3Ms / 1000).toFixed(0)} s). Whole-folder answers carry every
+entry as JSON; the page row asks for 100 entries at offset 5000. Baseline: a bare \`node:http\` server doing
+\`fs.readdir\` + \`stat\` of the same local folder and answering the entries as JSON, measured in the same run.
+
+| Request | entries | requests | p50 ms | p90 ms |
+|---|---:|---:|---:|---:|
+${table}
+
+| Target | Result | Met |
+|---|---|---|
+| cached p50 < 20 ms (local, whole folder) | ${fmt(results['local-cached'].p50)} ms | ${results['local-cached'].p50 < 20 ? 'yes' : 'no'} |
+| cached p50 < 20 ms (S3, whole folder) | ${fmt(results['s3-cached'].p50)} ms | ${results['s3-cached'].p50 < 20 ? 'yes' : 'no'} |
+| uncached local ≤ 2 × bare readdir + stat | ${ratio.toFixed(2)} × | ${ratio <= 2 ? 'yes' : 'no'} |
+`;
+  console.log(markdown);
+  writeSection('fs-list', markdown);
+} finally {
+  await bare?.close();
+  await s3.stop();
+  await server.stop();
+}
