@@ -189,6 +189,32 @@ export interface SecretAttemptsTable {
   pending_at: string;
 }
 
+/** A WebDAV dead property (migration 0013). */
+export interface DavPropertiesTable {
+  path: string;
+  ns: string;
+  name: string;
+  /** The property element as XML. */
+  value: string;
+}
+
+/** A WebDAV lock (migration 0013). */
+export interface DavLocksTable {
+  token: string;
+  path: string;
+  /** '0' | 'infinity' */
+  depth: string;
+  /** 'exclusive' | 'shared' */
+  scope: string;
+  /** The lock's DAV:owner element as XML ('' when none). */
+  owner: string;
+  /** creatorId() of who took it. */
+  principal: string;
+  timeout_seconds: number;
+  expires_at: string;
+  created_at: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
@@ -205,4 +231,6 @@ export interface Database {
   daily_created: DailyCreatedTable;
   storage_usage: StorageUsageTable;
   secret_attempts: SecretAttemptsTable;
+  dav_properties: DavPropertiesTable;
+  dav_locks: DavLocksTable;
 }

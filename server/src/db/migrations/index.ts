@@ -8,6 +8,7 @@ import { dashboardCounters } from './0007_dashboard_counters.js';
 import { secretAttempts } from './0008_secret_attempts.js';
 import { mounts } from './0010_mounts.js';
 import { localStorageRoots } from './0012_local_storage_roots.js';
+import { webdav } from './0013_webdav.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0008_secret_attempts': secretAttempts,
   '0010_mounts': mounts,
   '0012_local_storage_roots': localStorageRoots,
+  '0013_webdav': webdav,
 };
