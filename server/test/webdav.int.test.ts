@@ -19,6 +19,8 @@ describe.each(dbTargets)('WebDAV on %s', (target) => {
   let admin: string;
   let teamKey: string;
   let readKey: string;
+  /** A second instance over the same database and data directory (closed last: closing removes the data). */
+  let second: TestServer | undefined;
 
   beforeAll(async () => {
     [server, s3] = await Promise.all([startTestServer(target), startS3rver()]);
@@ -40,6 +42,7 @@ describe.each(dbTargets)('WebDAV on %s', (target) => {
   });
   afterAll(async () => {
     await server?.close();
+    await second?.close();
     await s3?.close();
   });
 
@@ -176,33 +179,53 @@ describe.each(dbTargets)('WebDAV on %s', (target) => {
 
     // A second server over the same database and data (a restart of the process) still knows the lock.
     const dataDir = path.resolve(localRoot(server), '..', '..');
-    const second = await startTestServer(
+    second = await startTestServer(
       target,
       {},
       { reuse: { dataDir }, ...(server.schema ? { sharedSchema: server.schema } : {}) },
     );
-    try {
-      const blocked = await fetch(`${second.url}/dav/team/locked.txt`, {
-        method: 'PUT',
-        headers: { authorization: admin },
-        body: 'v3',
-      });
-      expect(blocked.status).toBe(423);
-      const allowed = await fetch(`${second.url}/dav/team/locked.txt`, {
-        method: 'PUT',
-        headers: { authorization: admin, if: `(${token})` },
-        body: 'v4',
-      });
-      expect(allowed.status).toBe(204);
-      const unlock = await fetch(`${second.url}/dav/team/locked.txt`, {
-        method: 'UNLOCK',
-        headers: { authorization: admin, 'lock-token': token },
-      });
-      expect(unlock.status).toBe(204);
-    } finally {
-      await second.close().catch(() => undefined);
-    }
+    const blocked = await fetch(`${second!.url}/dav/team/locked.txt`, {
+      method: 'PUT',
+      headers: { authorization: admin },
+      body: 'v3',
+    });
+    expect(blocked.status).toBe(423);
+    const allowed = await fetch(`${second!.url}/dav/team/locked.txt`, {
+      method: 'PUT',
+      headers: { authorization: admin, if: `(${token})` },
+      body: 'v4',
+    });
+    expect(allowed.status).toBe(204);
+    const unlock = await fetch(`${second!.url}/dav/team/locked.txt`, {
+      method: 'UNLOCK',
+      headers: { authorization: admin, 'lock-token': token },
+    });
+    expect(unlock.status).toBe(204);
     // Unlocked: the other client writes again.
     expect((await dav('PUT', '/dav/team/locked.txt', teamKey, {}, 'v5')).status).toBeLessThan(300);
+  });
+
+  it('serves Range, ETag and If-Modified-Since; PUT answers 201 then 204 and 409 without a parent', async () => {
+    expect((await dav('PUT', '/dav/team/range.txt', admin, {}, '0123456789')).status).toBe(201);
+    expect((await dav('PUT', '/dav/team/range.txt', admin, {}, 'abcdefghij')).status).toBe(204);
+    expect((await dav('PUT', '/dav/team/missing/x.txt', admin, {}, 'x')).status).toBe(409);
+    const part = await dav('GET', '/dav/team/range.txt', admin, { range: 'bytes=2-4' });
+    expect(part.status).toBe(206);
+    expect(await part.text()).toBe('cde');
+    const etag = part.headers.get('etag') as string;
+    expect((await dav('GET', '/dav/team/range.txt', admin, { 'if-none-match': etag })).status).toBe(304);
+    const modified = part.headers.get('last-modified') as string;
+    expect((await dav('GET', '/dav/team/range.txt', admin, { 'if-modified-since': modified })).status).toBe(304);
+    expect((await dav('MKCOL', '/dav/team/range.txt', admin)).status).toBe(405);
+    expect((await dav('MKCOL', '/dav/team/no/parent', admin)).status).toBe(409);
+  });
+
+  // Last: it spends this client's WebDAV attempts.
+  it('limits wrong credentials per client with 429 (the webdav kind of the secret-attempt limiter)', async () => {
+    let status = 0;
+    for (let i = 0; i < 12 && status !== 429; i++) {
+      status = (await dav('PROPFIND', '/dav/', basicAuth('admin', `wrong-${i}`), { depth: '0' })).status;
+    }
+    expect(status).toBe(429);
   });
 });
