@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import http from 'node:http';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { addS3Config, api } from './lib/api.mjs';
@@ -79,6 +80,10 @@ async function seedBucket(endpoint) {
   client.destroy();
 }
 
+const load = os
+  .loadavg()
+  .map((n) => n.toFixed(1))
+  .join(' / ');
 const server = await startServer();
 const s3 = await startS3rver({ dir: path.join(server.dataDir, 'bench-s3rver'), bucket: BUCKET });
 let bare;
@@ -143,7 +148,7 @@ try {
   const ratio = results['local-uncached'].p50 / bareLocal.p50;
   const markdown = `## fs listing (10,000-file folder)
 
-${machineLine()}. One server process (the \`npm start\` bundle, SQLite), s3rver on the same machine, requests one at a
+${machineLine()}, load average ${load} before the run. One server process (the \`npm start\` bundle, SQLite), s3rver on the same machine, requests one at a
 time with an admin token (latency of one listing, not throughput); ${FILES} files of ~12 bytes in one folder of
 each mount (S3 seeded with PutObject in ${(seedS3Ms / 1000).toFixed(0)} s). Whole-folder answers carry every
 entry as JSON; the page row asks for 100 entries at offset 5000. Baseline: a bare \`node:http\` server doing
@@ -157,6 +162,8 @@ ${table}
 |---|---|---|
 | cached p50 < 20 ms (local, whole folder) | ${fmt(results['local-cached'].p50)} ms | ${results['local-cached'].p50 < 20 ? 'yes' : 'no'} |
 | cached p50 < 20 ms (S3, whole folder) | ${fmt(results['s3-cached'].p50)} ms | ${results['s3-cached'].p50 < 20 ? 'yes' : 'no'} |
+| cached p50 < 20 ms (local, 100-entry page) | ${fmt(results['local-page'].p50)} ms | ${results['local-page'].p50 < 20 ? 'yes' : 'no'} |
+| cached p50 < 20 ms (S3, 100-entry page) | ${fmt(results['s3-page'].p50)} ms | ${results['s3-page'].p50 < 20 ? 'yes' : 'no'} |
 | uncached local ≤ 2 × bare readdir + stat | ${ratio.toFixed(2)} × | ${ratio <= 2 ? 'yes' : 'no'} |
 `;
   console.log(markdown);

@@ -59,7 +59,7 @@ describe.each(dbTargets)('API keys on %s', (target) => {
   it('normalises basic_path, honours presets and custom days', async () => {
     const res = await create({
       name: 'paths',
-      basic_path: '//docs\\team/./',
+      basic_path: '//docs//team/./',
       expires_in_days: 7,
       is_guest: 1,
       role: 'READONLY',
@@ -69,6 +69,12 @@ describe.each(dbTargets)('API keys on %s', (target) => {
     const days = (Date.parse(res.body.data!.expires_at!) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(6.9);
     expect(days).toBeLessThan(7.1);
+    // The one path normaliser refuses backslashes (and `..`, encoded dots, control characters) everywhere.
+    for (const basic_path of ['/docs\\team', '/docs/../x', '/%2e%2e']) {
+      const bad = await create({ name: 'bad path', basic_path });
+      expect(bad.status).toBe(400);
+      expect(bad.body.message).toMatch(/basic_path/);
+    }
     const never = await create({ name: 'never', expires_at: 'never' });
     expect(never.body.data?.expires_at).toBeNull();
   });

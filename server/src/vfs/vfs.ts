@@ -222,7 +222,8 @@ export class Vfs {
     const mounts = await this.activeMounts();
     const folders = mountFolders(mounts, path);
     const mount = longestMount(mounts, path);
-    let entries: VfsEntry[] = folders;
+    // Storage entries stay raw until paged: only the answered page is turned into VfsEntries.
+    let own: Entry[] = [];
     let cached = false;
     if (mount) {
       const resolved = await this.resolveAuthorized(path);
@@ -230,8 +231,7 @@ export class Vfs {
         const listed = await this.driverEntries(resolved, options.refresh === true);
         cached = listed.cached;
         const shadowed = new Set(folders.map((f) => f.name));
-        const own = listed.entries.filter((e) => !shadowed.has(e.name)).map((e) => this.toEntry(mount, path, e));
-        entries = [...folders, ...own];
+        own = shadowed.size ? listed.entries.filter((e) => !shadowed.has(e.name)) : listed.entries;
       } catch (error) {
         // A folder that only exists because a mount lies below it (`/a/b` of a mount `/a/b/c`).
         if (!(isStorageError(error, 'not_found') && folders.length > 0)) throw storageToAppError(error, 'folder');
@@ -240,19 +240,23 @@ export class Vfs {
       throw AppError.notFound(`no mount holds ${path}`);
     }
     const offset = options.cursor !== undefined ? Number(options.cursor) : (options.offset ?? 0);
-    if (!Number.isSafeInteger(offset) || offset < 0)
+    if (!Number.isSafeInteger(offset) || offset < 0) {
       throw AppError.validation('cursor must be a cursor from a previous page');
-    const limit = options.limit ?? entries.length;
-    const page = entries.slice(offset, offset + limit);
-    const next = offset + page.length;
+    }
+    const total = folders.length + own.length;
+    const end = Math.min(total, offset + (options.limit ?? total));
+    const page: VfsEntry[] = [];
+    for (let i = offset; i < end; i++) {
+      page.push(i < folders.length ? folders[i]! : this.toEntry(mount!, path, own[i - folders.length]!));
+    }
     return {
       path,
       ...(mount ? { mount } : {}),
       isVirtual: !mount,
       entries: page,
-      total: entries.length,
+      total,
       offset,
-      ...(next < entries.length ? { cursor: String(next) } : {}),
+      ...(end < total ? { cursor: String(end) } : {}),
       cached,
     };
   }
