@@ -139,6 +139,8 @@ export class LocalDriver implements StorageDriver {
   readonly multipart: MultipartCapability;
   private readonly fsync: boolean;
   private realRoot: string | undefined;
+  /** Temp files of writes in progress in this process: never swept (batched writes can leave mtime stale). */
+  private readonly writing = new Set<string>();
 
   constructor(options: LocalDriverOptions) {
     if (!options.root) throw new StorageError('invalid_path', 'local driver needs a root directory');
@@ -166,7 +168,7 @@ export class LocalDriver implements StorageDriver {
         const path = rel ? `${rel}/${entry.name}` : entry.name;
         if (entry.isDirectory()) {
           await walk(abs, path);
-        } else if (entry.isFile() && TEMP_NAME.test(entry.name)) {
+        } else if (entry.isFile() && TEMP_NAME.test(entry.name) && !this.writing.has(abs)) {
           const st = await fs.stat(abs).catch(() => null);
           if (st && st.mtimeMs < olderThan.getTime()) {
             await fs.rm(abs, { force: true });
@@ -333,6 +335,7 @@ export class LocalDriver implements StorageDriver {
     const reader = chunkReader(body);
     const cancel = (reason?: unknown) => reader.cancel(reason).catch(() => undefined);
     let tmp: string | undefined;
+    let live: string | undefined;
     let fh: fs.FileHandle | undefined;
     let pending: Promise<void> | undefined;
     let flushing: Promise<void> | undefined;
@@ -350,6 +353,8 @@ export class LocalDriver implements StorageDriver {
       if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path });
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       tmp = nodePath.join(nodePath.dirname(abs), tempName());
+      live = tmp;
+      this.writing.add(live);
       fh = await fs.open(tmp, 'wx');
       const file = fh;
       let bytes = 0;
@@ -420,6 +425,7 @@ export class LocalDriver implements StorageDriver {
       throw mapFsError(err, path);
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
+      if (live) this.writing.delete(live);
     }
     return this.stat(path);
   }
