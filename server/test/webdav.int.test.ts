@@ -153,6 +153,11 @@ describe.each(dbTargets)('WebDAV on %s', (target) => {
     expect(
       (await dav('COPY', '/dav/team/moved', admin, { destination: '/dav/team/tree', overwrite: 'F' })).status,
     ).toBe(412);
+    // An If header that does not match the source refuses the copy.
+    expect(
+      (await dav('COPY', '/dav/team/moved/a%20b.txt', admin, { destination: '/dav/team/c.txt', if: '(["nope"])' }))
+        .status,
+    ).toBe(412);
   });
 
   it('redirects GET on a 302_redirect S3 mount, but never Windows Explorer', async () => {

@@ -151,14 +151,15 @@ export class WebdavService {
     conditions: WriteConditions,
     scope: LockScope,
   ): Promise<void> {
-    if (
-      conditions.ifLists &&
-      conditions.ifLists.length > 0 &&
-      !(await this.ifHolds(principal, path, conditions.ifLists))
-    ) {
+    await this.assertIf(principal, path, conditions.ifLists);
+    await this.deps.locks.assertCanWrite(principal, path, tokensOf(conditions.ifLists), scope);
+  }
+
+  /** 412 unless one list of the If header (when there is one) holds. */
+  private async assertIf(principal: Principal, path: string, ifLists: IfList[] | undefined): Promise<void> {
+    if (ifLists && ifLists.length > 0 && !(await this.ifHolds(principal, path, ifLists))) {
       throw new AppError('PRECONDITION_FAILED', 'the If header does not match the resource');
     }
-    await this.deps.locks.assertCanWrite(principal, path, tokensOf(conditions.ifLists), scope);
   }
 
   private async ifHolds(principal: Principal, path: string, lists: IfList[]): Promise<boolean> {
@@ -274,6 +275,7 @@ export class WebdavService {
     if (target && !options.overwrite) throw new AppError('PRECONDITION_FAILED', `${to} exists and Overwrite is F`);
     await this.assertParentFolder(principal, to);
     if (op === 'move') await this.preconditions(principal, from, options, { membership: true, tree: true });
+    else await this.assertIf(principal, from, options.ifLists);
     await this.deps.locks.assertCanWrite(principal, to, tokensOf(options.ifLists), { membership: true, tree: true });
     if (target) {
       await this.deps.vfs.remove(caller, [to]);
@@ -344,9 +346,7 @@ export class WebdavService {
     const existing = await this.entry(principal, path);
     if (existing?.isMount || path === '/') throw AppError.forbidden(`${path} is a mount point: it cannot be locked`);
     if (!existing) await this.assertParentFolder(principal, path);
-    if (request.ifLists && request.ifLists.length > 0 && !(await this.ifHolds(principal, path, request.ifLists))) {
-      throw new AppError('PRECONDITION_FAILED', 'the If header does not match the resource');
-    }
+    await this.assertIf(principal, path, request.ifLists);
     if (!existing)
       await this.deps.locks.assertCanWrite(principal, path, tokensOf(request.ifLists), { membership: true });
     const lock = await this.deps.locks.lock(principal, path, request);
