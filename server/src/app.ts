@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context, type Next } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import { AppError } from './errors.js';
 import type { Guard } from './http/auth.js';
@@ -31,6 +31,9 @@ import { urlUploadRoutes } from './routes/urlUploadRoutes.js';
 import { mountRoutes } from './routes/mountRoutes.js';
 import { fsRoutes } from './routes/fsRoutes.js';
 import { fsUploadRoutes } from './routes/fsUploadRoutes.js';
+import { davRoutes } from './webdav/davRoutes.js';
+import type { DavAuth } from './services/webdav/davAuth.js';
+import type { WebdavService } from './services/webdav/webdavService.js';
 import type { FsUploadService } from './services/fsUploadService.js';
 import type { FsService } from './services/fsService.js';
 import { fsCopyRoutes } from './routes/fsCopyRoutes.js';
@@ -79,6 +82,8 @@ export interface AppServices {
   copies: CopyService;
   zips: ZipService;
   search: SearchService;
+  webdav: WebdavService;
+  davAuth: DavAuth;
   /** PUBLIC_URL, for absolute links in API answers. */
   publicUrl?: string;
   /** Where form uploads spool a file part that came before its location fields (http/uploadForm.ts). */
@@ -112,6 +117,15 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
     c.set('clientAddress', clientAddress(c, options.trustProxy, options.proxyHops));
     await next();
   });
+
+  const davClient = async (c: Context<AppEnv>, next: Next) => {
+    c.set('clientAddress', clientAddress(c, options.trustProxy, options.proxyHops));
+    await next();
+  };
+  app.use('/dav', davClient);
+  app.use('/dav/*', davClient);
+  const dav = davRoutes({ ...services, logger: options.logger });
+  app.route('/dav', dav);
 
   const api = new Hono<AppEnv>();
   api.route('/', systemRoutes(services));

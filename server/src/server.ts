@@ -1,3 +1,8 @@
+import { DavRepository } from './repositories/davRepository.js';
+import { DavAuth } from './services/webdav/davAuth.js';
+import { DavLocks } from './services/webdav/davLocks.js';
+import { WebdavService } from './services/webdav/webdavService.js';
+import { VfsTransfer } from './vfs/transfer.js';
 import { readFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -187,6 +192,16 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     contentDisposition,
   });
   const fsUploads = new FsUploadService({ vfs, fs, maxUploadSize: () => files.maxUploadSize() });
+  const davRepository = new DavRepository(db);
+  const webdav = new WebdavService({
+    vfs,
+    transfer: new VfsTransfer(vfs),
+    fs,
+    settings,
+    repo: davRepository,
+    locks: new DavLocks({ repo: davRepository, clock }),
+  });
+  const davAuth = new DavAuth({ auth, apiKeys, limiter: secretAttempts, clock });
   const backupScheduler = new BackupScheduler({
     backups,
     settings,
@@ -252,6 +267,8 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     mounts,
     fs,
     fsUploads,
+    webdav,
+    davAuth,
     guard: new Guard({ auth, apiKeys }),
   };
 }

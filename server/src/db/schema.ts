@@ -246,6 +246,32 @@ export interface FsIndexTable {
   indexed_at: string;
 }
 
+/** A WebDAV dead property (migration 0013). */
+export interface DavPropertiesTable {
+  path: string;
+  ns: string;
+  name: string;
+  /** The property element as XML. */
+  value: string;
+}
+
+/** A WebDAV lock (migration 0013). */
+export interface DavLocksTable {
+  token: string;
+  path: string;
+  /** '0' | 'infinity' */
+  depth: string;
+  /** 'exclusive' | 'shared' */
+  scope: string;
+  /** The lock's DAV:owner element as XML ('' when none). */
+  owner: string;
+  /** creatorId() of who took it. */
+  principal: string;
+  timeout_seconds: number;
+  expires_at: string;
+  created_at: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
@@ -265,4 +291,6 @@ export interface Database {
   tasks: TasksTable;
   task_items: TaskItemsTable;
   fs_index: FsIndexTable;
+  dav_properties: DavPropertiesTable;
+  dav_locks: DavLocksTable;
 }

@@ -145,6 +145,16 @@ export class ApiKeyService {
       key ? this.deps.keys.findByHash(sha256Hex(key)) : undefined,
     );
     if (!row) throw AppError.unauthorized('invalid API key');
+    return this.usable(row);
+  }
+
+  /** The key's row when it exists (no limiter: the caller counts the attempt, e.g. WebDAV Basic). */
+  async findKey(key: string): Promise<ApiKeyRow | undefined> {
+    return key ? this.deps.keys.findByHash(sha256Hex(key)) : undefined;
+  }
+
+  /** The principal of a key row; 401 when it is disabled or expired. */
+  async usable(row: ApiKeyRow): Promise<ApiKeyPrincipal> {
     if (row.enabled !== 1) throw AppError.unauthorized('this API key is disabled');
     const now = this.deps.clock.now();
     if (row.expires_at !== null && row.expires_at <= now.toISOString())

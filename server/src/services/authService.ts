@@ -58,6 +58,17 @@ export class AuthService {
     return { token, username: admin.username, expires_at: expiresAt };
   }
 
+  /**
+   * The admin when `username` and `password` are right (WebDAV Basic); undefined otherwise. No limiter:
+   * the caller counts the attempt (the `webdav` kind).
+   */
+  async checkPassword(username: string, password: string): Promise<AdminPrincipal | undefined> {
+    const found = await this.deps.admins.findByUsername(username);
+    if (!found) return void (await burnPasswordCheck(password));
+    if (!(await verifyPassword(password, found.password_hash))) return undefined;
+    return { type: 'admin', adminId: found.id, username: found.username, tokenHash: '', expiresAt: '' };
+  }
+
   /** The admin behind a bearer token, or null when the token is unknown, revoked or expired. */
   async verifyToken(token: string): Promise<AdminPrincipal | null> {
     const tokenHash = sha256Hex(token);

@@ -55,7 +55,7 @@ export function toEntryView(entry: VfsEntry): FsEntryView {
 }
 
 /** A validator for files the storage gives no ETag: size and modification time. */
-function etagOf(entry: VfsEntry): string {
+export function etagOf(entry: VfsEntry): string {
   if (entry.etag) return entry.etag;
   const mtime = entry.lastModified ? Date.parse(entry.lastModified) : 0;
   return `W/"${entry.size.toString(16)}-${mtime.toString(16)}"`;

@@ -9,6 +9,7 @@ import { secretAttempts } from './0008_secret_attempts.js';
 import { mounts } from './0010_mounts.js';
 import { tasksAndSearch } from './0011_tasks_and_search.js';
 import { localStorageRoots } from './0012_local_storage_roots.js';
+import { webdav } from './0013_webdav.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0010_mounts': mounts,
   '0011_tasks_and_search': tasksAndSearch,
   '0012_local_storage_roots': localStorageRoots,
+  '0013_webdav': webdav,
 };

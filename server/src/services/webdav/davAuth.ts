@@ -1,0 +1,95 @@
+import { MOUNT_PERMISSIONS, Permission, hasPermission } from '@clipnest/contract';
+import { AppError } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { sha256Hex } from '../../security/secrets.js';
+import type { ApiKeyService } from '../apiKeyService.js';
+import type { AuthService } from '../authService.js';
+import type { AdminPrincipal, Principal } from '../principal.js';
+import type { ApiKeyRow } from '../../repositories/apiKeyRepository.js';
+import type { SecretAttemptLimiter } from '../secretAttemptLimiter.js';
+
+/** How long a verified Basic header is remembered (each password check is a scrypt). */
+const CACHE_MS = 60_000;
+const CACHE_MAX = 1000;
+
+type Found = { admin?: AdminPrincipal; row?: ApiKeyRow };
+
+export const WWW_AUTHENTICATE = 'Basic realm="Clipnest", charset="UTF-8"';
+
+function unauthorized(message: string): AppError {
+  return new AppError('UNAUTHORIZED', message, { headers: { 'WWW-Authenticate': WWW_AUTHENTICATE } });
+}
+
+/**
+ * A key's WebDAV bits as the tree's mount bits: WEBDAV_READ reads, WEBDAV_MANAGE reads and writes. The
+ * Vfs then applies the base path as for every other caller.
+ */
+export function treePrincipal(principal: Principal): Principal {
+  if (principal.type === 'admin') return principal;
+  const manage = hasPermission(principal.permissions, Permission.WEBDAV_MANAGE);
+  const read = manage || hasPermission(principal.permissions, Permission.WEBDAV_READ);
+  return { ...principal, permissions: manage ? MOUNT_PERMISSIONS : read ? Permission.MOUNT_VIEW : 0 };
+}
+
+/**
+ * WebDAV Basic auth (spec §6): the admin's username and password, or an API key as both user and
+ * password. Failures count in the secret-attempt limiter (kind `webdav`, per client); verified headers are
+ * remembered for a minute by their hash (never the header itself).
+ */
+export class DavAuth {
+  private readonly verified = new Map<string, { principal: Principal; until: number }>();
+
+  constructor(
+    private readonly deps: {
+      auth: Pick<AuthService, 'checkPassword'>;
+      apiKeys: Pick<ApiKeyService, 'findKey' | 'usable'>;
+      limiter: SecretAttemptLimiter;
+      clock: Clock;
+    },
+  ) {}
+
+  /** The caller of a request with `authorization`; 401 (with WWW-Authenticate) when missing or wrong, 429 when limited. */
+  async authenticate(authorization: string | undefined, client: string): Promise<Principal> {
+    const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization ?? '');
+    if (!match) throw unauthorized('authentication required: Basic with the admin account or an API key as both');
+    const hash = sha256Hex(match[1] as string);
+    const now = this.deps.clock.now().getTime();
+    const hit = this.verified.get(hash);
+    if (hit && hit.until > now) return hit.principal;
+    const decoded = Buffer.from(match[1] as string, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw unauthorized('malformed Basic credentials');
+    const user = decoded.slice(0, colon);
+    const password = decoded.slice(colon + 1);
+    const found = await this.deps.limiter.attempt<Found | undefined>(
+      { kind: 'webdav', client, target: '*' },
+      async () => {
+        if (user === password) {
+          const row = await this.deps.apiKeys.findKey(password);
+          if (row) return { row };
+        }
+        const admin = await this.deps.auth.checkPassword(user, password);
+        return admin ? { admin } : undefined;
+      },
+    );
+    if (!found) throw unauthorized('invalid WebDAV credentials');
+    const principal: Principal = found.admin ?? (await this.deps.apiKeys.usable(found.row as ApiKeyRow));
+    if (
+      principal.type === 'apikey' &&
+      !hasPermission(principal.permissions, Permission.WEBDAV_READ) &&
+      !hasPermission(principal.permissions, Permission.WEBDAV_MANAGE)
+    ) {
+      throw AppError.forbidden('this API key lacks the webdav_read permission');
+    }
+    if (this.verified.size >= CACHE_MAX) this.verified.clear();
+    this.verified.set(hash, { principal, until: now + CACHE_MS });
+    return principal;
+  }
+}
+
+/** 403 unless the caller may write over WebDAV (admin, or WEBDAV_MANAGE). */
+export function requireManage(principal: Principal): void {
+  if (principal.type === 'apikey' && !hasPermission(principal.permissions, Permission.WEBDAV_MANAGE)) {
+    throw AppError.forbidden('this API key lacks the webdav_manage permission');
+  }
+}

@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { isPathWithin, parentVirtualPath } from '@clipnest/contract';
+import { AppError } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { DavLockRow, DavRepository } from '../../repositories/davRepository.js';
+import { creatorId, type Principal } from '../principal.js';
+import type { DavLock } from './types.js';
+
+/** Longest lock the server grants (a client asking for Infinite gets this). */
+export const MAX_LOCK_SECONDS = 7 * 24 * 3600;
+export const DEFAULT_LOCK_SECONDS = 3600;
+
+/** Which locks a write must hold the token of. */
+export interface LockScope {
+  /** The write changes the members of the parent folder (create, delete, move away): its depth-0 lock counts. */
+  membership?: boolean;
+  /** The write changes everything below the path (delete, move, overwrite of a folder). */
+  tree?: boolean;
+}
+
+function ancestorsOf(path: string): string[] {
+  const out: string[] = [];
+  let dir = path;
+  while (dir !== '/') {
+    dir = parentVirtualPath(dir);
+    out.push(dir);
+  }
+  return out;
+}
+
+function toLock(row: DavLockRow): DavLock {
+  return {
+    token: row.token,
+    root: row.path,
+    depth: row.depth === '0' ? '0' : 'infinity',
+    scope: row.scope === 'shared' ? 'shared' : 'exclusive',
+    owner: row.owner,
+    timeoutSeconds: row.timeout_seconds,
+  };
+}
+
+/** Whether `lock` covers `path` (its root, or below it with depth infinity). */
+export function covers(lock: DavLock, path: string): boolean {
+  return lock.root === path || (lock.depth === 'infinity' && isPathWithin(path, lock.root));
+}
+
+/** WebDAV locks, kept in the database (dav_locks) so they hold across restarts and instances. */
+export class DavLocks {
+  constructor(private readonly deps: { repo: DavRepository; clock: Clock }) {}
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  /** Unexpired locks on `path` and its ancestors (any depth), plus (with `below`) every lock inside it. */
+  async around(path: string, below = false): Promise<DavLock[]> {
+    const rows = await this.deps.repo.locksAround(path, ancestorsOf(path), this.now(), below);
+    return rows.map(toLock);
+  }
+
+  /** The locks that apply to `path` (its own and inherited ones). */
+  async covering(path: string): Promise<DavLock[]> {
+    return (await this.around(path)).filter((l) => covers(l, path));
+  }
+
+  /**
+   * 423 unless the request submitted (in its If header) the token of every lock the write touches, each taken
+   * by the same caller.
+   */
+  async assertCanWrite(
+    principal: Principal,
+    path: string,
+    submitted: Set<string>,
+    scope: LockScope = {},
+  ): Promise<void> {
+    const parent = path === '/' ? undefined : parentVirtualPath(path);
+    const locks = await this.around(path, scope.tree === true);
+    const me = creatorId(principal);
+    const rows = await Promise.all(
+      locks
+        .filter(
+          (l) =>
+            covers(l, path) ||
+            (scope.tree === true && isPathWithin(l.root, path)) ||
+            (scope.membership === true && l.root === parent),
+        )
+        .map(async (l) => ({ lock: l, row: await this.deps.repo.lockByToken(l.token, this.now()) })),
+    );
+    for (const { lock, row } of rows) {
+      if (!submitted.has(lock.token) || (row && row.principal !== me)) {
+        throw new AppError('LOCKED', `${lock.root} is locked: send its lock token in an If header`);
+      }
+    }
+  }
+
+  /** Takes a new lock; 423 when it conflicts with one held (exclusive against anything, shared against exclusive). */
+  async lock(
+    principal: Principal,
+    path: string,
+    request: { depth: '0' | 'infinity'; scope: 'exclusive' | 'shared'; owner: string; timeoutSeconds: number },
+  ): Promise<DavLock> {
+    const existing = await this.around(path, request.depth === 'infinity');
+    const conflicts = existing.filter(
+      (l) => covers(l, path) || (request.depth === 'infinity' && isPathWithin(l.root, path)),
+    );
+    if (conflicts.some((l) => l.scope === 'exclusive' || request.scope === 'exclusive')) {
+      throw new AppError('LOCKED', `${path} is already locked`);
+    }
+    const now = this.deps.clock.now();
+    const row: DavLockRow = {
+      token: `urn:uuid:${randomUUID()}`,
+      path,
+      depth: request.depth,
+      scope: request.scope,
+      owner: request.owner,
+      principal: creatorId(principal),
+      timeout_seconds: request.timeoutSeconds,
+      expires_at: new Date(now.getTime() + request.timeoutSeconds * 1000).toISOString(),
+      created_at: now.toISOString(),
+    };
+    await this.deps.repo.insertLock(row);
+    return toLock(row);
+  }
+
+  /** Refreshes the lock among `tokens` that covers `path`; 412 when none does. */
+  async refresh(principal: Principal, path: string, tokens: Set<string>, timeoutSeconds: number): Promise<DavLock> {
+    const lock = (await this.covering(path)).find((l) => tokens.has(l.token));
+    if (!lock) throw new AppError('PRECONDITION_FAILED', 'no lock of this resource matches the If header');
+    const row = await this.deps.repo.lockByToken(lock.token, this.now());
+    if (row && row.principal !== creatorId(principal)) throw AppError.forbidden('this lock belongs to someone else');
+    const expiresAt = new Date(this.deps.clock.now().getTime() + timeoutSeconds * 1000).toISOString();
+    await this.deps.repo.refreshLock(lock.token, timeoutSeconds, expiresAt);
+    return { ...lock, timeoutSeconds };
+  }
+
+  /** Releases a lock covering `path`; 409 when the token names none. */
+  async unlock(principal: Principal, path: string, token: string): Promise<void> {
+    const lock = (await this.covering(path)).find((l) => l.token === token);
+    if (!lock) throw AppError.conflict('the lock token does not name a lock of this resource');
+    const row = await this.deps.repo.lockByToken(token, this.now());
+    if (row && row.principal !== creatorId(principal)) throw AppError.forbidden('this lock belongs to someone else');
+    await this.deps.repo.deleteLock(token);
+  }
+
+  /** Drops the locks of a removed or moved-away tree. */
+  async dropTree(path: string): Promise<void> {
+    await this.deps.repo.removeLocksTree(path, this.now());
+  }
+}

@@ -1,0 +1,371 @@
+// WebDAV over the fs tree (spec §1, issue 20). Every path goes through the Vfs (normalisation, mounts,
+// permissions, base paths, listing cache); dead properties and locks live in the database.
+import { Permission, isPathWithin, joinVirtualPath, parentVirtualPath } from '@clipnest/contract';
+import { AppError } from '../../errors.js';
+import type { DavRepository } from '../../repositories/davRepository.js';
+import type { WriteBody } from '../../storage/types.js';
+import type { VfsTransfer } from '../../vfs/transfer.js';
+import type { VfsEntry } from '../../vfs/types.js';
+import type { Vfs } from '../../vfs/vfs.js';
+import type { ContentRequest, ContentResult } from '../fileServingService.js';
+import { etagOf, mimetypeOf, type FsService } from '../fsService.js';
+import type { Principal } from '../principal.js';
+import type { SettingsService } from '../settingsService.js';
+import { requireManage, treePrincipal } from './davAuth.js';
+import { DEFAULT_LOCK_SECONDS, MAX_LOCK_SECONDS, covers, type DavLocks, type LockScope } from './davLocks.js';
+import type { DavLock, DavPropertyChange, DavPropfindItem, DavResource, IfList } from './types.js';
+
+/** Live properties a PROPPATCH may not change. */
+const LIVE = new Set([
+  'creationdate',
+  'displayname',
+  'getcontentlanguage',
+  'getcontentlength',
+  'getcontenttype',
+  'getetag',
+  'getlastmodified',
+  'lockdiscovery',
+  'resourcetype',
+  'supportedlock',
+]);
+
+/** Presigned GET links for `302_redirect` mounts last this long. */
+const REDIRECT_TTL_SECONDS = 900;
+
+export interface WriteConditions {
+  ifLists?: IfList[];
+}
+
+function tokensOf(ifLists: IfList[] | undefined): Set<string> {
+  const out = new Set<string>();
+  for (const list of ifLists ?? []) for (const c of list.conditions) if (c.token && !c.not) out.add(c.token);
+  return out;
+}
+
+function unquote(etag: string): string {
+  return etag.replace(/^W\//, '');
+}
+
+export class WebdavService {
+  constructor(
+    private readonly deps: {
+      vfs: Vfs;
+      transfer: VfsTransfer;
+      fs: Pick<FsService, 'content'>;
+      settings: Pick<SettingsService, 'get'>;
+      repo: DavRepository;
+      locks: DavLocks;
+    },
+  ) {}
+
+  // ---- reading --------------------------------------------------------------------------------------------
+
+  private toResource(entry: VfsEntry): DavResource {
+    return {
+      path: entry.path,
+      name: entry.name,
+      isDir: entry.isDir,
+      size: entry.isDir ? 0 : entry.size,
+      lastModified: new Date(entry.lastModified ?? 0),
+      ...(entry.isDir ? {} : { etag: etagOf(entry), contentType: mimetypeOf(entry.name, entry.contentType) }),
+    };
+  }
+
+  /** A folder above a key's base path: it shows only the way down (one folder), or nothing without mounts. */
+  private async aboveBase(principal: Principal, path: string): Promise<VfsEntry[] | undefined> {
+    if (principal.type !== 'apikey') return undefined;
+    const base = principal.basicPath || '/';
+    if (path === base || !isPathWithin(base, path)) return undefined;
+    if ((await this.deps.vfs.mounts(principal)).length === 0) return [];
+    const rest = base.slice(path === '/' ? 1 : path.length + 1);
+    const name = rest.split('/')[0] as string;
+    return [{ name, path: joinVirtualPath(path, name), isDir: true, size: 0, isMount: true }];
+  }
+
+  /** The resource at a path, or undefined when nothing is there. */
+  async find(principal: Principal, input: string): Promise<DavResource | undefined> {
+    const caller = treePrincipal(principal);
+    const path = this.deps.vfs.normalise(input);
+    if (await this.aboveBase(caller, path)) {
+      return { path, name: path.slice(path.lastIndexOf('/') + 1), isDir: true, size: 0, lastModified: new Date(0) };
+    }
+    try {
+      return this.toResource(await this.deps.vfs.stat(caller, path));
+    } catch (error) {
+      if (error instanceof AppError && error.kind === 'NOT_FOUND') return undefined;
+      throw error;
+    }
+  }
+
+  private async require(principal: Principal, path: string): Promise<DavResource> {
+    const found = await this.find(principal, path);
+    if (!found) throw AppError.notFound(`${path} does not exist`);
+    return found;
+  }
+
+  /** PROPFIND: the resource and (Depth 1) its members, with their dead properties and locks. */
+  async propfind(principal: Principal, input: string, depth: '0' | '1'): Promise<DavPropfindItem[]> {
+    const caller = treePrincipal(principal);
+    const self = await this.require(principal, input);
+    const resources = [self];
+    if (depth === '1' && self.isDir) {
+      const virtual = await this.aboveBase(caller, self.path);
+      const entries = virtual ?? (await this.deps.vfs.list(caller, self.path)).entries;
+      resources.push(...entries.map((e) => this.toResource(e)));
+    }
+    const dead = await this.deps.repo.propertiesOf(resources.map((r) => r.path));
+    const locks = await this.deps.locks.around(self.path, depth === '1');
+    return resources.map((resource) => ({
+      resource,
+      dead: dead.filter((d) => d.path === resource.path).map((d) => ({ ns: d.ns, name: d.name, xml: d.value })),
+      locks: locks.filter((l) => covers(l, resource.path)),
+    }));
+  }
+
+  /** GET / HEAD: a redirect to the storage (302_redirect mounts that can presign), else the bytes. */
+  async content(
+    principal: Principal,
+    input: string,
+    options: { head: boolean; allowRedirect: boolean },
+    conditional: ContentRequest['conditional'],
+  ): Promise<ContentResult | { kind: 'collection'; resource: DavResource }> {
+    const caller = treePrincipal(principal);
+    const resource = await this.require(principal, input);
+    if (resource.isDir) return { kind: 'collection', resource };
+    if (options.allowRedirect && !options.head) {
+      const resolved = await this.deps.vfs.resolve(caller, resource.path, Permission.MOUNT_VIEW);
+      if (resolved.mount.webdav_policy === '302_redirect' && resolved.driver.presign) {
+        const url = await resolved.driver.presign(resolved.driverPath, 'get', REDIRECT_TTL_SECONDS);
+        return { kind: 'redirect', url };
+      }
+    }
+    return this.deps.fs.content(caller, { path: resource.path, mode: 'attachment', head: options.head }, conditional);
+  }
+
+  // ---- conditions -------------------------------------------------------------------------------------------
+
+  /** 412 unless one list of the If header holds; 423 unless every lock the write touches had its token sent. */
+  private async preconditions(
+    principal: Principal,
+    path: string,
+    conditions: WriteConditions,
+    scope: LockScope,
+  ): Promise<void> {
+    await this.assertIf(principal, path, conditions.ifLists);
+    await this.deps.locks.assertCanWrite(principal, path, tokensOf(conditions.ifLists), scope);
+  }
+
+  /** 412 unless one list of the If header (when there is one) holds. */
+  private async assertIf(principal: Principal, path: string, ifLists: IfList[] | undefined): Promise<void> {
+    if (ifLists && ifLists.length > 0 && !(await this.ifHolds(principal, path, ifLists))) {
+      throw new AppError('PRECONDITION_FAILED', 'the If header does not match the resource');
+    }
+  }
+
+  private async ifHolds(principal: Principal, path: string, lists: IfList[]): Promise<boolean> {
+    for (const list of lists) {
+      const target = list.resource ?? path;
+      let resource: DavResource | undefined;
+      let locks: DavLock[] = [];
+      try {
+        resource = await this.find(principal, target);
+        locks = await this.deps.locks.covering(this.deps.vfs.normalise(target));
+      } catch {
+        resource = undefined;
+      }
+      const holds = list.conditions.every((c) => {
+        const match = c.token
+          ? locks.some((l) => l.token === c.token)
+          : c.etag !== undefined && resource?.etag !== undefined && unquote(resource.etag) === unquote(c.etag);
+        return c.not ? !match : match;
+      });
+      if (holds) return true;
+    }
+    return false;
+  }
+
+  // ---- writes ------------------------------------------------------------------------------------------
+
+  private async assertParentFolder(principal: Principal, path: string): Promise<void> {
+    const parent = await this.find(principal, parentVirtualPath(path));
+    if (!parent || !parent.isDir) throw AppError.conflict(`the parent folder of ${path} does not exist`);
+  }
+
+  private assertNotMountPoint(path: string, entry?: VfsEntry): void {
+    if (path === '/' || entry?.isMount) {
+      throw AppError.forbidden(`${path} is a mount point or a virtual folder: it cannot be changed over WebDAV`);
+    }
+  }
+
+  private async entry(principal: Principal, path: string): Promise<VfsEntry | undefined> {
+    try {
+      return await this.deps.vfs.stat(treePrincipal(principal), path);
+    } catch (error) {
+      if (error instanceof AppError && error.kind === 'NOT_FOUND') return undefined;
+      throw error;
+    }
+  }
+
+  /** PUT: streams the body into the file; `created` when it did not exist. */
+  async put(
+    principal: Principal,
+    input: string,
+    body: WriteBody,
+    options: { size?: number; contentType?: string; signal?: AbortSignal } & WriteConditions,
+  ): Promise<{ created: boolean; etag?: string }> {
+    requireManage(principal);
+    const path = this.deps.vfs.normalise(input);
+    const existing = await this.entry(principal, path);
+    this.assertNotMountPoint(path, existing);
+    if (existing?.isDir) throw new AppError('METHOD_NOT_ALLOWED', `${path} is a folder`);
+    await this.assertParentFolder(principal, path);
+    await this.preconditions(principal, path, options, { membership: !existing });
+    const mode = await this.deps.settings.get('webdav_upload_mode');
+    const entry = await this.deps.vfs.write(treePrincipal(principal), path, body, {
+      overwrite: true,
+      ...(options.size !== undefined && mode === 'direct' ? { size: options.size } : {}),
+      ...(options.contentType ? { contentType: options.contentType } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return { created: !existing, etag: etagOf(entry) };
+  }
+
+  /** MKCOL. */
+  async mkcol(principal: Principal, input: string, conditions: WriteConditions): Promise<void> {
+    requireManage(principal);
+    const path = this.deps.vfs.normalise(input);
+    const existing = await this.entry(principal, path);
+    if (existing) throw new AppError('METHOD_NOT_ALLOWED', `${path} already exists`);
+    await this.assertParentFolder(principal, path);
+    await this.preconditions(principal, path, conditions, { membership: true });
+    await this.deps.vfs.mkdir(treePrincipal(principal), path);
+  }
+
+  /** DELETE (folders with their content), with the dead properties and locks of the tree. */
+  async delete(principal: Principal, input: string, conditions: WriteConditions): Promise<void> {
+    requireManage(principal);
+    const path = this.deps.vfs.normalise(input);
+    const existing = await this.entry(principal, path);
+    if (!existing) throw AppError.notFound(`${path} does not exist`);
+    this.assertNotMountPoint(path, existing);
+    await this.preconditions(principal, path, conditions, { membership: true, tree: true });
+    await this.deps.vfs.remove(treePrincipal(principal), [path]);
+    await this.deps.repo.removePropertiesTree(path);
+    await this.deps.locks.dropTree(path);
+  }
+
+  /** COPY / MOVE; `created` when the destination did not exist. */
+  async transfer(
+    principal: Principal,
+    op: 'copy' | 'move',
+    fromInput: string,
+    toInput: string,
+    options: { depth: '0' | 'infinity'; overwrite: boolean } & WriteConditions,
+  ): Promise<{ created: boolean }> {
+    requireManage(principal);
+    const from = this.deps.vfs.normalise(fromInput);
+    const to = this.deps.vfs.normalise(toInput, 'destination');
+    const caller = treePrincipal(principal);
+    if (from === to) throw AppError.forbidden('the destination is the source');
+    const source = await this.entry(principal, from);
+    if (!source) throw AppError.notFound(`${from} does not exist`);
+    if (op === 'move') this.assertNotMountPoint(from, source);
+    const target = await this.entry(principal, to);
+    this.assertNotMountPoint(to, target);
+    if (target && !options.overwrite) throw new AppError('PRECONDITION_FAILED', `${to} exists and Overwrite is F`);
+    await this.assertParentFolder(principal, to);
+    if (op === 'move') await this.preconditions(principal, from, options, { membership: true, tree: true });
+    else await this.assertIf(principal, from, options.ifLists);
+    await this.deps.locks.assertCanWrite(principal, to, tokensOf(options.ifLists), { membership: true, tree: true });
+    if (target) {
+      await this.deps.vfs.remove(caller, [to]);
+      await this.deps.repo.removePropertiesTree(to);
+      await this.deps.locks.dropTree(to);
+    }
+    if (op === 'copy') {
+      await this.deps.transfer.copy(caller, from, to, { depth: options.depth });
+      await this.deps.repo.copyPropertiesTree(from, to, options.depth === '0');
+    } else {
+      await this.deps.transfer.move(caller, from, to);
+      await this.deps.repo.copyPropertiesTree(from, to, false);
+      await this.deps.repo.removePropertiesTree(from);
+      await this.deps.locks.dropTree(from);
+    }
+    return { created: !target };
+  }
+
+  /**
+   * PROPPATCH: all or nothing. A live property cannot be set or removed (403 for it, 424 for the rest);
+   * answers the status of every property named.
+   */
+  async proppatch(
+    principal: Principal,
+    input: string,
+    changes: DavPropertyChange[],
+    conditions: WriteConditions,
+  ): Promise<Array<{ ns: string; name: string; status: number }>> {
+    requireManage(principal);
+    const resource = await this.require(principal, input);
+    await this.preconditions(principal, resource.path, conditions, {});
+    const refused = changes.filter((c) => c.ns === 'DAV:' && LIVE.has(c.name));
+    if (refused.length > 0) {
+      return changes.map((c) => ({ ns: c.ns, name: c.name, status: refused.includes(c) ? 403 : 424 }));
+    }
+    await this.deps.repo.patchProperties(
+      resource.path,
+      changes.map((c) => (c.op === 'set' ? { op: 'set', ns: c.ns, name: c.name, value: c.xml } : c)),
+    );
+    return changes.map((c) => ({ ns: c.ns, name: c.name, status: 200 }));
+  }
+
+  // ---- locks -------------------------------------------------------------------------------------------
+
+  /** A Timeout header's first usable value, bounded. */
+  static timeoutOf(header: string | undefined): number {
+    for (const part of (header ?? '').split(',').map((p) => p.trim().toLowerCase())) {
+      if (part === 'infinite') return MAX_LOCK_SECONDS;
+      const match = /^second-(\d+)$/.exec(part);
+      if (match) return Math.max(1, Math.min(MAX_LOCK_SECONDS, Number(match[1])));
+    }
+    return DEFAULT_LOCK_SECONDS;
+  }
+
+  /** LOCK with a body: a new lock (an unmapped path becomes an empty file: `created`). */
+  async lock(
+    principal: Principal,
+    input: string,
+    request: {
+      depth: '0' | 'infinity';
+      scope: 'exclusive' | 'shared';
+      owner: string;
+      timeoutSeconds: number;
+    } & WriteConditions,
+  ): Promise<{ lock: DavLock; created: boolean }> {
+    requireManage(principal);
+    const path = this.deps.vfs.normalise(input);
+    const existing = await this.entry(principal, path);
+    if (existing?.isMount || path === '/') throw AppError.forbidden(`${path} is a mount point: it cannot be locked`);
+    if (!existing) await this.assertParentFolder(principal, path);
+    await this.assertIf(principal, path, request.ifLists);
+    if (!existing)
+      await this.deps.locks.assertCanWrite(principal, path, tokensOf(request.ifLists), { membership: true });
+    const lock = await this.deps.locks.lock(principal, path, request);
+    if (!existing) {
+      await this.deps.vfs.write(treePrincipal(principal), path, new Blob([]).stream(), { size: 0, overwrite: false });
+    }
+    return { lock, created: !existing };
+  }
+
+  /** LOCK without a body: refreshes the lock named in the If header. */
+  async refreshLock(principal: Principal, input: string, ifLists: IfList[], timeoutSeconds: number): Promise<DavLock> {
+    const path = this.deps.vfs.normalise(input);
+    await this.require(principal, path);
+    return this.deps.locks.refresh(principal, path, tokensOf(ifLists), timeoutSeconds);
+  }
+
+  async unlock(principal: Principal, input: string, token: string): Promise<void> {
+    const path = this.deps.vfs.normalise(input);
+    await this.require(principal, path);
+    await this.deps.locks.unlock(principal, path, token);
+  }
+}

@@ -1,0 +1,153 @@
+// Shapes WebDAV XML replies (multistatus, lockdiscovery, errors).
+import type { DavLock, DavPropfindItem, DavResource } from '../services/webdav/types.js';
+import { DAV, escapeXml } from './xml.js';
+
+export const XML_TYPE = 'application/xml; charset=utf-8';
+const HEAD = '<?xml version="1.0" encoding="utf-8"?>\n';
+
+/** A property asked for by name. */
+export interface PropName {
+  ns: string;
+  name: string;
+}
+
+export type PropRequest =
+  { kind: 'allprop'; include: PropName[] } | { kind: 'propname' } | { kind: 'prop'; props: PropName[] };
+
+const LIVE_NAMES = [
+  'creationdate',
+  'displayname',
+  'getcontentlength',
+  'getcontenttype',
+  'getetag',
+  'getlastmodified',
+  'resourcetype',
+  'supportedlock',
+  'lockdiscovery',
+];
+
+/** An href for a virtual path: each segment percent-encoded, folders with a trailing slash. */
+export function hrefOf(path: string, isDir: boolean): string {
+  const encoded = path
+    .split('/')
+    .map((s) => encodeURIComponent(s))
+    .join('/');
+  const base = `/dav${encoded === '/' ? '' : encoded}`;
+  return isDir ? `${base}/` : base;
+}
+
+export function activeLock(lock: DavLock): string {
+  return (
+    '<D:activelock>' +
+    `<D:locktype><D:write/></D:locktype><D:lockscope><D:${lock.scope}/></D:lockscope>` +
+    `<D:depth>${lock.depth === '0' ? '0' : 'infinity'}</D:depth>` +
+    lock.owner +
+    `<D:timeout>Second-${lock.timeoutSeconds}</D:timeout>` +
+    `<D:locktoken><D:href>${escapeXml(lock.token)}</D:href></D:locktoken>` +
+    `<D:lockroot><D:href>${escapeXml(hrefOf(lock.root, false))}</D:href></D:lockroot>` +
+    '</D:activelock>'
+  );
+}
+
+export function lockDiscovery(locks: DavLock[]): string {
+  return `<D:lockdiscovery>${locks.map(activeLock).join('')}</D:lockdiscovery>`;
+}
+
+/** The body of a LOCK answer. */
+export function lockReply(lock: DavLock): string {
+  return `${HEAD}<D:prop xmlns:D="DAV:">${lockDiscovery([lock])}</D:prop>`;
+}
+
+const SUPPORTED_LOCK =
+  '<D:supportedlock>' +
+  '<D:lockentry><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockentry>' +
+  '<D:lockentry><D:lockscope><D:shared/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockentry>' +
+  '</D:supportedlock>';
+
+/** A live property's element, or undefined when the resource has none by that name. */
+function liveProp(name: string, r: DavResource, locks: DavLock[]): string | undefined {
+  switch (name) {
+    case 'creationdate':
+      return `<D:creationdate>${r.lastModified.toISOString()}</D:creationdate>`;
+    case 'displayname':
+      return `<D:displayname>${escapeXml(r.name)}</D:displayname>`;
+    case 'getcontentlength':
+      return r.isDir ? undefined : `<D:getcontentlength>${r.size}</D:getcontentlength>`;
+    case 'getcontenttype':
+      return r.contentType ? `<D:getcontenttype>${escapeXml(r.contentType)}</D:getcontenttype>` : undefined;
+    case 'getetag':
+      return r.etag ? `<D:getetag>${escapeXml(r.etag)}</D:getetag>` : undefined;
+    case 'getlastmodified':
+      return `<D:getlastmodified>${r.lastModified.toUTCString()}</D:getlastmodified>`;
+    case 'resourcetype':
+      return r.isDir ? '<D:resourcetype><D:collection/></D:resourcetype>' : '<D:resourcetype/>';
+    case 'supportedlock':
+      return SUPPORTED_LOCK;
+    case 'lockdiscovery':
+      return lockDiscovery(locks);
+    default:
+      return undefined;
+  }
+}
+
+function emptyElement(p: PropName): string {
+  return p.ns === DAV ? `<D:${p.name}/>` : `<X:${p.name} xmlns:X="${escapeXml(p.ns)}"/>`;
+}
+
+function propstat(props: string[], status: string): string {
+  return props.length === 0
+    ? ''
+    : `<D:propstat><D:prop>${props.join('')}</D:prop><D:status>HTTP/1.1 ${status}</D:status></D:propstat>`;
+}
+
+/** One `D:response` of a PROPFIND. */
+function propfindResponse(item: DavPropfindItem, request: PropRequest): string {
+  const { resource, dead, locks } = item;
+  const found: string[] = [];
+  const missing: string[] = [];
+  if (request.kind === 'propname') {
+    for (const name of LIVE_NAMES) if (liveProp(name, resource, locks) !== undefined) found.push(`<D:${name}/>`);
+    for (const d of dead) found.push(emptyElement(d));
+  } else {
+    const wanted: PropName[] =
+      request.kind === 'prop' ? request.props : [...LIVE_NAMES.map((name) => ({ ns: DAV, name })), ...request.include];
+    const seen = new Set<string>();
+    for (const p of wanted) {
+      const key = `${p.ns}\u0000${p.name}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const live = p.ns === DAV ? liveProp(p.name, resource, locks) : undefined;
+      const stored = dead.find((d) => d.ns === p.ns && d.name === p.name);
+      if (live !== undefined) found.push(live);
+      else if (stored) found.push(stored.xml);
+      else if (request.kind === 'prop') missing.push(emptyElement(p));
+    }
+    if (request.kind === 'allprop') {
+      for (const d of dead) if (!seen.has(`${d.ns}\u0000${d.name}`)) found.push(d.xml);
+    }
+  }
+  return (
+    `<D:response><D:href>${escapeXml(hrefOf(resource.path, resource.isDir))}</D:href>` +
+    propstat(found, '200 OK') +
+    propstat(missing, '404 Not Found') +
+    '</D:response>'
+  );
+}
+
+export function propfindReply(items: DavPropfindItem[], request: PropRequest): string {
+  return `${HEAD}<D:multistatus xmlns:D="DAV:">${items.map((i) => propfindResponse(i, request)).join('')}</D:multistatus>`;
+}
+
+const REASONS: Record<number, string> = { 200: 'OK', 403: 'Forbidden', 424: 'Failed Dependency' };
+
+export function proppatchReply(path: string, isDir: boolean, results: Array<PropName & { status: number }>): string {
+  const byStatus = new Map<number, string[]>();
+  for (const r of results) byStatus.set(r.status, [...(byStatus.get(r.status) ?? []), emptyElement(r)]);
+  const stats = [...byStatus].map(([status, props]) => propstat(props, `${status} ${REASONS[status] ?? ''}`)).join('');
+  return `${HEAD}<D:multistatus xmlns:D="DAV:"><D:response><D:href>${escapeXml(hrefOf(path, isDir))}</D:href>${stats}</D:response></D:multistatus>`;
+}
+
+/** A `D:error` body with a precondition element (e.g. propfind-finite-depth) and a description. */
+export function errorReply(message: string, condition?: string): string {
+  return `${HEAD}<D:error xmlns:D="DAV:">${condition ? `<D:${condition}/>` : ''}<D:responsedescription>${escapeXml(message)}</D:responsedescription></D:error>`;
+}

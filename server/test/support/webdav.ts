@@ -1,0 +1,58 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export const LITMUS_SUITES = ['basic', 'copymove', 'props', 'locks', 'http'] as const;
+
+export interface LitmusSummary {
+  suite: string;
+  run: number;
+  passed: number;
+  failed: number;
+}
+
+export interface LitmusResult {
+  summaries: LitmusSummary[];
+  /** Lines naming a failed test or a warning (`WARNING:` / `FAIL`). */
+  problems: string[];
+  output: string;
+}
+
+/** Parses litmus' output: its summary lines and every FAIL / WARNING line. */
+export function parseLitmus(output: string): LitmusResult {
+  const summaries: LitmusSummary[] = [];
+  for (const m of output.matchAll(/<- summary for `(\w+)': of (\d+) tests run: (\d+) passed, (\d+) failed/g)) {
+    summaries.push({ suite: m[1] as string, run: Number(m[2]), passed: Number(m[3]), failed: Number(m[4]) });
+  }
+  const problems = output
+    .split('\n')
+    .filter((line) => /FAIL|WARNING/.test(line))
+    .map((line) => line.trim());
+  return { summaries, problems, output };
+}
+
+/** Runs Debian litmus (all suites) against a collection URL; litmus writes its logs into a temp dir. */
+export async function runLitmus(url: string, user: string, password: string): Promise<LitmusResult> {
+  const cwd = mkdtempSync(path.join(tmpdir(), 'litmus-'));
+  try {
+    const output = await new Promise<string>((resolve, reject) => {
+      execFile(
+        '/usr/bin/litmus',
+        ['-k', url, user, password],
+        { cwd, env: { ...process.env, TESTS: LITMUS_SUITES.join(' ') }, maxBuffer: 16 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          if (error && !stdout) reject(error);
+          else resolve(`${stdout}${stderr}`);
+        },
+      );
+    });
+    return parseLitmus(output);
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+}
+
+export function basicAuth(user: string, password: string): string {
+  return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+}

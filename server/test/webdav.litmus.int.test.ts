@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtinLocalConfig } from './support/featureRows.js';
+import { createS3Config, startS3rver, type S3rverHandle } from './support/fileShares.js';
+import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
+import { createMount } from './support/mounts.js';
+import { LITMUS_SUITES, runLitmus } from './support/webdav.js';
+
+/** Every suite of litmus passes in full on a local mount and on an S3 (s3rver) mount. */
+describe.each(dbTargets)('litmus on %s', (target) => {
+  let server: TestServer;
+  let s3: S3rverHandle;
+
+  beforeAll(async () => {
+    [server, s3] = await Promise.all([startTestServer(target), startS3rver()]);
+    const token = await server.login();
+    const localId = (await builtinLocalConfig(server)).id;
+    const s3Config = await createS3Config(server, token, s3);
+    await createMount(server, token, { path: '/local', storage_config_id: localId, webdav_policy: 'native_proxy' });
+    await createMount(server, token, { path: '/s3', storage_config_id: s3Config.id, webdav_policy: 'native_proxy' });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await s3?.close();
+  });
+
+  it.each(['local', 's3'])(
+    'passes every suite on the %s mount',
+    async (mount) => {
+      const result = await runLitmus(`${server.url}/dav/${mount}/`, ADMIN.username, ADMIN.password);
+      const scores = result.summaries.map((s) => `${s.suite} ${s.passed}/${s.run}`);
+      expect({ scores, problems: result.problems }).toEqual({
+        scores: result.summaries.map((s) => `${s.suite} ${s.run}/${s.run}`),
+        problems: [],
+      });
+      expect(result.summaries.map((s) => s.suite)).toEqual([...LITMUS_SUITES]);
+    },
+    300_000,
+  );
+});
