@@ -1,7 +1,7 @@
 import { Megaphone, X } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MarkdownView } from '../../components/markdown';
+import { SiteMarkdown } from '../../components/markdown/SiteMarkdown';
 import { Button } from '../../components/ui/button';
 import { IconButton } from '../../components/ui/icon-button';
 import { hashString } from '../../lib/hash';
@@ -26,8 +26,7 @@ export function AnnouncementBanner() {
       <Megaphone className="mt-1 size-[18px] shrink-0" aria-hidden="true" />
       <div className="min-w-0 flex-1">
         <p className="text-sm font-semibold">{t('announcement.title')}</p>
-        <MarkdownView
-          variant="compact"
+        <SiteMarkdown
           source={content}
           className="prose-quiet mt-0.5 break-words [&_a]:text-current [&_a:hover]:text-current"
         />

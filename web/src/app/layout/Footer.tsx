@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { MarkdownView } from '../../components/markdown';
+import { SiteMarkdown } from '../../components/markdown/SiteMarkdown';
 import { useSiteConfig } from '../../lib/siteConfig';
 
 /** The site's Markdown footer, through the paste renderer and sanitiser (spec §2: not shown on admin pages). */
@@ -9,8 +9,7 @@ export function Footer() {
   if (!markdown.trim()) return null;
   return (
     <footer aria-label={t('footer.label')} className="border-t border-border">
-      <MarkdownView
-        variant="compact"
+      <SiteMarkdown
         source={markdown}
         className="prose-quiet mx-auto max-w-6xl px-4 py-6 text-center text-muted-foreground sm:px-5"
       />
