@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import type { FsListing } from '@clipnest/contract';
 import { adminToken, call, uniqueName } from '../support/api';
+import { BASE_URL } from '../support/env';
 import { expect, test } from '../support/fixtures';
 import { deleteAllMounts, localStorage, mount, s3Storage, writeTree } from '../support/mounts';
 import { startS3rver, type S3rver } from '../support/s3rver';
@@ -12,6 +14,19 @@ const row = (page: Page, name: string) => page.locator(`[data-testid="fs-entry"]
 async function listNames(token: string, dir: string): Promise<string[]> {
   const { envelope } = await call<FsListing>('GET', `/fs/list?path=${encodeURIComponent(dir)}&refresh=true`, { token });
   return (envelope.data?.items ?? []).map((e) => e.name).sort();
+}
+
+/** Puts a file into a mount through POST /api/fs/upload. */
+async function upload(token: string, filePath: string, content: Buffer) {
+  const form = new FormData();
+  form.append('path', filePath);
+  form.append('file', new Blob([content]), path.basename(filePath));
+  const res = await fetch(`${BASE_URL}/api/fs/upload`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+    body: form,
+  });
+  expect(res.status).toBe(201);
 }
 
 /** Opens "Copy to…" / "Move to…" on an entry and picks a folder of another mount from the root. */
@@ -26,7 +41,7 @@ async function transfer(page: Page, name: string, action: 'Copy to…' | 'Move t
   await picker.getByRole('button', { name: action === 'Copy to…' ? 'Copy here' : 'Move here' }).click();
 }
 
-test.describe('explorer tasks: copy and move across mounts, the task manager', () => {
+test.describe('explorer tasks: copy and move across mounts, the task manager, the file basket', () => {
   let s3: S3rver;
   let localRoot: string;
 
@@ -121,5 +136,71 @@ test.describe('explorer tasks: copy and move across mounts, the task manager', (
     await expect(row(page, 's.txt')).toHaveCount(0);
     expect(readFileSync(path.join(localRoot, 'proj/s.txt'), 'utf8')).toBe('same mount');
     expect(copies).toBe(0);
+  });
+
+  test('the basket takes files from two folders of two mounts and downloads them as one zip', async ({
+    adminPage: page,
+  }) => {
+    const token = await adminToken();
+    const binary = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7) % 256));
+    await upload(token, '/cloud/shelf/data.bin', binary);
+    writeTree(localRoot, {
+      'basket1/one.txt': 'first file',
+      'basket1/two.txt': 'second file',
+      'basket2/three.txt': '3',
+    });
+
+    // Folder 1 (local): two files selected, added through the selection bar.
+    await page.goto('/mount-explorer/local/basket1');
+    await row(page, 'one.txt').click();
+    await row(page, 'two.txt').click({ modifiers: ['Control'] });
+    await page.getByRole('button', { name: 'Add to basket' }).click();
+    await expect(page.getByText('2 files added to the basket')).toBeVisible();
+    // Folder 2 (S3 mount): through the context menu.
+    await page.goto('/mount-explorer/cloud/shelf');
+    await row(page, 'data.bin').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Add to basket' }).click();
+    // Folder 3 (local), added then removed.
+    await page.goto('/mount-explorer/local/basket2');
+    await row(page, 'three.txt').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Add to basket' }).click();
+    const items = page.getByTestId('fs-basket-item');
+    await expect(items).toHaveCount(4);
+    await page.getByRole('button', { name: 'Remove three.txt from the basket' }).click();
+    await expect(items).toHaveCount(3);
+    await expect(page.getByTestId('fs-basket')).toContainText('/cloud/shelf');
+
+    // Kept locally: a reload shows the same basket.
+    await page.reload();
+    await expect(items).toHaveCount(3);
+
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download as zip' }).click();
+    const download = await downloading;
+    await expect(page.getByTestId('fs-basket-stage')).toHaveAttribute('data-stage', 'completed');
+    expect(download.suggestedFilename()).toBe('basket.zip');
+    const zip = await download.path();
+    const listing = execFileSync('unzip', ['-Z1', zip], { encoding: 'utf8' }).trim().split('\n').sort();
+    expect(listing).toEqual(['data.bin', 'one.txt', 'two.txt']);
+    const unzip = (name: string) => execFileSync('unzip', ['-p', zip, name]);
+    expect(unzip('one.txt').toString()).toBe('first file');
+    expect(unzip('two.txt').toString()).toBe('second file');
+    expect(unzip('data.bin').equals(binary)).toBe(true);
+
+    await page.getByRole('button', { name: 'Empty basket' }).click();
+    await expect(page.getByTestId('fs-basket')).toHaveCount(0);
+  });
+
+  test('a large basket asks before it downloads', async ({ adminPage: page }) => {
+    await page.goto('/mount-explorer/local');
+    const big = { path: '/local/huge.iso', name: 'huge.iso', size: 5 * 1024 ** 3, folder: '/local', addedAt: '' };
+    await page.evaluate((item) => localStorage.setItem('mount_explorer_basket', JSON.stringify([item])), big);
+    await page.reload();
+    await page.getByRole('button', { name: 'Download as zip' }).click();
+    const dialog = page.getByRole('alertdialog');
+    await expect(dialog).toContainText('very large archive');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByTestId('fs-basket-stage')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Empty basket' }).click();
   });
 });

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import {
   Copy,
   Download,
+  ShoppingBasket,
   ExternalLink,
   FolderInput,
   FolderOpen,
@@ -39,6 +40,7 @@ import { isEditable } from '../fs/kinds';
 import { baseName, explorerHref, joinPath, parentPath } from '../fs/paths';
 import { clickSelect, type SelectionState } from '../fs/selection';
 import { useStartCopy, waitForTask } from '../fs/tasksApi';
+import { basket } from '../fs/basket';
 import { isImage, readPrefs, sortAndFilter, writePrefs, type ExplorerPrefs } from '../fs/viewPrefs';
 
 const NO_SELECTION: SelectionState = { selected: new Set(), anchor: -1 };
@@ -204,6 +206,12 @@ export function Explorer({
     }
   }
 
+  function addToBasket(chosen: FsEntryView[]) {
+    const added = basket.add(chosen);
+    if (added > 0) toast.success(t('fs.basket.added', { count: added }));
+    else toast.info(t('fs.basket.nothingAdded'));
+  }
+
   async function showLink(entry: FsEntryView, share: boolean) {
     try {
       if (share) {
@@ -237,6 +245,13 @@ export function Explorer({
         label: t('fs.explorer.download'),
         icon: Download,
         onSelect: () => download(entry.path),
+      });
+      a.push({
+        id: 'basket',
+        label: t('fs.basket.add'),
+        icon: ShoppingBasket,
+        onSelect: () =>
+          addToBasket(sel.selected.has(entry.path) ? all.filter((e) => sel.selected.has(e.path)) : [entry]),
       });
       a.push({
         id: 'link',
@@ -387,6 +402,14 @@ export function Explorer({
           clearLabel={t('fs.explorer.clearSelection')}
           onClear={() => setSel(NO_SELECTION)}
         >
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => addToBasket(all.filter((e) => sel.selected.has(e.path)))}
+          >
+            <ShoppingBasket className="size-4" aria-hidden="true" />
+            {t('fs.basket.add')}
+          </Button>
           {can(Permission.MOUNT_COPY) && writable && (
             <Button variant="secondary" size="sm" onClick={() => setMoving({ mode: 'copy', paths: [...sel.selected] })}>
               <Copy className="size-4" aria-hidden="true" />

@@ -6,6 +6,7 @@ import { Link, Navigate, useParams } from 'react-router';
 import { buttonClasses } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { useSession } from '../../lib/useSession';
+import { BasketPanel } from '../fs/components/BasketPanel';
 import { TaskPanel } from '../fs/components/TaskPanel';
 import { UploadPanel } from '../fs/components/UploadPanel';
 import type { PickedFile } from '../fs/dropFiles';
@@ -55,6 +56,7 @@ export default function MountExplorerPage() {
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-4">
       <h1 className="text-xl font-semibold">{t('feature.mountExplorer.title')}</h1>
       <TaskPanel />
+      <BasketPanel />
       <UploadPanel items={uploads.items} onCancel={uploads.cancel} onClear={uploads.clearFinished} />
       <Explorer key={path} path={path} can={can} onUpload={addUploads} />
     </div>
