@@ -20,7 +20,7 @@ async function listNames(token: string, dir: string): Promise<string[]> {
 async function upload(token: string, filePath: string, content: Buffer) {
   const form = new FormData();
   form.append('path', filePath);
-  form.append('file', new Blob([content]), path.basename(filePath));
+  form.append('file', new Blob([new Uint8Array(content)]), path.basename(filePath));
   const res = await fetch(`${BASE_URL}/api/fs/upload`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}` },
@@ -194,7 +194,7 @@ test.describe('explorer tasks: copy and move across mounts, the task manager, th
   test('a large basket asks before it downloads', async ({ adminPage: page }) => {
     await page.goto('/mount-explorer/local');
     const big = { path: '/local/huge.iso', name: 'huge.iso', size: 5 * 1024 ** 3, folder: '/local', addedAt: '' };
-    await page.evaluate((item) => localStorage.setItem('mount_explorer_basket', JSON.stringify([item])), big);
+    await page.evaluate((item) => window.localStorage.setItem('mount_explorer_basket', JSON.stringify([item])), big);
     await page.reload();
     await page.getByRole('button', { name: 'Download as zip' }).click();
     const dialog = page.getByRole('alertdialog');
