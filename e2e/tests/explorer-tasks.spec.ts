@@ -41,7 +41,7 @@ async function transfer(page: Page, name: string, action: 'Copy to…' | 'Move t
   await picker.getByRole('button', { name: action === 'Copy to…' ? 'Copy here' : 'Move here' }).click();
 }
 
-test.describe('explorer tasks: copy and move across mounts, the task manager, the file basket', () => {
+test.describe('explorer tasks: copy and move across mounts, the task manager, the file basket, search', () => {
   let s3: S3rver;
   let localRoot: string;
 
@@ -202,5 +202,45 @@ test.describe('explorer tasks: copy and move across mounts, the task manager, th
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(page.getByTestId('fs-basket-stage')).toHaveCount(0);
     await page.getByRole('button', { name: 'Empty basket' }).click();
+  });
+
+  test('searches in each scope; results open their folder with the preview; recent searches are kept', async ({
+    adminPage: page,
+  }) => {
+    const token = await adminToken();
+    // Written through the app, so the search index has them at once.
+    await upload(token, '/local/find/deep/needle-one.txt', Buffer.from('1'));
+    await upload(token, '/local/find/needle-two.txt', Buffer.from('2'));
+    await upload(token, '/cloud/needle-three.txt', Buffer.from('3'));
+    await page.goto('/mount-explorer/local/find/deep');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const search = page.getByTestId('fs-search');
+    const hits = search.getByTestId('fs-search-hit');
+    await search.getByRole('searchbox').fill('n');
+    await expect(search).toContainText('Type at least 2 characters');
+    await search.getByRole('searchbox').fill('needle');
+    // "This mount" is the default inside a mount.
+    await expect(hits).toHaveCount(2);
+    await search.getByRole('radio', { name: 'Everywhere' }).click();
+    await expect(hits).toHaveCount(3);
+    await expect(search.locator('[data-path="/cloud/needle-three.txt"]')).toBeVisible();
+    await search.getByRole('radio', { name: 'This folder and below' }).click();
+    await expect(hits).toHaveCount(1);
+    await search.getByRole('radio', { name: 'This mount' }).click();
+    await expect(hits).toHaveCount(2);
+    await search.locator('[data-path="/local/find/needle-two.txt"]').click();
+    await expect(page).toHaveURL(/\/mount-explorer\/local\/find\?preview=%2Flocal%2Ffind%2Fneedle-two\.txt$/);
+    await expect(page.getByTestId('fs-editor')).toHaveValue('2');
+    await page.keyboard.press('Escape');
+    await expect(page).not.toHaveURL(/preview=/);
+
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const recent = page.getByTestId('fs-recent-searches');
+    await expect(recent.getByRole('button')).toHaveText(['needle']);
+    await recent.getByRole('button', { name: 'needle' }).click();
+    await expect(hits).toHaveCount(2);
+    await search.getByRole('searchbox').fill('');
+    await search.getByRole('button', { name: 'Clear' }).click();
+    await expect(recent).toHaveCount(0);
   });
 });

@@ -1,7 +1,6 @@
 /** The file basket (spec §3): files from any folder or mount, kept in localStorage, packed as one zip. Pure parts tested. */
 import type { FsEntryView } from '@clipnest/contract';
-import { useSyncExternalStore } from 'react';
-import { safeStorage } from '../../lib/storageKeys';
+import { createLocalStore } from './localStore';
 import { parentPath } from './paths';
 
 export const BASKET_KEY = 'mount_explorer_basket';
@@ -63,44 +62,20 @@ export function addEntries(
 
 export const totalSize = (items: BasketItem[]) => items.reduce((sum, i) => sum + i.size, 0);
 
-// The store: one list per browser, shared by every component and tab (the storage event).
-const listeners = new Set<() => void>();
-let cache: { raw: string | null; items: BasketItem[] } = { raw: null, items: [] };
-
-function read(): BasketItem[] {
-  const raw = safeStorage.get(BASKET_KEY);
-  if (raw !== cache.raw) cache = { raw, items: parseBasket(raw) };
-  return cache.items;
-}
-
-function write(items: BasketItem[]) {
-  safeStorage.set(BASKET_KEY, JSON.stringify(items));
-  for (const l of listeners) l();
-}
-
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  window.addEventListener('storage', listener);
-  return () => {
-    listeners.delete(listener);
-    window.removeEventListener('storage', listener);
-  };
-}
+const store = createLocalStore(BASKET_KEY, parseBasket);
 
 export const basket = {
   add(entries: FsEntryView[]): number {
-    const { items, added } = addEntries(read(), entries);
-    if (added > 0) write(items);
+    const { items, added } = addEntries(store.get(), entries);
+    if (added > 0) store.set(items);
     return added;
   },
   remove(path: string) {
-    write(read().filter((i) => i.path !== path));
+    store.set(store.get().filter((i) => i.path !== path));
   },
   clear() {
-    write([]);
+    store.set([]);
   },
 };
 
-export function useBasket(): BasketItem[] {
-  return useSyncExternalStore(subscribe, read, () => cache.items);
-}
+export const useBasket = store.use;

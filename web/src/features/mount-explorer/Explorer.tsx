@@ -10,6 +10,7 @@ import {
   FolderX,
   Link2,
   Pencil,
+  Search,
   Share2,
   SquarePen,
   Trash2,
@@ -33,6 +34,7 @@ import { EntryViews } from '../fs/components/EntryViews';
 import { FolderPicker } from '../fs/components/FolderPicker';
 import { NameDialog } from '../fs/components/NameDialog';
 import { PreviewDialog } from '../fs/components/PreviewDialog';
+import { SearchDialog } from '../fs/components/SearchDialog';
 import { LinkDialog } from '../fs/components/ShareDialog';
 import { Toolbar } from '../fs/components/Toolbar';
 import { filesFromDataTransfer, type PickedFile } from '../fs/dropFiles';
@@ -92,6 +94,7 @@ export function Explorer({
   const [deleting, setDeleting] = useState<string[] | null>(null);
   const [moving, setMoving] = useState<{ mode: 'copy' | 'move'; paths: string[] } | null>(null);
   const [transferring, setTransferring] = useState(false);
+  const [searching, setSearching] = useState(false);
   const startCopy = useStartCopy();
   const [link, setLink] = useState<Parameters<typeof LinkDialog>[0]['link']>(null);
   const [dragging, setDragging] = useState(false);
@@ -383,7 +386,15 @@ export function Explorer({
 
   return (
     <div className="relative flex flex-col gap-3" data-testid="fs-explorer" {...dropProps}>
-      <Breadcrumbs path={path} />
+      <div className="flex items-center gap-2">
+        <div className="min-w-0 flex-1">
+          <Breadcrumbs path={path} />
+        </div>
+        <Button variant="secondary" size="sm" onClick={() => setSearching(true)}>
+          <Search className="size-4" aria-hidden="true" />
+          {t('fs.search.open')}
+        </Button>
+      </div>
       <Toolbar
         prefs={prefs}
         setPrefs={setPrefs}
@@ -518,6 +529,7 @@ export function Explorer({
         onPick={(folder, mountId) => void transferTo(folder, mountId)}
         onOpenChange={(o) => !o && setMoving(null)}
       />
+      <SearchDialog open={searching} onOpenChange={setSearching} path={path} mountId={listing?.mount_id} />
       <LinkDialog link={link} onClose={() => setLink(null)} />
       <PreviewDialog
         entry={previewEntry}
