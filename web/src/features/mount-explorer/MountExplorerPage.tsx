@@ -13,6 +13,8 @@ import type { PickedFile } from '../fs/dropFiles';
 import { explorerHref, isWithin, pathFromSplat } from '../fs/paths';
 import { useFsUploads } from '../fs/useFsUploads';
 import { Explorer } from './Explorer';
+// Registers the fs texts before anything here renders (they are not in the shell).
+import '../../locales/registerFsMessages';
 
 /**
  * /mount-explorer/{path…} (spec §2): the tree of mounts. Key holders stay inside their basic_path (sent
