@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adminToken, uniqueName } from '../support/api';
+import { adminToken, call, uniqueName } from '../support/api';
 import { expect, seedStorage, test } from '../support/fixtures';
 import { deleteAllMounts, localStorage, mount, writeTree } from '../support/mounts';
 
@@ -26,6 +26,11 @@ test.describe('explorer screenshots', () => {
     for (let i = 1; i <= 6; i++) copyFileSync(png, path.join(root, 'Reports', `photo-${i}.png`));
     await mount(token, 'Team files', '/team', config.id);
     await mount(token, '照片', '/照片', config.id);
+    // A finished copy task for the task manager (and search hits: copies are indexed at once).
+    await call('POST', '/fs/batch-copy', {
+      token,
+      body: { items: [{ sourcePath: '/team/Reports/Archive', targetPath: '/照片/Archive copy' }] },
+    });
   });
 
   for (const theme of themes) {
@@ -71,6 +76,37 @@ test.describe('explorer screenshots', () => {
           await page.goto('/mount-explorer/team/Reports?preview=%2Fteam%2FReports%2Fnotes.md');
           await expect(page.getByTestId('fs-editor')).toBeVisible();
           await shot('explorer-editor');
+
+          // Task manager and file basket (spec §3), then search and the copy target picker.
+          const basketItems = ['notes.md', 'budget.csv'].map((name) => ({
+            path: `/team/Reports/${name}`,
+            name,
+            size: 1200,
+            folder: '/team/Reports',
+            addedAt: '2026-01-01T00:00:00.000Z',
+          }));
+          await page.evaluate((items) => {
+            window.localStorage.setItem('mount_explorer_basket', JSON.stringify(items));
+          }, basketItems);
+          await page.goto('/mount-explorer/team/Reports');
+          await expect(page.getByTestId('fs-task').first()).toHaveAttribute('data-status', 'completed');
+          await expect(page.getByTestId('fs-basket-item')).toHaveCount(2);
+          await page.getByTestId('fs-task').first().getByRole('button').first().click();
+          await expect(page.getByTestId('fs-task-files')).toBeVisible();
+          expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+          await shot('explorer-panels');
+          await page.getByRole('button', { name: en ? 'Search' : '搜索', exact: true }).click();
+          await page.getByTestId('fs-search').getByRole('searchbox').fill('old');
+          await page.getByTestId('fs-search').getByRole('radio').first().click();
+          await expect(page.getByTestId('fs-search-hit').first()).toBeVisible();
+          await shot('explorer-search');
+          await page.keyboard.press('Escape');
+          await page.getByTestId('fs-entry').first().click({ button: 'right' });
+          await page.getByRole('menuitem', { name: en ? 'Copy to…' : '复制到…' }).click();
+          await expect(page.getByTestId('fs-folder-picker')).toBeVisible();
+          await shot('explorer-copy-picker');
+          await page.keyboard.press('Escape');
+          await page.evaluate(() => window.localStorage.removeItem('mount_explorer_basket'));
         });
       }
     }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fsMessages } from '../locales/fsMessages';
 import { en, zhCN } from '../locales/resources';
 
 function flatten(value: unknown, prefix = ''): Record<string, string> {
@@ -11,8 +12,8 @@ function flatten(value: unknown, prefix = ''): Record<string, string> {
   return out;
 }
 
-const enFlat = flatten(en);
-const zhFlat = flatten(zhCN);
+const enFlat = flatten({ ...en, fs: fsMessages.en });
+const zhFlat = flatten({ ...zhCN, fs: fsMessages['zh-CN'] });
 
 describe('locales', () => {
   it('zh-CN and en have exactly the same keys', () => {

@@ -11,7 +11,7 @@ import {
   SearchX,
   Trash2,
 } from 'lucide-react';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
@@ -33,19 +33,11 @@ import { useRowSelection } from '../../components/ui/use-row-selection';
 import { errorMessage, isApiError } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
 import { formatBytes, formatDateTime, formatRelative, isPast } from '../../lib/format';
+import { useDebounced } from '../../lib/useDebounced';
 import { shareLink, useDeleteFiles, useFiles } from './api';
 import { FileEditDialog } from './FileEditDialog';
 
 const SEARCH_MIN = 2;
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
-}
 
 function Views({ file }: { file: FileView }) {
   const exhausted = file.max_views > 0 && file.views >= file.max_views;

@@ -1,13 +1,16 @@
 import { Permission, type FsEntryView } from '@clipnest/contract';
 import { useQuery } from '@tanstack/react-query';
 import {
+  Copy,
   Download,
+  ShoppingBasket,
   ExternalLink,
   FolderInput,
   FolderOpen,
   FolderX,
   Link2,
   Pencil,
+  Search,
   Share2,
   SquarePen,
   Trash2,
@@ -31,12 +34,15 @@ import { EntryViews } from '../fs/components/EntryViews';
 import { FolderPicker } from '../fs/components/FolderPicker';
 import { NameDialog } from '../fs/components/NameDialog';
 import { PreviewDialog } from '../fs/components/PreviewDialog';
+import { SearchDialog } from '../fs/components/SearchDialog';
 import { LinkDialog } from '../fs/components/ShareDialog';
 import { Toolbar } from '../fs/components/Toolbar';
 import { filesFromDataTransfer, type PickedFile } from '../fs/dropFiles';
 import { isEditable } from '../fs/kinds';
 import { baseName, explorerHref, joinPath, parentPath } from '../fs/paths';
 import { clickSelect, type SelectionState } from '../fs/selection';
+import { useStartCopy, waitForTask } from '../fs/tasksApi';
+import { basket } from '../fs/basket';
 import { isImage, readPrefs, sortAndFilter, writePrefs, type ExplorerPrefs } from '../fs/viewPrefs';
 
 const NO_SELECTION: SelectionState = { selected: new Set(), anchor: -1 };
@@ -86,7 +92,10 @@ export function Explorer({
   const [menu, setMenu] = useState<{ x: number; y: number; index: number } | null>(null);
   const [naming, setNaming] = useState<{ mode: 'mkdir' } | { mode: 'rename'; entry: FsEntryView } | null>(null);
   const [deleting, setDeleting] = useState<string[] | null>(null);
-  const [moving, setMoving] = useState<string[] | null>(null);
+  const [moving, setMoving] = useState<{ mode: 'copy' | 'move'; paths: string[] } | null>(null);
+  const [transferring, setTransferring] = useState(false);
+  const [searching, setSearching] = useState(false);
+  const startCopy = useStartCopy();
   const [link, setLink] = useState<Parameters<typeof LinkDialog>[0]['link']>(null);
   const [dragging, setDragging] = useState(false);
   const [refreshing, setRefreshing] = useState(false);
@@ -165,17 +174,45 @@ export function Explorer({
     setDeleting(null);
   }
 
-  /** Move = rename into the picked folder (within one mount; another mount's folder is refused by the server). */
-  async function moveTo(folder: string) {
+  /**
+   * Copy = a server task (POST /fs/batch-copy) within or across mounts. Move = rename within one mount; across
+   * mounts it is a copy task and the sources are deleted once that task completes (never after a partial copy).
+   */
+  async function transferTo(folder: string, targetMount: string | undefined) {
     if (!moving) return;
+    const { mode, paths: sources } = moving;
+    const items = sources.map((from) => ({ sourcePath: from, targetPath: joinPath(folder, baseName(from)) }));
+    setTransferring(true);
     try {
-      for (const from of moving) await rename.mutateAsync({ oldPath: from, newPath: joinPath(folder, baseName(from)) });
-      toast.success(t('fs.explorer.moved', { count: moving.length }));
+      if (mode === 'move' && targetMount !== undefined && targetMount === listing?.mount_id) {
+        for (const i of items) await rename.mutateAsync({ oldPath: i.sourcePath, newPath: i.targetPath });
+        toast.success(t('fs.explorer.moved', { count: sources.length }));
+      } else {
+        const task = await startCopy(items);
+        toast.success(t('fs.explorer.copyStarted', { count: sources.length }));
+        setMoving(null);
+        setSel(NO_SELECTION);
+        if (mode === 'move') {
+          const done = await waitForTask(task.id);
+          if (done.status !== 'completed')
+            throw new Error(t('fs.explorer.moveKept', { status: t(`fs.tasks.status.${done.status}`) }));
+          await remove.mutateAsync(sources);
+          toast.success(t('fs.explorer.moved', { count: sources.length }));
+        }
+      }
       setSel(NO_SELECTION);
       setMoving(null);
     } catch (error) {
       toast.error(errorMessage(error));
+    } finally {
+      setTransferring(false);
     }
+  }
+
+  function addToBasket(chosen: FsEntryView[]) {
+    const added = basket.add(chosen);
+    if (added > 0) toast.success(t('fs.basket.added', { count: added }));
+    else toast.info(t('fs.basket.nothingAdded'));
   }
 
   async function showLink(entry: FsEntryView, share: boolean) {
@@ -213,6 +250,13 @@ export function Explorer({
         onSelect: () => download(entry.path),
       });
       a.push({
+        id: 'basket',
+        label: t('fs.basket.add'),
+        icon: ShoppingBasket,
+        onSelect: () =>
+          addToBasket(sel.selected.has(entry.path) ? all.filter((e) => sel.selected.has(e.path)) : [entry]),
+      });
+      a.push({
         id: 'link',
         label: t('fs.explorer.directLink'),
         icon: Link2,
@@ -235,12 +279,20 @@ export function Explorer({
         icon: Pencil,
         onSelect: () => setNaming({ mode: 'rename', entry }),
       });
+    const targets = () => (sel.selected.has(entry.path) ? [...sel.selected] : [entry.path]);
+    if (!entry.isMount && can(Permission.MOUNT_COPY))
+      a.push({
+        id: 'copy',
+        label: t('fs.explorer.copyTo'),
+        icon: Copy,
+        onSelect: () => setMoving({ mode: 'copy', paths: targets() }),
+      });
     if (!entry.isMount && can(Permission.MOUNT_RENAME))
       a.push({
         id: 'move',
         label: t('fs.explorer.moveTo'),
         icon: FolderInput,
-        onSelect: () => setMoving(sel.selected.has(entry.path) ? [...sel.selected] : [entry.path]),
+        onSelect: () => setMoving({ mode: 'move', paths: targets() }),
       });
     if (!entry.isMount && can(Permission.MOUNT_DELETE))
       a.push({
@@ -334,7 +386,15 @@ export function Explorer({
 
   return (
     <div className="relative flex flex-col gap-3" data-testid="fs-explorer" {...dropProps}>
-      <Breadcrumbs path={path} />
+      <div className="flex items-center gap-2">
+        <div className="min-w-0 flex-1">
+          <Breadcrumbs path={path} />
+        </div>
+        <Button variant="secondary" size="sm" onClick={() => setSearching(true)}>
+          <Search className="size-4" aria-hidden="true" />
+          {t('fs.search.open')}
+        </Button>
+      </div>
       <Toolbar
         prefs={prefs}
         setPrefs={setPrefs}
@@ -353,8 +413,22 @@ export function Explorer({
           clearLabel={t('fs.explorer.clearSelection')}
           onClear={() => setSel(NO_SELECTION)}
         >
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => addToBasket(all.filter((e) => sel.selected.has(e.path)))}
+          >
+            <ShoppingBasket className="size-4" aria-hidden="true" />
+            {t('fs.basket.add')}
+          </Button>
+          {can(Permission.MOUNT_COPY) && writable && (
+            <Button variant="secondary" size="sm" onClick={() => setMoving({ mode: 'copy', paths: [...sel.selected] })}>
+              <Copy className="size-4" aria-hidden="true" />
+              {t('fs.explorer.copyTo')}
+            </Button>
+          )}
           {can(Permission.MOUNT_RENAME) && writable && (
-            <Button variant="secondary" size="sm" onClick={() => setMoving([...sel.selected])}>
+            <Button variant="secondary" size="sm" onClick={() => setMoving({ mode: 'move', paths: [...sel.selected] })}>
               <FolderInput className="size-4" aria-hidden="true" />
               {t('fs.explorer.moveTo')}
             </Button>
@@ -446,12 +520,16 @@ export function Explorer({
       />
       <FolderPicker
         open={moving !== null}
-        title={t('fs.explorer.moveTitle', { count: moving?.length ?? 0 })}
+        title={t(moving?.mode === 'copy' ? 'fs.explorer.copyTitle' : 'fs.explorer.moveTitle', {
+          count: moving?.paths.length ?? 0,
+        })}
+        pickLabel={moving?.mode === 'copy' ? t('fs.explorer.copyHere') : t('fs.explorer.moveHere')}
         start={path}
-        busy={rename.isPending}
-        onPick={(folder) => void moveTo(folder)}
+        busy={transferring}
+        onPick={(folder, mountId) => void transferTo(folder, mountId)}
         onOpenChange={(o) => !o && setMoving(null)}
       />
+      <SearchDialog open={searching} onOpenChange={setSearching} path={path} mountId={listing?.mount_id} />
       <LinkDialog link={link} onClose={() => setLink(null)} />
       <PreviewDialog
         entry={previewEntry}

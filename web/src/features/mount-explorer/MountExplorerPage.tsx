@@ -6,11 +6,15 @@ import { Link, Navigate, useParams } from 'react-router';
 import { buttonClasses } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { useSession } from '../../lib/useSession';
+import { BasketPanel } from '../fs/components/BasketPanel';
+import { TaskPanel } from '../fs/components/TaskPanel';
 import { UploadPanel } from '../fs/components/UploadPanel';
 import type { PickedFile } from '../fs/dropFiles';
 import { explorerHref, isWithin, pathFromSplat } from '../fs/paths';
 import { useFsUploads } from '../fs/useFsUploads';
 import { Explorer } from './Explorer';
+// Registers the fs texts before anything here renders (they are not in the shell).
+import '../../locales/registerFsMessages';
 
 /**
  * /mount-explorer/{path…} (spec §2): the tree of mounts. Key holders stay inside their basic_path (sent
@@ -53,6 +57,8 @@ export default function MountExplorerPage() {
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-4">
       <h1 className="text-xl font-semibold">{t('feature.mountExplorer.title')}</h1>
+      <TaskPanel />
+      <BasketPanel />
       <UploadPanel items={uploads.items} onCancel={uploads.cancel} onClear={uploads.clearFinished} />
       <Explorer key={path} path={path} can={can} onUpload={addUploads} />
     </div>

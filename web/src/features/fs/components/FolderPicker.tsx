@@ -14,10 +14,13 @@ interface PickerProps {
   title: string;
   start: string;
   busy: boolean;
-  onPick: (folder: string) => void;
+  /** The confirm button ("Move here", "Copy here"). */
+  pickLabel: string;
+  /** The picked folder and the mount that holds it. */
+  onPick: (folder: string, mountId: string | undefined) => void;
 }
 
-/** Picks a target folder anywhere in the tree (every mount the caller sees), for "Move to…". */
+/** Picks a target folder anywhere in the tree (every mount the caller sees), for "Copy to…" and "Move to…". */
 export function FolderPicker({
   open,
   onOpenChange,
@@ -30,7 +33,7 @@ export function FolderPicker({
   );
 }
 
-function PickerBody({ title, start, busy, onPick, onCancel }: PickerProps & { onCancel: () => void }) {
+function PickerBody({ title, start, busy, pickLabel, onPick, onCancel }: PickerProps & { onCancel: () => void }) {
   const { t } = useTranslation();
   const [dir, setDir] = useState(start);
   const list = useQuery({
@@ -48,8 +51,12 @@ function PickerBody({ title, start, busy, onPick, onCancel }: PickerProps & { on
           <Button variant="secondary" onClick={onCancel}>
             {t('common.cancel')}
           </Button>
-          <Button onClick={() => onPick(dir)} loading={busy} disabled={!list.data || list.data.isVirtual}>
-            {t('fs.explorer.moveHere')}
+          <Button
+            onClick={() => onPick(dir, list.data?.mount_id)}
+            loading={busy}
+            disabled={!list.data || list.data.isVirtual}
+          >
+            {pickLabel}
           </Button>
         </>
       }
