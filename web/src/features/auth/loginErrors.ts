@@ -1,5 +1,5 @@
 /** Which login error text (spec §6, §8) a failed login step shows, decided on the error's kind. Pure, unit-tested. */
-import { statusOfApiErrorKind, type ApiErrorKind } from '@clipnest/contract';
+import { statusOfApiErrorKind, type ApiErrorKind } from '@clipnest/contract/errors';
 
 export type LoginErrorKey =
   | 'login.errors.invalidToken'
