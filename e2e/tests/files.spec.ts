@@ -340,7 +340,11 @@ test.describe('file shares', () => {
       token,
     }) => {
       await page.goto('/admin/storage-config');
-      await expect(page.getByTestId('storage-card').filter({ hasText: 'Local' })).toBeVisible();
+      // Cards by their exact name: earlier specs leave configs whose names contain "local" or "emulator".
+      const named = (name: string) =>
+        page.getByTestId('storage-card').filter({ has: page.getByText(name, { exact: true }) });
+      const builtin = named('Local storage');
+      await expect(builtin).toBeVisible();
       await page.getByRole('button', { name: 'Add storage' }).click();
       const dialog = page.getByRole('dialog');
       await dialog.getByLabel('Provider').selectOption('backblaze_b2');
@@ -356,7 +360,7 @@ test.describe('file shares', () => {
       await dialog.getByRole('button', { name: 'Create' }).click();
       await expect(dialog).toBeHidden();
 
-      const card = page.getByTestId('storage-card').filter({ hasText: 'Emulator' });
+      const card = named('Emulator');
       await expect(card).toContainText('••••');
       await card.getByRole('button', { name: 'Test' }).click();
       const result = card.getByTestId('storage-test-result');
@@ -370,9 +374,8 @@ test.describe('file shares', () => {
       // The next upload lands in the emulator's bucket.
       const file = await uploadViaApi(token, 'to-s3.txt', 'stored in s3', 'text/plain');
       expect(file.provider_type).toBe('s3');
-      const local = page.getByTestId('storage-card').filter({ hasText: 'Local' });
-      await local.getByRole('button', { name: 'Set as default' }).click();
-      await expect(local.getByText('Default', { exact: true })).toBeVisible();
+      await builtin.getByRole('button', { name: 'Set as default' }).click();
+      await expect(builtin.getByText('Default', { exact: true })).toBeVisible();
 
       // Edit with the secret left empty: the stored secret is kept, so the test still passes.
       await card.getByRole('button', { name: 'Edit Emulator' }).click();
@@ -380,7 +383,7 @@ test.describe('file shares', () => {
       await dialog.getByLabel('Name').fill('Emulator S3');
       await dialog.getByRole('button', { name: 'Save' }).click();
       await expect(dialog).toBeHidden();
-      const renamed = page.getByTestId('storage-card').filter({ hasText: 'Emulator S3' });
+      const renamed = named('Emulator S3');
       await renamed.getByRole('button', { name: 'Test' }).click();
       await expect(renamed.getByTestId('storage-test-result')).toHaveAttribute('data-success', 'true');
 
