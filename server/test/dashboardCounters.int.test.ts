@@ -1,9 +1,8 @@
 import { BACKUP_MODULES, DASHBOARD_TABLES, type ApiKeyView, type PasteCreated } from '@clipnest/contract';
-import { Migrator, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../src/db/database.js';
+import { migrateToLatest, migratorFor } from '../src/db/database.js';
 import { tableColumns } from '../src/db/introspect.js';
-import { migrations } from '../src/db/migrations/index.js';
 import type { Database } from '../src/db/schema.js';
 import { compareCounters } from './support/counters.js';
 import { builtinLocalConfig, insertFile, insertPaste, insertStorageConfig } from './support/featureRows.js';
@@ -23,12 +22,7 @@ describe.each(dbTargets)('dashboard counters on %s', (target) => {
   it('are filled from the rows already there by the migration, and dropped cleanly by its down', async () => {
     const { handle, drop } = await scratchDatabase(target);
     try {
-      const migrator = new Migrator({
-        db: handle.db,
-        provider: { getMigrations: async () => migrations },
-        allowUnorderedMigrations: true,
-        ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
-      });
+      const migrator = migratorFor(handle);
       const before = await migrator.migrateTo('0006_upload_sessions');
       expect(before.error).toBeUndefined();
       await insertStorageConfig(handle.db, [{ id: 's1' }, { id: 's2' }]);

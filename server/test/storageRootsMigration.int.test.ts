@@ -1,8 +1,6 @@
 // Migration 0012 (storage_configs.root_path): existing configs keep every value and stay what they were.
-import { Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../src/db/database.js';
-import { migrations } from '../src/db/migrations/index.js';
+import { migrateToLatest, migratorFor } from '../src/db/database.js';
 import { insertStorageConfig } from './support/featureRows.js';
 import { dbTargets } from './support/harness.js';
 import { scratchDatabase } from './support/scratchDatabase.js';
@@ -11,12 +9,7 @@ describe.each(dbTargets)('migration 0012_local_storage_roots on %s', (target) =>
   it('adds root_path without touching existing rows; the built-in local config stays built-in', async () => {
     const { handle, drop } = await scratchDatabase(target);
     try {
-      const migrator = new Migrator({
-        db: handle.db,
-        provider: { getMigrations: async () => migrations },
-        allowUnorderedMigrations: true,
-        ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
-      });
+      const migrator = migratorFor(handle);
       expect((await migrator.migrateTo('0007_dashboard_counters')).error).toBeUndefined();
       await insertStorageConfig(handle.db, [
         { id: 'local', name: 'Local storage', storage_type: 'local', endpoint: '', bucket: '', is_default: 1 },

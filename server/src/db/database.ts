@@ -76,15 +76,21 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-export async function migrateToLatest({ db, schema }: DatabaseHandle): Promise<void> {
+/** The app's migrator for a database (tests use it to migrate step by step). */
+export function migratorFor({ db, schema }: Pick<DatabaseHandle, 'db' | 'schema'>): Migrator {
   // Naming the schema keeps Kysely from mistaking another schema's migration table for ours.
-  const migrator = new Migrator({
+  return new Migrator({
     db,
     provider,
     // Features land in parallel; a data dir that ran a later-numbered migration first must still upgrade.
     allowUnorderedMigrations: true,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
+}
+
+export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
+  const { schema } = handle;
+  const migrator = migratorFor(handle);
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
     const failed = results?.find((r) => r.status === 'Error');
