@@ -8,7 +8,7 @@ import http from 'node:http';
 import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { addS3Config, api } from './lib/api.mjs';
+import { addMountableLocalConfig, addS3Config, api } from './lib/api.mjs';
 import { machineLine, writeSection } from './lib/report.mjs';
 import { startS3rver } from './lib/s3rver.mjs';
 import { freePort, repoRoot, startServer } from './lib/server.mjs';
@@ -91,14 +91,13 @@ try {
   const token = await server.login();
   const auth = { authorization: `Bearer ${token}` };
   // Local: the built-in local storage's root holds the folder.
-  const localDir = path.join(server.dataDir, 'storage', 'local', 'big');
+  const localDir = path.join(server.dataDir, 'storage', 'mounted', 'big');
   mkdirSync(localDir, { recursive: true });
   for (let i = 0; i < FILES; i++) writeFileSync(path.join(localDir, name(i)), `content ${i}`);
   const seedStarted = performance.now();
   await seedBucket(s3.endpoint);
   const seedS3Ms = performance.now() - seedStarted;
-  const configs = await api(server, token, 'GET', '/api/s3-configs');
-  const localId = configs.items.find((c) => c.storage_type === 'local').id;
+  const localId = (await addMountableLocalConfig(server, token)).id;
   const s3Config = await addS3Config(server, token, { name: 'bench s3rver', endpoint: s3.endpoint, bucket: BUCKET });
   await api(server, token, 'POST', '/api/mount/create', {
     name: 'local',

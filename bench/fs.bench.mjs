@@ -14,6 +14,7 @@ import { mkdirSync, mkdtempSync, openSync, closeSync, writeSync, rmSync } from '
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { addMountableLocalConfig } from './lib/api.mjs';
 import { monitor } from './lib/memory.mjs';
 import { machineLine, writeSection } from './lib/report.mjs';
 import { startS3rver } from './lib/s3rver.mjs';
@@ -86,8 +87,7 @@ try {
     secret_access_key: 'S3RVER',
     path_style: true,
   });
-  const configs = await api('GET', '/api/s3-configs?limit=100');
-  const local = configs.items.find((c) => c.storage_type === 'local');
+  const local = await addMountableLocalConfig(server, token);
   const localMount = await api('POST', '/api/mount/create', {
     name: 'local',
     path: '/local',
@@ -95,7 +95,7 @@ try {
     cache_ttl: 0,
   });
   await api('POST', '/api/mount/create', { name: 's3', path: '/s3', storage_config_id: s3Config.id, cache_ttl: 0 });
-  const localDisk = path.join(server.dataDir, 'storage', 'local');
+  const localDisk = local.root;
   log('mounted /local and /s3');
 
   // ---------- copy ----------

@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { api } from './lib/api.mjs';
+import { addMountableLocalConfig, api } from './lib/api.mjs';
 import { machineLine, writeSection } from './lib/report.mjs';
 import { BENCH_ADMIN, freePort, startServer } from './lib/server.mjs';
 
@@ -98,8 +98,7 @@ const server = await startServer();
 const apache = await startApache(path.join(work, 'apache'));
 try {
   const token = await server.login();
-  const configs = await api(server, token, 'GET', '/api/s3-configs');
-  const localId = configs.items.find((c) => c.storage_type === 'local').id;
+  const localId = (await addMountableLocalConfig(server, token)).id;
   await api(server, token, 'POST', '/api/mount/create', {
     name: 'local',
     path: '/local',
@@ -137,7 +136,7 @@ try {
   }
 
   // 10,000 small files in one folder of each (written on disk directly: this measures the listing).
-  const ourDir = path.join(server.dataDir, 'storage', 'local', 'many');
+  const ourDir = path.join(server.dataDir, 'storage', 'mounted', 'many');
   const theirDir = path.join(apache.dir, 'many');
   for (const dir of [ourDir, theirDir]) {
     mkdirSync(dir, { recursive: true });

@@ -32,3 +32,17 @@ export function addS3Config(server, token, { name, endpoint, bucket }) {
     path_style: true,
   });
 }
+
+/**
+ * A local storage config rooted at DATA_DIR/storage/mounted, for mounts (the built-in local storage holds
+ * the file shares and cannot be mounted); answers `{ id, root }`.
+ */
+export async function addMountableLocalConfig(server, token) {
+  const root = `${server.dataDir}/storage/mounted`;
+  const config = await api(server, token, 'POST', '/api/s3-configs', {
+    name: 'bench local',
+    storage_type: 'local',
+    root_path: root,
+  });
+  return { id: config.id, root: config.root_path };
+}

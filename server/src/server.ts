@@ -164,7 +164,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
   const mountRepository = new MountRepository(db);
   const vfs = new Vfs({
     loadMounts: async () => (await mountRepository.list()).map(toMountRecord),
-    driverFor: async (storageConfigId) => storageConfigs.driverOf(await storageConfigs.requireRow(storageConfigId)),
+    driverFor: (storageConfigId) => storageConfigs.mountDriverOf(storageConfigId),
     now: () => clock.now().getTime(),
   });
   const mounts = new MountService({ mounts: mountRepository, storageConfigs, vfs, clock });

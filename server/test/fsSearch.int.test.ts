@@ -2,10 +2,10 @@ import { writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Permission, type SearchResult } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localRoot, startS3rver, type S3rverHandle } from './support/fileShares.js';
+import { startS3rver, type S3rverHandle } from './support/fileShares.js';
 import { SYSTEM_ADMIN, mountBoth, putFile } from './support/fsTree.js';
 import { dbTargets, expectEnvelope, startTestServer, type TestServer } from './support/harness.js';
-import { createPathKey } from './support/mounts.js';
+import { createPathKey, mountedLocalRoot } from './support/mounts.js';
 
 describe.each(dbTargets)('search on %s', (target) => {
   let s3: S3rverHandle;
@@ -124,7 +124,7 @@ describe.each(dbTargets)('search on %s', (target) => {
     const { search: service, vfs } = server.built.services;
     const before = await search({ q: 'outside' });
     expect(before.body.data?.items).toEqual([]);
-    const root = localRoot(server);
+    const root = mountedLocalRoot(server);
     mkdirSync(path.join(root, 'dropped'), { recursive: true });
     writeFileSync(path.join(root, 'dropped', 'outside-file.txt'), 'x');
     rmSync(path.join(root, 'docs', 'Report-2024.pdf'));

@@ -1,11 +1,10 @@
 import type { FsEntryView, FsMultipartInit, FsPresignResult } from '@clipnest/contract';
 import { Permission } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtinLocalConfig } from './support/featureRows.js';
 import { createS3Config, startS3rver, type S3rverHandle } from './support/fileShares.js';
 import { bucketSnapshot, diskSnapshot, fsRaw, type Auth } from './support/fsApi.js';
 import { dbTargets, startTestServer, type TestServer } from './support/harness.js';
-import { createMount, createPathKey } from './support/mounts.js';
+import { createMount, createPathKey, mountableLocalConfig } from './support/mounts.js';
 import { MiB, testBytes } from './support/uploads.js';
 
 const q = (path: string) => encodeURIComponent(path);
@@ -20,7 +19,7 @@ describe.each(dbTargets)('fs presign and multipart on %s', (target) => {
     [server, s3] = await Promise.all([startTestServer(target), startS3rver()]);
     token = await server.login();
     admin = { token };
-    const localId = (await builtinLocalConfig(server)).id;
+    const localId = await mountableLocalConfig(server, token);
     const s3Config = await createS3Config(server, token, s3);
     await createMount(server, token, { path: '/local', storage_config_id: localId });
     await createMount(server, token, { path: '/s3', storage_config_id: s3Config.id });

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { Permission } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localRoot, startS3rver, type S3rverHandle } from './support/fileShares.js';
+import { startS3rver, type S3rverHandle } from './support/fileShares.js';
 import { mountBoth, putFile } from './support/fsTree.js';
 import { dbTargets, expectEnvelope, startTestServer, type TestServer } from './support/harness.js';
-import { createPathKey } from './support/mounts.js';
+import { createPathKey, mountedLocalRoot } from './support/mounts.js';
 import { testBytes } from './support/uploads.js';
 import { scanZipStream, unzipAll } from './support/zipReader.js';
 
@@ -127,7 +127,7 @@ describe.each(dbTargets)('zip downloads on %s', (target) => {
     'writes Zip64 for an entry over 4 GiB (sparse, local) with the right size and CRC, without storing the zip',
     async () => {
       const size = 4 * GiB + 1024 * 1024 + 3;
-      const file = path.join(localRoot(server), 'big.bin');
+      const file = path.join(mountedLocalRoot(server), 'big.bin');
       const fd = openSync(file, 'w');
       ftruncateSync(fd, size);
       writeSync(fd, Buffer.from('head'), 0, 4, 0);

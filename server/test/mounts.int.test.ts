@@ -1,10 +1,12 @@
 import type { MountList, MountView, StorageConfigView } from '@clipnest/contract';
 import { Permission } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtinLocalConfig } from './support/featureRows.js';
+import path from 'node:path';
+import { newId } from '../src/lib/ids.js';
+import { builtinLocalConfig, insertMount } from './support/featureRows.js';
 import { createS3Config, startS3rver, type S3rverHandle } from './support/fileShares.js';
-import { dbTargets, expectEnvelope, startTestServer, type TestServer } from './support/harness.js';
-import { createMount, createPathKey } from './support/mounts.js';
+import { ADMIN, dbTargets, expectEnvelope, startTestServer, type TestServer } from './support/harness.js';
+import { createMount, createPathKey, mountableLocalConfig } from './support/mounts.js';
 
 describe.each(dbTargets)('mounts on %s', (target) => {
   let server: TestServer;
@@ -16,7 +18,7 @@ describe.each(dbTargets)('mounts on %s', (target) => {
   beforeAll(async () => {
     [server, s3] = await Promise.all([startTestServer(target), startS3rver()]);
     token = await server.login();
-    localId = (await builtinLocalConfig(server)).id;
+    localId = await mountableLocalConfig(server, token);
     s3Config = await createS3Config(server, token, s3);
   });
   afterAll(async () => {
@@ -182,5 +184,54 @@ describe.each(dbTargets)('mounts on %s', (target) => {
     expect(res.body.message).toContain('2 mount(s) (/in-use-a, /in-use-b)');
     expect(res.body.data).toMatchObject({ mounts: 2, mount_paths: ['/in-use-a', '/in-use-b'] });
     expect((await server.call('GET', `/api/s3-configs/${config.id}`, { token })).status).toBe(200);
+  });
+
+  it('keeps the built-in share storage out of every mount, including local roots that overlap it', async () => {
+    const builtin = await builtinLocalConfig(server);
+    const shareRoot = server.built.services.storageRegistry.localRoot;
+    const before = await mountRows();
+    const refused = await server.call('POST', '/api/mount/create', {
+      token,
+      body: { name: 'shares', path: '/shares', storage_config_id: builtin.id },
+    });
+    expectEnvelope(refused.body, 400);
+    expect(refused.body.message).toContain('built-in local storage holds the file shares');
+    const existing = await createMount(server, token, { path: '/switch', storage_config_id: localId });
+    const update = await server.call('PUT', `/api/mount/${existing.id}`, {
+      token,
+      body: { storage_config_id: builtin.id },
+    });
+    expectEnvelope(update.body, 400);
+
+    // A row made before this rule (or restored from a backup) answers 403 and lists nothing.
+    await insertMount(server, {
+      id: newId(),
+      storage_config_id: builtin.id,
+      path: '/legacy-shares',
+      storage_type: 'local',
+    });
+    server.built.services.vfs.mountsChanged();
+    const listed = await server.call('GET', '/api/fs/list?path=/legacy-shares', { token });
+    expectEnvelope(listed.body, 403);
+    expect(listed.body.message).toContain('built-in local storage');
+    const dav = await fetch(`${server.url}/dav/legacy-shares/`, {
+      method: 'PROPFIND',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${ADMIN.username}:${ADMIN.password}`).toString('base64')}`,
+        depth: '1',
+      },
+    });
+    expect(dav.status).toBe(403);
+
+    // Local configs may not be, contain or lie inside the share storage.
+    for (const root of [shareRoot, path.dirname(shareRoot), path.join(shareRoot, 'inner')]) {
+      const res = await server.call('POST', '/api/s3-configs', {
+        token,
+        body: { name: `overlap ${root}`, storage_type: 'local', root_path: root },
+      });
+      expectEnvelope(res.body, 400);
+      expect(res.body.message).toContain('built-in share storage');
+    }
+    expect((await mountRows()).length).toBe(before.length + 2);
   });
 });

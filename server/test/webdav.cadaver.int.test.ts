@@ -3,9 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtinLocalConfig } from './support/featureRows.js';
 import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
-import { createMount } from './support/mounts.js';
+import { createMount, mountableLocalConfig } from './support/mounts.js';
 
 /** Runs cadaver with `commands` on stdin; credentials come from a .netrc in a throwaway HOME. */
 function cadaver(url: string, home: string, commands: string[]): Promise<string> {
@@ -28,7 +27,7 @@ describe.each(dbTargets.slice(0, 1))('cadaver over WebDAV on %s', (target) => {
   beforeAll(async () => {
     server = await startTestServer(target);
     const token = await server.login();
-    const localId = (await builtinLocalConfig(server)).id;
+    const localId = await mountableLocalConfig(server, token);
     await createMount(server, token, { path: '/local', storage_config_id: localId, webdav_policy: 'native_proxy' });
     home = mkdtempSync(path.join(tmpdir(), 'cadaver-'));
     writeFileSync(path.join(home, '.netrc'), `machine 127.0.0.1 login ${ADMIN.username} password ${ADMIN.password}\n`, {

@@ -1,11 +1,10 @@
 import path from 'node:path';
 import { Permission, type StorageConfigView } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtinLocalConfig } from './support/featureRows.js';
 import { createS3Config, localRoot, startS3rver, type S3rverHandle } from './support/fileShares.js';
 import { bucketSnapshot, diskSnapshot } from './support/fsApi.js';
 import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
-import { createMount, createPathKey } from './support/mounts.js';
+import { createMount, createPathKey, mountableLocalConfig } from './support/mounts.js';
 import { basicAuth } from './support/webdav.js';
 
 const LOCK_BODY = (owner: string, scope = 'exclusive') =>
@@ -25,7 +24,7 @@ describe.each(dbTargets)('WebDAV on %s', (target) => {
   beforeAll(async () => {
     [server, s3] = await Promise.all([startTestServer(target), startS3rver()]);
     const token = await server.login();
-    const localId = (await builtinLocalConfig(server)).id;
+    const localId = await mountableLocalConfig(server, token);
     s3Config = await createS3Config(server, token, s3);
     await createMount(server, token, { path: '/team', storage_config_id: localId, webdav_policy: 'native_proxy' });
     await createMount(server, token, {

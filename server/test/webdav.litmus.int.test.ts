@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtinLocalConfig } from './support/featureRows.js';
 import { createS3Config, startS3rver, type S3rverHandle } from './support/fileShares.js';
 import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
-import { createMount } from './support/mounts.js';
+import { createMount, mountableLocalConfig } from './support/mounts.js';
 import { LITMUS_SUITES, runLitmus } from './support/webdav.js';
 
 /** Every suite of litmus passes in full on a local mount and on an S3 (s3rver) mount. */
@@ -13,7 +12,7 @@ describe.each(dbTargets)('litmus on %s', (target) => {
   beforeAll(async () => {
     [server, s3] = await Promise.all([startTestServer(target), startS3rver()]);
     const token = await server.login();
-    const localId = (await builtinLocalConfig(server)).id;
+    const localId = await mountableLocalConfig(server, token);
     const s3Config = await createS3Config(server, token, s3);
     await createMount(server, token, { path: '/local', storage_config_id: localId, webdav_policy: 'native_proxy' });
     await createMount(server, token, { path: '/s3', storage_config_id: s3Config.id, webdav_policy: 'native_proxy' });

@@ -3,9 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync, openSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtinLocalConfig } from './support/featureRows.js';
 import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
-import { createMount } from './support/mounts.js';
+import { createMount, mountableLocalConfig } from './support/mounts.js';
 
 function rclone(args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
@@ -28,7 +27,7 @@ describe.each(dbTargets.slice(0, 1))('rclone over WebDAV on %s', (target) => {
   beforeAll(async () => {
     server = await startTestServer(target);
     const token = await server.login();
-    const localId = (await builtinLocalConfig(server)).id;
+    const localId = await mountableLocalConfig(server, token);
     await createMount(server, token, { path: '/local', storage_config_id: localId, webdav_policy: 'native_proxy' });
     work = mkdtempSync(path.join(tmpdir(), 'rclone-'));
   });

@@ -8,7 +8,7 @@ import type { MountRepository, MountRow } from '../repositories/mountRepository.
 import { toMountRecord } from '../vfs/mountTable.js';
 import type { Vfs } from '../vfs/vfs.js';
 import { creatorId, type Principal } from './principal.js';
-import type { StorageConfigService } from './storageConfigService.js';
+import { BUILTIN_NOT_MOUNTABLE, isBuiltin, type StorageConfigService } from './storageConfigService.js';
 
 const flag = (value: boolean): number => (value ? 1 : 0);
 
@@ -61,6 +61,11 @@ export class MountService {
         ]);
       }
       throw error;
+    }
+    if (isBuiltin(config)) {
+      throw AppError.validation(`storage_config_id: ${BUILTIN_NOT_MOUNTABLE}`, [
+        { path: 'storage_config_id', message: 'the built-in share storage cannot be mounted' },
+      ]);
     }
     if (storageType !== undefined && storageType !== config.storage_type) {
       throw AppError.validation(

@@ -18,8 +18,11 @@ import { pickOptions, providerOf, secretColumns, secretView, type ConfigColumns 
 
 export const LOCAL_CONFIG_NAME = 'Local storage';
 
+export const BUILTIN_NOT_MOUNTABLE =
+  'the built-in local storage holds the file shares and cannot be mounted: create a local storage config with a folder of its own and mount that';
+
 /** The built-in local config: type local with no root of its own (DATA_DIR/storage/local). */
-function isBuiltin(row: Pick<StorageConfigRow, 'storage_type' | 'root_path'>): boolean {
+export function isBuiltin(row: Pick<StorageConfigRow, 'storage_type' | 'root_path'>): boolean {
   return row.storage_type === 'local' && row.root_path === '';
 }
 
@@ -158,6 +161,17 @@ export class StorageConfigService {
 
   driverOf(row: StorageConfigRow): StorageDriver {
     return this.deps.registry.driverFor(row);
+  }
+
+  /**
+   * The driver a mount reads and writes through. The built-in local storage holds every file share
+   * (password-protected ones too), so no mount may reach it: a mount row pointing at it (restored from a
+   * backup, or made before this rule) fails with 403 rather than list the shares.
+   */
+  async mountDriverOf(id: string): Promise<StorageDriver> {
+    const row = await this.requireRow(id);
+    if (isBuiltin(row)) throw AppError.forbidden(BUILTIN_NOT_MOUNTABLE);
+    return this.driverOf(row);
   }
 
   private async assertNameFree(name: string, exceptId?: string): Promise<void> {

@@ -6,9 +6,11 @@ import {
   type StorageTypeSpec,
 } from '@clipnest/contract';
 import type { Updateable } from 'kysely';
+import { mkdirSync, realpathSync } from 'node:fs';
 import type { StorageConfigsTable } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import type { SecretCipher } from '../security/cipher.js';
+import { isInsideDir } from '../storage/local/realPath.js';
 import type { StorageDriver } from '../storage/types.js';
 import { StorageError } from '../storage/types.js';
 import type { LocalRoots } from './localRoots.js';
@@ -90,6 +92,21 @@ function unavailableDriver(kind: string, message: string): StorageDriver {
   return { kind, stat: fail, list: fail, read: fail, write: fail, mkdir: fail, remove: fail, move: fail };
 }
 
+/** The built-in root's real path (created when missing), for the overlap check below. */
+function realBuiltinRoot(ctx: StorageTypeContext): string {
+  mkdirSync(ctx.builtinLocalRoot, { recursive: true });
+  return realpathSync(ctx.builtinLocalRoot);
+}
+
+/**
+ * A local config's root may neither be the built-in share storage, nor lie inside it, nor contain it:
+ * any of these would list the file shares (password-protected ones too) through mounts and WebDAV.
+ */
+function overlapsBuiltinRoot(real: string, ctx: StorageTypeContext): boolean {
+  const builtin = realBuiltinRoot(ctx);
+  return isInsideDir(real, builtin) || isInsideDir(builtin, real);
+}
+
 const localType: StorageTypeDefinition = {
   type: 'local',
   spec: STORAGE_TYPE_SPECS.local,
@@ -101,13 +118,21 @@ const localType: StorageTypeDefinition = {
         { path: 'root_path', message: 'the built-in local storage cannot change its root' },
       ]);
     }
-    return { root_path: await ctx.localRoots.prepare(String(options.root_path)) };
+    const root = await ctx.localRoots.prepare(String(options.root_path));
+    if (overlapsBuiltinRoot(root, ctx)) {
+      const message = `root_path may not be, contain or lie inside the built-in share storage (${realBuiltinRoot(ctx)})`;
+      throw AppError.validation(message, [{ path: 'root_path', message }]);
+    }
+    return { root_path: root };
   },
   build(config, ctx) {
     if (!config.root_path) return ctx.factories.local(ctx.builtinLocalRoot);
     if (!ctx.localRoots.allows(config.root_path)) {
       // A restored row, or LOCAL_STORAGE_ROOTS changed since: every call fails (503) rather than reach outside.
       return unavailableDriver('local', `the root ${config.root_path} is outside LOCAL_STORAGE_ROOTS`);
+    }
+    if (overlapsBuiltinRoot(config.root_path, ctx)) {
+      return unavailableDriver('local', `the root ${config.root_path} overlaps the built-in share storage`);
     }
     return ctx.factories.local(config.root_path);
   },

@@ -1,11 +1,10 @@
-// A tree with a local mount (/local, the built-in local storage) and an S3 mount (/s3, s3rver) for the fs
+// A tree with a local mount (/local, a local config of its own) and an S3 mount (/s3, s3rver) for the fs
 // task, zip and search tests; files are put and read through the server's own Vfs as the admin.
 import type { StorageConfigView, TaskView } from '@clipnest/contract';
 import type { AdminPrincipal } from '../../src/services/principal.js';
-import { builtinLocalConfig } from './featureRows.js';
 import { createS3Config, type S3rverHandle } from './fileShares.js';
 import type { TestServer } from './harness.js';
-import { createMount } from './mounts.js';
+import { createMount, mountableLocalConfig } from './mounts.js';
 
 export const SYSTEM_ADMIN: AdminPrincipal = {
   type: 'admin',
@@ -20,7 +19,7 @@ export async function mountBoth(server: TestServer, token: string, s3: S3rverHan
   const config = s3Config ?? (await createS3Config(server, token, s3));
   const local = await createMount(server, token, {
     path: '/local',
-    storage_config_id: (await builtinLocalConfig(server)).id,
+    storage_config_id: await mountableLocalConfig(server, token),
     cache_ttl: 0,
   });
   const remote = await createMount(server, token, { path: '/s3', storage_config_id: config.id, cache_ttl: 0 });

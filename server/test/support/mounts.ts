@@ -1,4 +1,5 @@
-import type { MountView } from '@clipnest/contract';
+import type { MountView, StorageConfigView } from '@clipnest/contract';
+import path from 'node:path';
 import type { TestServer } from './harness.js';
 
 /** Creates an API key with a base path; answers the key string. */
@@ -28,4 +29,26 @@ export async function createMount(
   });
   if (res.status !== 201 || !res.body.data) throw new Error(`mount creation failed: ${res.status} ${res.body.message}`);
   return res.body.data;
+}
+
+/** The folder of the mountable local config (a sibling of the built-in share storage, never inside it). */
+export function mountedLocalRoot(server: TestServer): string {
+  return path.join(path.dirname(server.built.services.storageRegistry.localRoot), 'mounted');
+}
+
+/**
+ * A local storage config with a folder of its own (`mountedLocalRoot`), for mounts: the built-in local
+ * storage holds the file shares and cannot be mounted. Created once per server; answers its id.
+ */
+export async function mountableLocalConfig(server: TestServer, token: string): Promise<string> {
+  const name = 'Mounted local';
+  const list = await server.call<{ items: StorageConfigView[] }>('GET', '/api/s3-configs?limit=100', { token });
+  const found = list.body.data?.items.find((c) => c.name === name);
+  if (found) return found.id;
+  const res = await server.call<StorageConfigView>('POST', '/api/s3-configs', {
+    token,
+    body: { name, storage_type: 'local', root_path: mountedLocalRoot(server) },
+  });
+  if (res.status !== 201 || !res.body.data) throw new Error(`local config failed: ${res.status} ${res.body.message}`);
+  return res.body.data.id;
 }

@@ -25,7 +25,7 @@ import { useSaveMount } from '../fs/mountsApi';
 
 function MountForm({
   original,
-  configs,
+  configs: allConfigs,
   onDone,
 }: {
   original: MountView | undefined;
@@ -33,6 +33,8 @@ function MountForm({
   onDone: () => void;
 }) {
   const { t } = useTranslation();
+  // The built-in local storage holds the file shares: the server refuses to mount it.
+  const configs = allConfigs.filter((c) => !c.is_builtin);
   const tr = t as unknown as Translate;
   const save = useSaveMount();
   const defaultConfig = configs.find((c) => c.is_default)?.id ?? configs[0]?.id ?? '';
@@ -93,7 +95,12 @@ function MountForm({
           />
         </Field>
       </div>
-      <Field id="mount-storage_config_id" label={t('fs.mounts.fields.storage')} error={shown.storage_config_id}>
+      <Field
+        id="mount-storage_config_id"
+        label={t('fs.mounts.fields.storage')}
+        error={shown.storage_config_id}
+        help={t('fs.mounts.fields.storageHelp')}
+      >
         <Select
           {...aria('storage_config_id')}
           value={state.storage_config_id}
