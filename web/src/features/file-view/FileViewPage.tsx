@@ -31,7 +31,7 @@ import { formatBytes, formatDateTime, formatRelative } from '../../lib/format';
 import { fileErrorKind, resolveFileUrl, usePublicFile, verifyFilePassword } from './api';
 import { FileErrorState } from './FileErrorState';
 import { PasswordPrompt } from './PasswordPrompt';
-import { ImagePreview } from './previews/ImagePreview';
+import { ImagePreview } from '../../components/preview/ImagePreview';
 
 // Text/Markdown/Office previews pull in highlight.js, marked and DOMPurify: load them on demand.
 const CodePreview = lazy(() => import('./previews/TextPreview').then((m) => ({ default: m.CodePreview })));

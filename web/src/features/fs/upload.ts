@@ -7,8 +7,8 @@ import type { FsMultipartInit } from '@clipnest/contract';
 import { isRecord } from '../../lib/apiErrors';
 import { api, apiUrl, PART_UPLOAD_TIMEOUT_MS } from '../../lib/api';
 import { authorizationHeader, getSession } from '../../lib/auth';
-import { SpeedMeter } from '../upload/uploader/speed';
-import { xhrPut } from '../upload/uploader/xhrPut';
+import { SpeedMeter } from '../../lib/uploader/speed';
+import { xhrPut } from '../../lib/uploader/xhrPut';
 
 /** Files from this size up go through the multipart flow. */
 export const FS_MULTIPART_THRESHOLD = 32 * 1024 * 1024;

@@ -38,7 +38,7 @@ import { cn } from '../../lib/cn';
 import { formatBytes, formatNumber } from '../../lib/format';
 import { getResolvedTheme } from '../../lib/theme';
 import { useSession } from '../../lib/useSession';
-import { createPaste } from '../paste-view/pasteApi';
+import { createPaste } from '../pastes/api';
 import { downloadBlob } from './export/download';
 import { ShareOptionsFields } from './ShareOptions';
 import { ShareResult } from './ShareResult';
@@ -49,7 +49,7 @@ import {
   toCreateInput,
   validateShareOptions,
   type ShareOptionsState,
-} from './shareForm';
+} from '../pastes/shareForm';
 import { useDraft } from './useDraft';
 
 const PREVIEW_ID = 'home-preview';

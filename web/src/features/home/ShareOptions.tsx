@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { ChoiceChips } from '../../components/ui/choice-chips';
 import { Field, fieldAria } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
-import { PasswordInput } from './PasswordInput';
-import { EXPIRY_CHOICES, type ExpiryChoice, type ShareFieldError, type ShareOptionsState } from './shareForm';
+import { PasswordInput } from '../../components/ui/password-input';
+import { EXPIRY_CHOICES, type ExpiryChoice, type ShareFieldError, type ShareOptionsState } from '../pastes/shareForm';
 
 export function useExpiryOptions() {
   const { t } = useTranslation();

@@ -9,7 +9,7 @@ import { Button } from '../../components/ui/button';
 import { IconButton } from '../../components/ui/icon-button';
 import { copyText } from '../../lib/clipboard';
 import { formatDateTime } from '../../lib/format';
-import { pasteShareUrl } from '../paste-view/pasteApi';
+import { pasteShareUrl } from '../pastes/api';
 
 /** Seconds the link stays on screen after creating (spec §2: hidden after a countdown). */
 export const SHARE_LINK_VISIBLE_SECONDS = 60;

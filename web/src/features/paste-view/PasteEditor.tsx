@@ -7,8 +7,8 @@ import { Button } from '../../components/ui/button';
 import { ChoiceChips } from '../../components/ui/choice-chips';
 import { Textarea } from '../../components/ui/input';
 import { errorMessage, isApiError } from '../../lib/api';
-import { contentError } from '../home/shareForm';
-import { updatePaste } from './pasteApi';
+import { contentError } from '../pastes/shareForm';
+import { updatePaste } from '../pastes/api';
 
 /** The owner's in-place editor; loaded when editing starts, so visitors never download it. */
 export default function InlineEditor({

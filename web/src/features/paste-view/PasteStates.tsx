@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { Skeleton } from '../../components/ui/skeleton';
-import { PasswordInput } from '../home/PasswordInput';
+import { PasswordInput } from '../../components/ui/password-input';
 
 /** Full-page state for a paste that is gone, missing or failed to load, with a way home. */
 export function PasteFullState({

@@ -16,8 +16,8 @@ import { errorMessage, isApiError } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
 import { formatDateTime, formatRelative } from '../../lib/format';
 import { PasteFullState, PasteSkeleton, PasswordPrompt } from './PasteStates';
-import { fetchPaste, pasteShareUrl, rawPasteUrl, unlockPaste } from './pasteApi';
-import { PlainTextView } from './PlainTextView';
+import { fetchPaste, pasteShareUrl, rawPasteUrl, unlockPaste } from '../pastes/api';
+import { PlainTextView } from '../pastes/PlainTextView';
 
 const InlineEditor = lazy(() => import('./PasteEditor'));
 

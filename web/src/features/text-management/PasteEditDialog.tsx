@@ -12,8 +12,8 @@ import { Input, Textarea } from '../../components/ui/input';
 import { Skeleton } from '../../components/ui/skeleton';
 import { errorMessage, isApiError } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
-import { PasswordInput } from '../home/PasswordInput';
-import { usePasteDetail, useUpdatePaste } from '../paste-view/pasteApi';
+import { PasswordInput } from '../../components/ui/password-input';
+import { usePasteDetail, useUpdatePaste } from '../pastes/api';
 import {
   EDIT_EXPIRY_CHOICES,
   formFromPaste,

@@ -38,14 +38,8 @@ import { useRowSelection } from '../../components/ui/use-row-selection';
 import { errorMessage, isApiError } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
 import { formatBytes, formatDateTime, formatRelative } from '../../lib/format';
-import { PlainTextView } from '../paste-view/PlainTextView';
-import {
-  pasteShareUrl,
-  useClearExpiredPastes,
-  useDeletePastes,
-  usePasteDetail,
-  usePasteList,
-} from '../paste-view/pasteApi';
+import { PlainTextView } from '../pastes/PlainTextView';
+import { pasteShareUrl, useClearExpiredPastes, useDeletePastes, usePasteDetail, usePasteList } from '../pastes/api';
 import { PasteEditDialog } from './PasteEditDialog';
 
 const PAGE_SIZES = [10, 20, 50] as const;

@@ -1,6 +1,6 @@
 /** The edit dialog's form → PUT /api/pastes/{id} body (only what changed). Pure, unit-tested. */
 import type { PasteDetail, PasteType, UpdatePasteInput } from '@clipnest/contract';
-import { contentError, parseMaxViews, slugError, type ShareFieldError } from '../home/shareForm';
+import { contentError, parseMaxViews, slugError, type ShareFieldError } from '../pastes/shareForm';
 
 /** 'keep' leaves the expiry as it is; the rest are hours (0 = never). */
 export const EDIT_EXPIRY_CHOICES = ['keep', '1', '24', '168', '720', '0'] as const;

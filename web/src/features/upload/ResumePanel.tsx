@@ -7,7 +7,13 @@ import { IconButton } from '../../components/ui/icon-button';
 import { Progress } from '../../components/ui/progress';
 import { api } from '../../lib/api';
 import { formatBytes } from '../../lib/format';
-import { isStale, matchesRecord, onResumeStoreChange, resumeStore, type ResumeRecord } from './uploader/resumeStore';
+import {
+  isStale,
+  matchesRecord,
+  onResumeStoreChange,
+  resumeStore,
+  type ResumeRecord,
+} from '../../lib/uploader/resumeStore';
 
 /** Unfinished multipart uploads remembered in IndexedDB (stale ones are dropped). */
 export function useResumeRecords(): ResumeRecord[] {

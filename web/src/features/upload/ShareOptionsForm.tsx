@@ -9,7 +9,7 @@ import { Input } from '../../components/ui/input';
 import { Select } from '../../components/ui/select';
 import { Skeleton } from '../../components/ui/skeleton';
 import { cn } from '../../lib/cn';
-import type { ShareOptions } from './uploader';
+import type { ShareOptions } from '../../lib/uploader';
 
 export type ProxyChoice = 'default' | 'proxy' | 'direct';
 

@@ -14,7 +14,7 @@ import { useSession } from '../../lib/useSession';
 import { RECENT_UPLOADS_QUERY_KEY, useMaxUploadSize, useRecentUploads, useStorageTargets } from './api';
 import { RecentUploads } from './RecentUploads';
 import { ResumePanel, useResumeRecords } from './ResumePanel';
-import { matchesRecord, type ResumeRecord } from './uploader/resumeStore';
+import { matchesRecord, type ResumeRecord } from '../../lib/uploader/resumeStore';
 import { UrlUploadTab } from './UrlUploadTab';
 import {
   EMPTY_OPTIONS,

@@ -15,7 +15,7 @@ import { copyText } from '../../lib/clipboard';
 import { formatBytes, formatDuration, formatSpeed } from '../../lib/format';
 import { RECENT_UPLOADS_QUERY_KEY, shareLink, useStorageTargets } from './api';
 import { ExpiryField, StorageTargetField } from './ShareOptionsForm';
-import { SpeedMeter } from './uploader/speed';
+import { SpeedMeter } from '../../lib/uploader/speed';
 import { cancelUrlJob, checkUrl, followUrlJob, startUrlFetch, urlInfo } from './urlUpload';
 
 type Phase = 'idle' | 'analyzing' | 'ready' | 'downloading' | 'completed' | 'cancelled' | 'failed';

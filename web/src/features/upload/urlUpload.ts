@@ -1,7 +1,7 @@
 import type { UrlFetchJob, UrlInfo } from '@clipnest/contract';
 import { api } from '../../lib/api';
-import { shareOptionEntries } from './uploader/fields';
-import type { ShareOptions } from './uploader/types';
+import { shareOptionEntries } from '../../lib/uploader/fields';
+import type { ShareOptions } from '../../lib/uploader/types';
 
 /** Upload from a URL (spec §4 "URL upload"): the server fetches the file into storage as a job. */
 export const URL_POLL_MS = 500;

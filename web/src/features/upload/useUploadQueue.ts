@@ -8,7 +8,7 @@ import {
   type UploadResult,
   type UploadStage,
   type UploadTarget,
-} from './uploader';
+} from '../../lib/uploader';
 
 export type QueueStage = 'pending' | UploadStage;
 

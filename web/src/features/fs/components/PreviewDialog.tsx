@@ -13,7 +13,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { apiUrl, errorMessage } from '../../../lib/api';
 import { authorizationHeader, getSession } from '../../../lib/auth';
 import { formatBytes } from '../../../lib/format';
-import { ImagePreview } from '../../file-view/previews/ImagePreview';
+import { ImagePreview } from '../../../components/preview/ImagePreview';
 import { fileLink, useUpdateText } from '../api';
 import { entryKind, isEditable } from '../kinds';
 

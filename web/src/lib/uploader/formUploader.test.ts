@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import i18n from '../../../lib/i18n';
+import i18n from '../i18n';
 import { createFormUploader } from './formUploader';
 import { UploadError, type UploadProgress } from './types';
 

@@ -1,8 +1,8 @@
 import { Eye, EyeOff } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { IconButton } from '../../components/ui/icon-button';
-import { Input } from '../../components/ui/input';
+import { IconButton } from './icon-button';
+import { Input } from './input';
 
 /** A password field with a show/hide toggle (share options, the paste and file password prompts). */
 export function PasswordInput({

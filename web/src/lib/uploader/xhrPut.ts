@@ -1,7 +1,7 @@
-import { envelopeKind, isRecord, mapHttpFailure } from '../../../lib/apiErrors';
-import { apiUrl, getApiBaseUrl, PART_UPLOAD_TIMEOUT_MS, translateErrorText } from '../../../lib/api';
-import { authorizationHeader, getSession } from '../../../lib/auth';
-import i18n from '../../../lib/i18n';
+import { envelopeKind, isRecord, mapHttpFailure } from '../apiErrors';
+import { apiUrl, getApiBaseUrl, PART_UPLOAD_TIMEOUT_MS, translateErrorText } from '../api';
+import { authorizationHeader, getSession } from '../auth';
+import i18n from '../i18n';
 import { UploadError } from './types';
 
 /** The request got no answer at all (offline, or a bucket whose CORS rules block the browser). */

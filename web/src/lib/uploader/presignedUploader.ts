@@ -1,6 +1,6 @@
 import type { FileView, PresignResult } from '@clipnest/contract';
-import { api, isApiError } from '../../../lib/api';
-import i18n from '../../../lib/i18n';
+import { api, isApiError } from '../api';
+import i18n from '../i18n';
 import { createFormUploader } from './formUploader';
 import { shareBody, standsAlone } from './multipartUploader';
 import { SpeedMeter } from './speed';

@@ -1,7 +1,7 @@
 import type { MultipartStatus } from '@clipnest/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../lib/api';
-import i18n from '../../../lib/i18n';
+import { ApiError } from '../api';
+import i18n from '../i18n';
 import { createMultipartUploader, type MultipartApi } from './multipartUploader';
 import { createMemoryResumeStore, resumeKey, type ResumeRecord } from './resumeStore';
 import { UploadError, type UploadProgress } from './types';

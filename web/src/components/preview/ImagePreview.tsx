@@ -1,8 +1,8 @@
 import { Maximize2, Minus, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { IconButton } from '../../../components/ui/icon-button';
-import { cn } from '../../../lib/cn';
+import { IconButton } from '../ui/icon-button';
+import { cn } from '../../lib/cn';
 
 const STEPS = [0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4];
 

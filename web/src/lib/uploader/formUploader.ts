@@ -1,7 +1,7 @@
-import { envelopeKind, isRecord, mapHttpFailure } from '../../../lib/apiErrors';
-import { apiUrl, PART_UPLOAD_TIMEOUT_MS, translateErrorText } from '../../../lib/api';
-import { authorizationHeader, getSession, logout } from '../../../lib/auth';
-import i18n from '../../../lib/i18n';
+import { envelopeKind, isRecord, mapHttpFailure } from '../apiErrors';
+import { apiUrl, PART_UPLOAD_TIMEOUT_MS, translateErrorText } from '../api';
+import { authorizationHeader, getSession, logout } from '../auth';
+import i18n from '../i18n';
 import { buildUploadForm } from './fields';
 import { SpeedMeter } from './speed';
 import { UploadError, type Uploader, type UploadResult, type UploadTask } from './types';

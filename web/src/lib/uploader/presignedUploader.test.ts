@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import i18n from '../../../lib/i18n';
-import { ApiError } from '../../../lib/api';
+import i18n from '../i18n';
+import { ApiError } from '../api';
 import { createPresignedUploader } from './presignedUploader';
 import { UploadError, type Uploader, type UploadProgress } from './types';
 import { UploadNetworkError } from './xhrPut';

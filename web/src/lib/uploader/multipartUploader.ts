@@ -10,8 +10,8 @@ import {
   type SignedPart,
   type SignPartsResult,
 } from '@clipnest/contract';
-import { api, isApiError } from '../../../lib/api';
-import i18n from '../../../lib/i18n';
+import { api, isApiError } from '../api';
+import i18n from '../i18n';
 import { shareOptionEntries } from './fields';
 import { isStale, resumeKey, resumeStore, type ResumeRecord, type ResumeStore } from './resumeStore';
 import { SpeedMeter } from './speed';
