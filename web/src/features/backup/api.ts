@@ -3,6 +3,8 @@ import type {
   BackupScheduleStatus,
   BackupModule,
   BackupModuleInfo,
+  CloudpasteConflictMode,
+  CloudpasteImportReport,
   RestoreMode,
   RestorePreview,
   RestoreResult,
@@ -77,4 +79,21 @@ export function useBackupSchedule() {
 
 export function runScheduledBackup() {
   return api.post<BackupScheduleStatus>('/admin/backup/schedule/run', undefined, { timeoutMs: LONG_TIMEOUT_MS });
+}
+
+/** POST /api/admin/import/cloudpaste: the file's own text goes as `backup` (the server names a truncated file). */
+export function importCloudpaste(
+  text: string,
+  options: { dryRun: boolean; localRoots: Record<string, string>; onConflict: CloudpasteConflictMode },
+) {
+  const body = JSON.stringify({
+    backup: text,
+    dry_run: options.dryRun,
+    local_roots: options.localRoots,
+    on_conflict: options.onConflict,
+  });
+  return api.post<CloudpasteImportReport>('/admin/import/cloudpaste', body, {
+    headers: { 'Content-Type': 'application/json' },
+    timeoutMs: LONG_TIMEOUT_MS,
+  });
 }
