@@ -91,6 +91,7 @@ test.describe('import from CloudPaste', () => {
     await page.screenshot({ path: path.join(shots, 'cloudpaste-dryrun-en-light-1280.png'), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: path.join(shots, 'cloudpaste-dryrun-en-light-390.png'), fullPage: true });
+    await panel.screenshot({ path: path.join(shots, 'cloudpaste-panel-en-light-390.png') });
     await page.setViewportSize({ width: 1280, height: 900 });
 
     await panel.getByRole('button', { name: 'Import' }).click();
@@ -124,6 +125,9 @@ test.describe('import from CloudPaste', () => {
     await page.screenshot({ path: path.join(shots, 'cloudpaste-again-zh-dark-1280.png'), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: path.join(shots, 'cloudpaste-again-zh-dark-390.png'), fullPage: true });
+    await page
+      .getByTestId('cloudpaste-import')
+      .screenshot({ path: path.join(shots, 'cloudpaste-panel-zh-dark-390.png') });
 
     // Leave no mounts behind for the explorer specs.
     const mounts = await call<{ items: { id: string; path: string }[] }>('GET', '/api/mount/list', { token });

@@ -38,7 +38,12 @@ function parseText(text: string): unknown {
     return JSON.parse(text);
   } catch (error) {
     const reason = (error as Error).message;
-    if (/end of (JSON|data)|Unterminated|Unexpected end/i.test(reason) && text.trim().startsWith('{')) {
+    // A cut-off file fails at its very end ("Unexpected end of JSON input", or "… at position <length>").
+    const position = /position (\d+)/.exec(reason)?.[1];
+    const atEnd =
+      /end of (JSON|data)|Unterminated|Unexpected end/i.test(reason) ||
+      (position !== undefined && Number(position) >= text.trimEnd().length - 1);
+    if (atEnd && text.trim().startsWith('{')) {
       throw refuse(`the backup file is truncated (its JSON ends early: ${reason}); export it again`);
     }
     throw refuse(`the file is not a CloudPaste backup (not JSON: ${reason})`);

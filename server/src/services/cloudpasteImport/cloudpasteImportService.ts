@@ -87,7 +87,7 @@ export class CloudpasteImportService {
     mapSettings(ctx, data.system_settings, await this.deps.settings());
     for (const [table, rows] of Object.entries(data)) {
       if (READ_TABLES.has(table)) continue;
-      if (rows.length === 0 && !IGNORED_REASONS[table]) continue;
+      if (rows.length === 0) continue;
       report.ignore(table, rows.length, IGNORED_REASONS[table] ?? 'not known to this importer');
     }
     if ((data.principal_storage_acl ?? []).length > 0) {
