@@ -1,9 +1,10 @@
 // Moving in from CloudPaste (issue #24): the real 1.9.1 fixtures imported end to end, on SQLite and PostgreSQL.
 import type { CloudpasteImportReport, MountList } from '@clipnest/contract';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CloudpasteImportRepository } from '../src/repositories/cloudpasteImportRepository.js';
 import { snapshotAll } from './support/backups.js';
 import {
   copyStorage,
@@ -148,7 +149,17 @@ describe.each(dbTargets)('CloudPaste import (full backup) on %s', (target) => {
         /local_roots\["\/srv\/cloudpaste\/storage"\]/,
       ],
       ['unknown local root', { backup, local_roots: { '/nope': storageCopy } }, /local_roots\["\/nope"\]/],
+      [
+        'local root folder missing',
+        { backup, dry_run: true, local_roots: { [CP_ROOT]: path.join(allowed, 'not-copied-yet') } },
+        /does not exist here: copy CloudPaste's storage folder there first/,
+      ],
       ['a Clipnest backup', { backup: { format: 'clipnest-backup', tables: {} } }, /Clipnest backup/],
+      [
+        'a row twice',
+        { backup: edited((b) => b.data.files!.push({ ...b.data.files![0]!, slug: 'other-slug' })) },
+        /table files, row 8 \("e875f17e-67e0-480d-9a18-74c1589684a2"\): id: appears twice \(also row 1\)/,
+      ],
       ['bad on_conflict', { backup, on_conflict: 'overwrite' }, /on_conflict/],
     ];
     for (const [why, body, message] of cases) {
@@ -158,6 +169,24 @@ describe.each(dbTargets)('CloudPaste import (full backup) on %s', (target) => {
       expect(res.body.message, why).toMatch(message);
     }
     expect((await importCloudpaste(server, undefined, request())).status).toBe(401);
+    expect(await snapshotAll(server)).toEqual(before);
+    expect(existsSync(path.join(allowed, 'not-copied-yet'))).toBe(false);
+  });
+
+  it('writes all rows or none: a failure in the last table rolls back the others', async () => {
+    const before = await snapshotAll(server);
+    const repo = (server.built.services.cloudpasteImport as unknown as { deps: { repo: CloudpasteImportRepository } })
+      .deps.repo;
+    const write = repo.write.bind(repo);
+    // The mounts go in after configs, keys, pastes and files: the same mount twice breaks the transaction there.
+    repo.write = (rows) => write({ ...rows, mounts: [...rows.mounts, ...rows.mounts.slice(-1)] });
+    try {
+      const res = await importCloudpaste(server, token, request());
+      expect(res.status).toBe(409);
+      expect(res.body.message).toMatch(/nothing was changed/);
+    } finally {
+      repo.write = write;
+    }
     expect(await snapshotAll(server)).toEqual(before);
   });
 

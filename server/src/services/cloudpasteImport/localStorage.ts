@@ -1,3 +1,5 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { AppError } from '../../errors.js';
 import type { StorageRegistry } from '../storageRegistry.js';
 import type { ObjectCheck } from './mapFiles.js';
@@ -9,6 +11,19 @@ import type { LocalRootCheck } from './mapStorageConfigs.js';
  */
 export function localRootCheck(registry: StorageRegistry): LocalRootCheck {
   return async (cloudpasteRoot, target) => {
+    // The files must be copied there first: a missing folder is named (and never created, not even by a dry run).
+    if (
+      path.isAbsolute(target) &&
+      !(await stat(target).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ))
+    ) {
+      const message = `the folder ${target} does not exist here: copy CloudPaste's storage folder there first`;
+      throw AppError.validation(`not imported, nothing was changed: local_roots["${cloudpasteRoot}"]: ${message}`, [
+        { path: `local_roots.${cloudpasteRoot}`, message },
+      ]);
+    }
     try {
       const columns = await registry.typeOf('local').columns({ root_path: target }, registry.context);
       return String(columns.root_path);

@@ -152,9 +152,24 @@ export function parseRows<S extends z.ZodType>(
   rows: CloudpasteRow[] | undefined,
   schema: S,
 ): z.output<S>[] {
+  const seen = new Map<string, number>();
   return (rows ?? []).map((row, index) => {
     const result = schema.safeParse(row);
-    if (result.success) return result.data;
+    if (result.success) {
+      const id = (result.data as { id?: unknown }).id;
+      if (typeof id === 'string') {
+        const first = seen.get(id);
+        if (first !== undefined) {
+          const message = `id: appears twice (also row ${first + 1})`;
+          throw AppError.validation(
+            `not imported, nothing was changed: table ${table}, row ${index + 1} (${JSON.stringify(id)}): ${message}`,
+            [{ path: `backup.data.${table}.${index}.id`, message: `appears twice (also row ${first + 1})` }],
+          );
+        }
+        seen.set(id, index);
+      }
+      return result.data;
+    }
     const issue = result.error.issues[0];
     const field = issue?.path.join('.') || '?';
     const key = row.id ?? row.key ?? row.paste_id ?? row.file_id ?? null;
