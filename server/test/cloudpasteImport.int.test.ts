@@ -202,6 +202,40 @@ describe.each(dbTargets)('CloudPaste import (full backup) on %s', (target) => {
       mounts: { total: 2, created: 1, skipped: 1 },
     });
 
+    // A storage type we lack: not supported, and so are the file share and mount on it.
+    const webdav = JSON.parse(JSON.stringify(backup)) as CpBackup;
+    webdav.data.storage_configs!.push({
+      ...webdav.data.storage_configs![1]!,
+      id: 'webdav-config-0001',
+      name: 'Some WebDAV',
+      storage_type: 'WEBDAV',
+      is_default: 0,
+      config_json: '{"endpoint_url":"https://dav.example"}',
+    });
+    webdav.data.files!.push({
+      ...webdav.data.files![0]!,
+      id: 'webdav-file-0001',
+      slug: 'on-webdav',
+      storage_config_id: 'webdav-config-0001',
+    });
+    webdav.data.storage_mounts!.push({
+      ...webdav.data.storage_mounts![0]!,
+      id: 'webdav-mount-0001',
+      mount_path: '/dav-x',
+      storage_config_id: 'webdav-config-0001',
+    });
+    const unsupported = (await importCloudpaste(server, token, request({ backup: reseal(webdav), dry_run: true }))).body
+      .data!;
+    expect(unsupported.kinds.storage_configs.not_supported).toEqual([
+      {
+        id: 'webdav-config-0001',
+        name: 'Some WebDAV',
+        reason: 'storage type WEBDAV is not supported here (local and S3 only)',
+      },
+    ]);
+    expect(unsupported.kinds.files.not_supported.map((i) => i.name)).toEqual(['on-webdav']);
+    expect(unsupported.kinds.mounts.not_supported.map((i) => i.id)).toEqual(['webdav-mount-0001']);
+
     const res = await importCloudpaste(server, token, request({ dry_run: true }));
     expect(res.status).toBe(200);
     const report = res.body.data!;
@@ -270,6 +304,9 @@ describe.each(dbTargets)('CloudPaste import (full backup) on %s', (target) => {
         body: 'uploaded with an imported key',
       });
     expect((await upload('cpfixA-text-0001')).status).toBe(403);
+    // the paste it created in CloudPaste is its own here
+    const own = await server.call<{ items: { slug: string }[] }>('GET', '/api/pastes', as('cpfixA-text-0001'));
+    expect(own.body.data!.items.map((p) => p.slug)).toContain('by-api-key');
     // fixture-files-a: FILE_SHARE|FILE_MANAGE|MOUNT_VIEW|MOUNT_UPLOAD → FILE_SHARE|MOUNT_VIEW|MOUNT_UPLOAD, base /local
     expect((await info('cpfixA-files-0002')).body.data).toMatchObject({
       permissions: 2 | 256 | 512,
