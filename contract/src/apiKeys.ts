@@ -60,7 +60,10 @@ export const createApiKeySchema = z.strictObject({
   name: nameSchema,
   permissions: permissionsSchema.default(0),
   role: z.enum(KEY_ROLES).default('GENERAL'),
-  custom_key: z.union([customKeySchema, z.literal('').transform(() => undefined)]).optional(),
+  /** '' or null: generate one (CloudPaste's client sends null). */
+  custom_key: z
+    .union([customKeySchema, z.literal('').transform(() => undefined), z.null().transform(() => undefined)])
+    .optional(),
   basic_path: basicPathSchema.default('/'),
   is_guest: isGuestSchema.default(0),
   expires_at: expiresAtSchema.optional(),

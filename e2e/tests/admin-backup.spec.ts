@@ -27,7 +27,7 @@ test.describe('backup and restore', () => {
 
     // One key disappears after the backup; merge brings it back and keeps the other as is.
     await (await import('../support/api')).deleteKey(token, lost.id);
-    await page.locator('input[type=file]').setInputFiles(file);
+    await page.locator('input[type=file]').first().setInputFiles(file);
     await expect(page.getByTestId('restore-file-name')).toHaveText('backup.json');
     const preview = page.getByTestId('restore-preview');
     const keysRow = preview.getByTestId('preview-row').filter({ hasText: 'api_keys' });
@@ -60,7 +60,7 @@ test.describe('backup and restore', () => {
 
     const truncated = testInfo.outputPath('truncated.json');
     writeFileSync(truncated, '{"format":"clipnest-backup","version":1,"tables":{"api_');
-    await page.locator('input[type=file]').setInputFiles(truncated);
+    await page.locator('input[type=file]').first().setInputFiles(truncated);
     await expect(page.getByText('This file is not valid JSON')).toBeVisible();
 
     const future = testInfo.outputPath('future.json');
@@ -68,7 +68,7 @@ test.describe('backup and restore', () => {
       future,
       JSON.stringify({ format: 'clipnest-backup', version: 99, modules: ['key_management'], tables: {} }),
     );
-    await page.locator('input[type=file]').setInputFiles(future);
+    await page.locator('input[type=file]').first().setInputFiles(future);
     await expect(page.getByTestId('restore-refusal')).toContainText('unsupported backup version 99');
     await expect(page.getByText('Nothing was changed.')).toBeVisible();
 
@@ -86,7 +86,7 @@ test.describe('backup and restore', () => {
         tables: {},
       }),
     );
-    await page.locator('input[type=file]').setInputFiles(path.resolve(missing));
+    await page.locator('input[type=file]').first().setInputFiles(path.resolve(missing));
     await expect(page.getByTestId('restore-refusal')).toContainText('the table "api_keys" of its modules is missing');
     await expect(page.getByTestId('restore-preview')).toHaveCount(0);
     expect(await listKeys(token)).toEqual(before);

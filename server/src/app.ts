@@ -9,6 +9,8 @@ import { createWebAppHandler } from './http/webApp.js';
 import type { Logger } from './lib/logger.js';
 import { apiKeyRoutes } from './routes/apiKeyRoutes.js';
 import { backupRoutes } from './routes/backupRoutes.js';
+import { cloudpasteImportRoutes } from './routes/cloudpasteImportRoutes.js';
+import type { CloudpasteImportService } from './services/cloudpasteImport/cloudpasteImportService.js';
 import { cacheRoutes } from './routes/cacheRoutes.js';
 import { pasteAdminRoutes, pasteRoutes } from './routes/pasteRoutes.js';
 import { dashboardRoutes } from './routes/dashboardRoutes.js';
@@ -67,6 +69,7 @@ export interface AppServices {
   backups: BackupService;
   pastes: PasteService;
   backupScheduler: BackupScheduler;
+  cloudpasteImport: CloudpasteImportService;
   dashboard: DashboardService;
   storageConfigs: StorageConfigService;
   files: FileShareService;
@@ -135,6 +138,7 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/public', publicSettingsRoutes(services));
   api.route('/', cacheRoutes(services));
   api.route('/admin/backup', backupRoutes(services));
+  api.route('/admin/import', cloudpasteImportRoutes(services));
   api.route('/', pasteRoutes(services));
   api.route('/pastes', pasteAdminRoutes(services));
   api.route('/admin/dashboard', dashboardRoutes(services));

@@ -48,6 +48,9 @@ import { FileShareService } from './services/fileShareService.js';
 import { FileUploadService } from './services/fileUploadService.js';
 import { StorageConfigService } from './services/storageConfigService.js';
 import { LocalRoots } from './services/localRoots.js';
+import { CloudpasteImportRepository } from './repositories/cloudpasteImportRepository.js';
+import { CloudpasteImportService } from './services/cloudpasteImport/cloudpasteImportService.js';
+import { localObjectCheck, localRootCheck } from './services/cloudpasteImport/localStorage.js';
 import { StorageRegistry } from './services/storageRegistry.js';
 import { createDriver } from './storage/index.js';
 import { SsrfGuard } from './net/ssrfGuard.js';
@@ -236,7 +239,20 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
   const copies = new CopyService({ vfs, tasks });
   const zips = new ZipService({ vfs, clock });
   const search = new SearchService({ vfs, index: new FsIndexRepository(db), clock, logger });
+  const cloudpasteImport = new CloudpasteImportService({
+    repo: new CloudpasteImportRepository(db),
+    cipher,
+    clock,
+    checkLocalRoot: localRootCheck(storageRegistry),
+    objectExists: localObjectCheck(storageRegistry),
+    settings: () => settings.values(),
+    afterImport: () => {
+      vfs.mountsChanged();
+      caches.clearAll();
+    },
+  });
   return {
+    cloudpasteImport,
     auth,
     secretAttempts,
     apiKeys,

@@ -34,7 +34,24 @@ export async function hashPassword(password: string): Promise<string> {
   return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
+/**
+ * Migration-only: a share imported from CloudPaste without a plain copy of its password keeps CloudPaste's
+ * unsalted SHA-256 as `sha256$<hex>`. It is checked once per right password and then replaced by scrypt
+ * (see needsRehash); nothing in Clipnest ever writes this form.
+ */
+export const LEGACY_SHA256_PREFIX = 'sha256$';
+
+/** true for a stored hash that must be replaced by hashPassword() after the next right password. */
+export function needsRehash(stored: string): boolean {
+  return stored.startsWith(LEGACY_SHA256_PREFIX);
+}
+
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  if (needsRehash(stored)) {
+    const expected = Buffer.from(stored.slice(LEGACY_SHA256_PREFIX.length), 'hex');
+    const actual = createHash('sha256').update(password, 'utf8').digest();
+    return expected.length === actual.length && timingSafeEqual(actual, expected);
+  }
   const [algo, n, r, p, saltText, hashText] = stored.split('$');
   if (algo !== 'scrypt' || !saltText || !hashText) return false;
   const expected = Buffer.from(hashText, 'base64url');

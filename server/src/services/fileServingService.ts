@@ -11,7 +11,7 @@ import { isoNow, type Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { FileRepository, FileRow, FileWithConfig } from '../repositories/fileRepository.js';
 import type { StorageConfigRow } from '../repositories/storageConfigRepository.js';
-import { safeEqual, sha256Hex, verifyPassword } from '../security/secrets.js';
+import { hashPassword, needsRehash, safeEqual, sha256Hex, verifyPassword } from '../security/secrets.js';
 import { isStorageError, type ReadResult } from '../storage/types.js';
 import { servingPolicy, unquoteEtag, type ServingPolicy } from './fileServing.js';
 import type { SecretAttemptLimiter } from './secretAttemptLimiter.js';
@@ -130,6 +130,12 @@ export class FileServingService {
       verifyPassword(password, hash),
     );
     if (!right) throw new AppError('PASSWORD_WRONG', 'wrong password');
+    // Migration-only (CloudPaste import): the unsalted SHA-256 is replaced by scrypt on the first right password.
+    // The row is updated in place so a token issued from it carries the new hash's fingerprint.
+    if (needsRehash(hash)) {
+      row.password_hash = await hashPassword(password);
+      await this.deps.files.update(row.id, { password_hash: row.password_hash });
+    }
   }
 
   private async consume(row: FileRow): Promise<void> {

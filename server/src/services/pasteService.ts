@@ -22,7 +22,7 @@ import { AppError } from '../errors.js';
 import { isoNow, type Clock } from '../lib/clock.js';
 import { isWellFormedId, newId } from '../lib/ids.js';
 import type { PasteMeta, PasteRepository, PasteRow, PasteSummaryRow } from '../repositories/pasteRepository.js';
-import { hashPassword, verifyPassword } from '../security/secrets.js';
+import { hashPassword, needsRehash, verifyPassword } from '../security/secrets.js';
 import { creatorId, type Principal } from './principal.js';
 import type { PendingViews } from './pendingViews.js';
 import type { SecretAttemptLimiter } from './secretAttemptLimiter.js';
@@ -282,6 +282,8 @@ export class PasteService {
         verifyPassword(password, hash),
       );
       if (!right) throw new AppError('PASSWORD_WRONG', PasteMessages.wrongPassword);
+      // Migration-only (CloudPaste import): the unsalted SHA-256 is replaced by scrypt on the first right password.
+      if (needsRehash(hash)) await this.deps.pastes.update(meta.id, { password_hash: await hashPassword(password) });
     }
     return this.toView(await this.consume(meta), principal);
   }

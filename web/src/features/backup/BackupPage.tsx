@@ -27,6 +27,7 @@ import { errorMessage, isApiError } from '../../lib/api';
 import { logout } from '../../lib/auth';
 import { cn } from '../../lib/cn';
 import { formatBytes, formatDateTime, formatNumber } from '../../lib/format';
+import { CloudpasteImport } from './CloudpasteImport';
 import { ScheduleCard } from './ScheduleCard';
 import { BACKUP_MODULES_QUERY_KEY, downloadBackup, previewRestore, runRestore, useBackupModules } from './api';
 
@@ -471,6 +472,7 @@ export default function BackupPage() {
       <PageHeader title={t('admin.pages.backup')} description={t('admin.pageBody.backup')} />
       <CreateBackup />
       <RestoreBackup />
+      <CloudpasteImport />
       <ScheduleCard />
     </div>
   );

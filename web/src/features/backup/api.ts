@@ -3,6 +3,8 @@ import type {
   BackupScheduleStatus,
   BackupModule,
   BackupModuleInfo,
+  CloudpasteConflictMode,
+  CloudpasteImportReport,
   RestoreMode,
   RestorePreview,
   RestoreResult,
@@ -77,4 +79,31 @@ export function useBackupSchedule() {
 
 export function runScheduledBackup() {
   return api.post<BackupScheduleStatus>('/admin/backup/schedule/run', undefined, { timeoutMs: LONG_TIMEOUT_MS });
+}
+
+/** POST /api/admin/import/cloudpaste with the backup file's text. */
+export function importCloudpaste(
+  text: string,
+  options: { dryRun: boolean; localRoots: Record<string, string>; onConflict: CloudpasteConflictMode },
+) {
+  const fields = {
+    dry_run: options.dryRun,
+    local_roots: options.localRoots,
+    on_conflict: options.onConflict,
+  };
+  let whole = true;
+  try {
+    JSON.parse(text);
+  } catch {
+    whole = false;
+  }
+  // A whole JSON file goes in as it is (no escaping, so a 100 MB backup stays ~100 MB); anything else goes
+  // as a string, and the server says what is wrong with it (e.g. truncated).
+  const body = whole
+    ? `${JSON.stringify(fields).slice(0, -1)},"backup":${text}}`
+    : JSON.stringify({ ...fields, backup: text });
+  return api.post<CloudpasteImportReport>('/admin/import/cloudpaste', body, {
+    headers: { 'Content-Type': 'application/json' },
+    timeoutMs: LONG_TIMEOUT_MS,
+  });
 }
