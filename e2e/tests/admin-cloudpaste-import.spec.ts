@@ -10,8 +10,7 @@ import { expect, test } from '../support/fixtures';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURES = [
   process.env.CLOUDPASTE_FIXTURES,
-  path.resolve(here, '../../../shared/fixtures/cloudpaste-1.9.1'),
-  '/work/shared/fixtures/cloudpaste-1.9.1',
+  path.resolve(here, '../../server/test/fixtures/cloudpaste-1.9.1'),
 ].find((p): p is string => Boolean(p) && existsSync(path.join(p!, 'full-backup.json')));
 
 type Backup = { metadata: Record<string, unknown>; data: Record<string, Record<string, unknown>[]> };

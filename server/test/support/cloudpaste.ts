@@ -1,4 +1,4 @@
-/** The CloudPaste 1.9.1 fixtures (shared/fixtures/cloudpaste-1.9.1) and helpers to edit and import them. */
+/** The CloudPaste 1.9.1 fixtures (server/test/fixtures/cloudpaste-1.9.1, copied from the real exports) and helpers to edit and import them. */
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -11,14 +11,11 @@ import type { TestServer } from './harness.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/** The fixture folder: beside the repo (../shared) or CLOUDPASTE_FIXTURES. */
+/** The real CloudPaste 1.9.1 exports kept in the repo (server/test/fixtures), or CLOUDPASTE_FIXTURES. */
 export function fixturesDir(): string {
-  const candidates = [
-    process.env.CLOUDPASTE_FIXTURES,
-    path.resolve(here, '../../../../shared/fixtures/cloudpaste-1.9.1'),
-    path.resolve(here, '../../../shared/fixtures/cloudpaste-1.9.1'),
-    '/work/shared/fixtures/cloudpaste-1.9.1',
-  ].filter((p): p is string => Boolean(p));
+  const candidates = [process.env.CLOUDPASTE_FIXTURES, path.resolve(here, '../fixtures/cloudpaste-1.9.1')].filter(
+    (p): p is string => Boolean(p),
+  );
   const found = candidates.find((p) => existsSync(path.join(p, 'full-backup.json')));
   if (!found) throw new Error(`CloudPaste fixtures not found (tried ${candidates.join(', ')})`);
   return found;
