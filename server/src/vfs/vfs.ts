@@ -161,13 +161,22 @@ export class Vfs {
     return { path, mount, driver, driverPath };
   }
 
-  /** resolve() for an operation that changes a path: the mount's root itself cannot be the target. */
-  private async resolveInside(principal: Principal, input: string, needed: number, field = 'path'): Promise<Resolved> {
+  /**
+   * resolve() for an operation that changes a path: the mount's root itself cannot be the target (unless
+   * `allowMountRoot`: a folder copied into a mount's root merges into it).
+   */
+  private async resolveInside(
+    principal: Principal,
+    input: string,
+    needed: number,
+    field = 'path',
+    allowMountRoot = false,
+  ): Promise<Resolved> {
     const path = this.normalise(input, field);
     this.authorize(principal, path, needed);
     const mounts = await this.activeMounts();
     if (
-      mounts.some((m) => m.path === path) ||
+      (!allowMountRoot && mounts.some((m) => m.path === path)) ||
       path === '/' ||
       (!longestMount(mounts, path) && hasMountBelow(mounts, path))
     ) {
@@ -324,12 +333,19 @@ export class Vfs {
   }
 
   /**
-   * Resolves the target of a write that bypasses `write()` (a presigned PUT, a multipart upload): checks
-   * MOUNT_UPLOAD, the base path, that it is not a mount point and that no file sits where a parent folder
-   * must be. Call `written()` once the bytes are in the storage.
+   * Resolves the target of a write that bypasses `write()` (a presigned PUT, a multipart upload, a copy):
+   * checks the permission bit (MOUNT_UPLOAD, or MOUNT_COPY for a copy's target), the base path, that it is
+   * not a mount point (unless `allowMountRoot`, for a folder merged into a mount's root) and that no file
+   * sits where a parent folder must be. Call `written()` once the bytes are in the storage.
    */
-  async resolveWrite(principal: Principal, input: string, field = 'path'): Promise<Resolved> {
-    const resolved = await this.resolveInside(principal, input, Permission.MOUNT_UPLOAD, field);
+  async resolveWrite(
+    principal: Principal,
+    input: string,
+    field = 'path',
+    options: { needed?: number; allowMountRoot?: boolean } = {},
+  ): Promise<Resolved> {
+    const needed = options.needed ?? Permission.MOUNT_UPLOAD;
+    const resolved = await this.resolveInside(principal, input, needed, field, options.allowMountRoot === true);
     await this.assertParentsAreFolders(resolved);
     return resolved;
   }
