@@ -25,7 +25,17 @@ import {
 } from '../storage/types.js';
 import { ListingCache } from './listingCache.js';
 import { driverPathOf, hasMountBelow, longestMount, mountFolders } from './mountTable.js';
-import type { MountRecord, Resolved, VfsChange, VfsEntry, VfsListener, VfsListing, VfsListOptions } from './types.js';
+import type {
+  MountRecord,
+  Resolved,
+  VfsChange,
+  VfsEntry,
+  VfsListed,
+  VfsListedListener,
+  VfsListener,
+  VfsListing,
+  VfsListOptions,
+} from './types.js';
 
 export interface VfsDeps {
   /** Every mount (active or not), in display order. */
@@ -46,6 +56,7 @@ function permissionLabel(bit: number): string {
 
 export class Vfs {
   private readonly listeners = new Set<VfsListener>();
+  private readonly listedListeners = new Set<VfsListedListener>();
   readonly cache: ListingCache;
   private mountTable?: { mounts: MountRecord[]; loadedAt: number };
   private loading?: Promise<MountRecord[]>;
@@ -241,6 +252,7 @@ export class Vfs {
         cached = listed.cached;
         const shadowed = new Set(folders.map((f) => f.name));
         own = shadowed.size ? listed.entries.filter((e) => !shadowed.has(e.name)) : listed.entries;
+        if (!cached) this.emitListed({ principal, mount: resolved.mount, path, entries: own });
       } catch (error) {
         // A folder that only exists because a mount lies below it (`/a/b` of a mount `/a/b/c`).
         if (!(isStorageError(error, 'not_found') && folders.length > 0)) throw storageToAppError(error, 'folder');
@@ -467,6 +479,22 @@ export class Vfs {
         listener(change);
       } catch {
         // A listener's failure never fails the write that already happened.
+      }
+    }
+  }
+
+  /** Listens to folders read from their storage (a user's listing, a walk): what the search index learns from. */
+  onListed(listener: VfsListedListener): () => void {
+    this.listedListeners.add(listener);
+    return () => this.listedListeners.delete(listener);
+  }
+
+  private emitListed(listed: VfsListed): void {
+    for (const listener of this.listedListeners) {
+      try {
+        listener(listed);
+      } catch {
+        // Indexing never fails the listing.
       }
     }
   }
