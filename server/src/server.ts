@@ -191,7 +191,14 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     publicUrl: config.publicUrl,
     contentDisposition,
   });
-  const fsUploads = new FsUploadService({ vfs, fs, maxUploadSize: () => files.maxUploadSize() });
+  const fsUploads = new FsUploadService({
+    vfs,
+    fs,
+    maxUploadSize: () => files.maxUploadSize(),
+    sessions: new UploadSessionRepository(db),
+    clock,
+    logger,
+  });
   const davRepository = new DavRepository(db);
   const webdav = new WebdavService({
     vfs,

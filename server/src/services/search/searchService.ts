@@ -5,7 +5,14 @@
 // is crawled within a tick, then again every `crawlIntervalMs`), capped in entries and time per run.
 // Changes made to a storage behind the app's back show up when their folder is next listed from the
 // storage, or after the next crawl of that mount.
-import { Permission, isPathWithin, joinVirtualPath, type SearchHit, type SearchQuery, type SearchResult } from '@clipnest/contract';
+import {
+  Permission,
+  isPathWithin,
+  joinVirtualPath,
+  type SearchHit,
+  type SearchQuery,
+  type SearchResult,
+} from '@clipnest/contract';
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
