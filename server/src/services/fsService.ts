@@ -15,8 +15,8 @@ import mime from 'mime';
 import { AppError } from '../errors.js';
 import { newId } from '../lib/ids.js';
 import type { Clock } from '../lib/clock.js';
-import { isStorageError, type WriteBody } from '../storage/types.js';
-import type { VfsEntry } from '../vfs/types.js';
+import { isStorageError, type Entry, type WriteBody } from '../storage/types.js';
+import type { VfsEntry, VfsListing } from '../vfs/types.js';
 import type { Vfs } from '../vfs/vfs.js';
 import type { FileShareService } from './fileShareService.js';
 import type { ContentMode, ContentRequest, ContentResult } from './fileServingService.js';
@@ -33,6 +33,21 @@ const SIGNED_LINK: AdminPrincipal = {
   tokenHash: '',
   expiresAt: '',
 };
+
+type FsListOptions = { refresh?: boolean; limit?: number; offset?: number; cursor?: string };
+
+/** A serialised listing page and what it was cut from (valid while the same cache array answers). */
+interface KeptList {
+  json: string;
+  source: readonly Entry[] | undefined;
+  /** The mount points shown in the folder, serialised: a mount edit shows at once. */
+  foldersKey: string;
+}
+
+/** Pages this small are cheap to build again: only bigger ones are kept serialised. */
+const LIST_KEEP_MIN_ENTRIES = 200;
+/** Serialised pages kept at most (each holds one page's JSON; the biggest folders are a few MB). */
+const LIST_KEEP_MAX = 32;
 
 /** A file's type from its name (Markdown per spec §5), else what the storage says, else octet-stream. */
 export function mimetypeOf(name: string, stored?: string): string {
@@ -67,6 +82,8 @@ export function etagOf(entry: VfsEntry): string {
  */
 export class FsService {
   private readonly linkKey: Buffer;
+  /** Serialised listing pages of cached folders, least recently used first. */
+  private readonly keptLists = new Map<string, KeptList>();
 
   constructor(
     private readonly deps: {
@@ -84,12 +101,45 @@ export class FsService {
     this.linkKey = createHmac('sha256', 'clipnest-fs-link').update(deps.tokenSecret).digest();
   }
 
-  async list(
-    principal: Principal,
-    path: string,
-    options: { refresh?: boolean; limit?: number; offset?: number; cursor?: string },
-  ): Promise<FsListing> {
-    const listing = await this.deps.vfs.list(principal, path, options);
+  async list(principal: Principal, path: string, options: FsListOptions): Promise<FsListing> {
+    return this.toListing(await this.deps.vfs.list(principal, path, options), options);
+  }
+
+  /**
+   * list() serialised, for GET /api/fs/list. A page cut from a folder the listing cache holds is kept
+   * serialised (for as long as the cache keeps that folder's entries, the mount points above it unchanged):
+   * repeating it costs no VfsEntry, no FsEntryView and no JSON.stringify of thousands of entries. Access is
+   * checked on every call (Vfs.folder) before anything kept is answered. `keep` lives as long as `json`.
+   */
+  async listJson(principal: Principal, path: string, options: FsListOptions): Promise<{ json: string; keep: object }> {
+    const { vfs } = this.deps;
+    const folder = await vfs.folder(principal, path, options.refresh === true);
+    const total = folder.folders.length + folder.own.length;
+    const keepable = folder.cached && folder.source !== undefined && total >= LIST_KEEP_MIN_ENTRIES;
+    const key = `${folder.path}\u0000${options.cursor ?? options.offset ?? 0}\u0000${options.limit ?? ''}`;
+    const foldersKey = folder.folders.length ? JSON.stringify(folder.folders) : '';
+    if (keepable) {
+      const hit = this.keptLists.get(key);
+      if (hit && hit.source === folder.source && hit.foldersKey === foldersKey) {
+        this.keptLists.delete(key);
+        this.keptLists.set(key, hit);
+        return { json: hit.json, keep: hit };
+      }
+    }
+    const kept: KeptList = {
+      json: JSON.stringify(this.toListing(vfs.page(folder, options), options)),
+      source: folder.source,
+      foldersKey,
+    };
+    if (keepable) {
+      this.keptLists.delete(key);
+      this.keptLists.set(key, kept);
+      if (this.keptLists.size > LIST_KEEP_MAX) this.keptLists.delete(this.keptLists.keys().next().value as string);
+    }
+    return { json: kept.json, keep: kept };
+  }
+
+  private toListing(listing: VfsListing, options: FsListOptions): FsListing {
     return {
       path: listing.path,
       isRoot: listing.path === '/',
@@ -102,6 +152,11 @@ export class FsService {
       ...(listing.cursor !== undefined ? { cursor: listing.cursor } : {}),
       cached: listing.cached,
     };
+  }
+
+  /** Drops the kept serialised listings (tests, memory). */
+  forgetKeptListings(): void {
+    this.keptLists.clear();
   }
 
   async get(principal: Principal, path: string): Promise<FsEntryView> {

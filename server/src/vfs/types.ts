@@ -71,6 +71,20 @@ export interface VfsListOptions {
   offset?: number;
 }
 
+/** A folder read by Vfs.folder(), before paging. */
+export interface VfsFolder {
+  /** Normalised virtual path. */
+  path: string;
+  mount?: MountRecord;
+  /** Mount points below the folder, shown as folders first. */
+  folders: VfsEntry[];
+  /** The storage's entries (without those a nested mount hides). */
+  own: readonly Entry[];
+  /** The listing cache's array the entries came from: the same object while the cache keeps the folder. */
+  source?: readonly Entry[];
+  cached: boolean;
+}
+
 export interface VfsListing {
   /** Normalised virtual path of the folder. */
   path: string;

@@ -30,6 +30,7 @@ import type {
   Resolved,
   VfsChange,
   VfsEntry,
+  VfsFolder,
   VfsListed,
   VfsListedListener,
   VfsListener,
@@ -237,19 +238,30 @@ export class Vfs {
    * only mount points. Paged by `cursor` (or `offset`) and `limit`.
    */
   async list(principal: Principal, input: string, options: VfsListOptions = {}): Promise<VfsListing> {
+    return this.page(await this.folder(principal, input, options.refresh === true), options);
+  }
+
+  /**
+   * The first half of list(): access checked, the folder's entries read (from the listing cache unless
+   * `refresh`), nothing turned into VfsEntries yet. `source` is the same array for as long as the cache keeps
+   * the folder, so a caller may reuse what it built from an earlier answer (FsService keeps the serialised page).
+   */
+  async folder(principal: Principal, input: string, refresh = false): Promise<VfsFolder> {
     const path = this.normalise(input);
     this.authorize(principal, path, Permission.MOUNT_VIEW);
     const mounts = await this.activeMounts();
     const folders = mountFolders(mounts, path);
     const mount = longestMount(mounts, path);
     // Storage entries stay raw until paged: only the answered page is turned into VfsEntries.
-    let own: Entry[] = [];
+    let own: readonly Entry[] = [];
+    let source: readonly Entry[] | undefined;
     let cached = false;
     if (mount) {
       const resolved = await this.resolveAuthorized(path);
       try {
-        const listed = await this.driverEntries(resolved, options.refresh === true);
+        const listed = await this.driverEntries(resolved, refresh);
         cached = listed.cached;
+        source = listed.entries;
         const shadowed = new Set(folders.map((f) => f.name));
         own = shadowed.size ? listed.entries.filter((e) => !shadowed.has(e.name)) : listed.entries;
         if (!cached) this.emitListed({ principal, mount: resolved.mount, path, entries: own });
@@ -260,6 +272,12 @@ export class Vfs {
     } else if (path !== '/' && folders.length === 0) {
       throw AppError.notFound(`no mount holds ${path}`);
     }
+    return { path, ...(mount ? { mount } : {}), folders, own, ...(source ? { source } : {}), cached };
+  }
+
+  /** The second half of list(): one page of a folder, as VfsEntries. */
+  page(folder: VfsFolder, options: Pick<VfsListOptions, 'cursor' | 'offset' | 'limit'> = {}): VfsListing {
+    const { path, mount, folders, own } = folder;
     const offset = options.cursor !== undefined ? Number(options.cursor) : (options.offset ?? 0);
     if (!Number.isSafeInteger(offset) || offset < 0) {
       throw AppError.validation('cursor must be a cursor from a previous page');
@@ -278,7 +296,7 @@ export class Vfs {
       total,
       offset,
       ...(end < total ? { cursor: String(end) } : {}),
-      cached,
+      cached: folder.cached,
     };
   }
 
