@@ -57,7 +57,9 @@ describe.each(dbTargets)('kept listings of big cached folders (%s)', (target) =>
     expect(envelope.data).toEqual({ ...(await fresh()), cached: true });
     // A page is its own answer.
     const page = JSON.parse((await list('&limit=250&offset=10')).text) as { data: FsListing };
-    expect(page.data.items.map((i) => i.name)).toEqual((await fresh({ limit: 250, offset: 10 })).items.map((i) => i.name));
+    expect(page.data.items.map((i) => i.name)).toEqual(
+      (await fresh({ limit: 250, offset: 10 })).items.map((i) => i.name),
+    );
   });
 
   it('never outlives a write through the tree, refresh=true or a nested mount created below', async () => {

@@ -215,7 +215,8 @@ export class UrlUploadService implements TaskExecutor {
     let prepared: Prepared;
     if (connection) {
       ({ response, prepared } = connection);
-      ctx.signal.addEventListener('abort', () => response.destroy(), { once: true });
+      if (ctx.signal.aborted) response.destroy();
+      else ctx.signal.addEventListener('abort', () => response.destroy(), { once: true });
     } else {
       const opened = await this.deps.guard.request(options.url, { method: 'GET', signal: ctx.signal });
       response = opened.response;
