@@ -51,22 +51,34 @@ const LIST_KEEP_MAX = 32;
 
 /** A file's type from its name (Markdown per spec §5), else what the storage says, else octet-stream. */
 export function mimetypeOf(name: string, stored?: string): string {
-  if (isMarkdownFilename(name)) return 'text/markdown';
-  return cleanMimetype(mime.getType(name) ?? stored);
+  // Memoised per extension (a folder of 10,000 files asks the same few questions): only for a plain
+  // `base.ext` name, where both the Markdown rule and the mime table look at the lower-cased extension alone.
+  const dot = name.lastIndexOf('.');
+  const memoable = dot > 0 && name.length - dot <= 17 && !name.includes('/') && !name.includes('\\');
+  const key = memoable ? `${name.slice(dot + 1).toLowerCase()}\u0000${stored ?? ''}` : '';
+  if (memoable) {
+    const hit = mimetypeMemo.get(key);
+    if (hit !== undefined) return hit;
+  }
+  const type = isMarkdownFilename(name) ? 'text/markdown' : cleanMimetype(mime.getType(name) ?? stored);
+  if (memoable) {
+    if (mimetypeMemo.size >= MIMETYPE_MEMO_MAX) mimetypeMemo.clear();
+    mimetypeMemo.set(key, type);
+  }
+  return type;
 }
+const mimetypeMemo = new Map<string, string>();
+const MIMETYPE_MEMO_MAX = 2000;
 
+/** Built field by field (no spread of temporary objects): a big folder turns thousands of entries. */
 export function toEntryView(entry: VfsEntry): FsEntryView {
-  return {
-    name: entry.name,
-    path: entry.path,
-    isDirectory: entry.isDir,
-    size: entry.size,
-    ...(entry.lastModified ? { modified: entry.lastModified } : {}),
-    ...(entry.etag ? { etag: entry.etag } : {}),
-    ...(!entry.isDir ? { mimetype: mimetypeOf(entry.name, entry.contentType) } : {}),
-    ...(entry.mountId ? { mount_id: entry.mountId } : {}),
-    ...(entry.isMount ? { isMount: true } : {}),
-  };
+  const view: FsEntryView = { name: entry.name, path: entry.path, isDirectory: entry.isDir, size: entry.size };
+  if (entry.lastModified) view.modified = entry.lastModified;
+  if (entry.etag) view.etag = entry.etag;
+  if (!entry.isDir) view.mimetype = mimetypeOf(entry.name, entry.contentType);
+  if (entry.mountId) view.mount_id = entry.mountId;
+  if (entry.isMount) view.isMount = true;
+  return view;
 }
 
 /** A validator for files the storage gives no ETag: size and modification time. */

@@ -201,18 +201,19 @@ export class Vfs {
 
   // ---- reads -------------------------------------------------------------------------------------------
 
+  /** Built field by field (no spread of temporary objects): a big folder turns thousands of entries. */
   private toEntry(mount: MountRecord, dir: string, entry: Entry): VfsEntry {
-    const path = joinVirtualPath(dir, entry.name);
-    return {
+    const out: VfsEntry = {
       name: entry.name,
-      path,
+      path: joinVirtualPath(dir, entry.name),
       isDir: entry.isDir,
       size: entry.size,
-      ...(entry.lastModified ? { lastModified: entry.lastModified.toISOString() } : {}),
-      ...(entry.etag ? { etag: entry.etag } : {}),
-      ...(entry.contentType ? { contentType: entry.contentType } : {}),
-      mountId: mount.id,
     };
+    if (entry.lastModified) out.lastModified = entry.lastModified.toISOString();
+    if (entry.etag) out.etag = entry.etag;
+    if (entry.contentType) out.contentType = entry.contentType;
+    out.mountId = mount.id;
+    return out;
   }
 
   private async driverEntries(resolved: Resolved, refresh: boolean): Promise<{ entries: Entry[]; cached: boolean }> {
