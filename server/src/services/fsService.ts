@@ -46,8 +46,10 @@ interface KeptList {
 
 /** Pages this small are cheap to build again: only bigger ones are kept serialised. */
 const LIST_KEEP_MIN_ENTRIES = 200;
-/** Serialised pages kept at most (each holds one page's JSON; the biggest folders are a few MB). */
+/** Serialised pages kept at most (each holds one page's JSON; 10,000 entries are ~2 MB). */
 const LIST_KEEP_MAX = 32;
+/** JSON characters kept at most over all pages (their encoded bodies come on top, about as much again). */
+const LIST_KEEP_MAX_CHARS = 16 * 1024 * 1024;
 
 /** A file's type from its name (Markdown per spec §5), else what the storage says, else octet-stream. */
 export function mimetypeOf(name: string, stored?: string): string {
@@ -96,6 +98,7 @@ export class FsService {
   private readonly linkKey: Buffer;
   /** Serialised listing pages of cached folders, least recently used first. */
   private readonly keptLists = new Map<string, KeptList>();
+  private keptChars = 0;
 
   constructor(
     private readonly deps: {
@@ -143,10 +146,13 @@ export class FsService {
       source: folder.source,
       foldersKey,
     };
-    if (keepable) {
-      this.keptLists.delete(key);
+    if (keepable && kept.json.length <= LIST_KEEP_MAX_CHARS) {
+      this.forgetKept(key);
       this.keptLists.set(key, kept);
-      if (this.keptLists.size > LIST_KEEP_MAX) this.keptLists.delete(this.keptLists.keys().next().value as string);
+      this.keptChars += kept.json.length;
+      while (this.keptLists.size > LIST_KEEP_MAX || this.keptChars > LIST_KEEP_MAX_CHARS) {
+        this.forgetKept(this.keptLists.keys().next().value as string);
+      }
     }
     return { json: kept.json, keep: kept };
   }
@@ -166,9 +172,17 @@ export class FsService {
     };
   }
 
+  private forgetKept(key: string): void {
+    const old = this.keptLists.get(key);
+    if (!old) return;
+    this.keptChars -= old.json.length;
+    this.keptLists.delete(key);
+  }
+
   /** Drops the kept serialised listings (tests, memory). */
   forgetKeptListings(): void {
     this.keptLists.clear();
+    this.keptChars = 0;
   }
 
   async get(principal: Principal, path: string): Promise<FsEntryView> {
