@@ -194,7 +194,14 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     publicUrl: config.publicUrl,
     contentDisposition,
   });
-  const fsUploads = new FsUploadService({ vfs, fs, maxUploadSize: () => files.maxUploadSize() });
+  const fsUploads = new FsUploadService({
+    vfs,
+    fs,
+    maxUploadSize: () => files.maxUploadSize(),
+    sessions: new UploadSessionRepository(db),
+    clock,
+    logger,
+  });
   const davRepository = new DavRepository(db);
   const webdav = new WebdavService({
     vfs,
@@ -229,13 +236,16 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     logger,
   });
   const multipartUploads = new MultipartUploadService({ sessions, uploads: fileUploads, direct: directUploads });
+  const taskRows = new TaskRepository(db);
+  const tasks = new TaskService({ tasks: taskRows, clock, logger });
   const urlUploads = new UrlUploadService({
     guard: new SsrfGuard({ allowPrivate: config.allowPrivateUrls }),
     files: fileUploads,
-    clock,
+    shares: files,
+    tasks,
+    taskRows,
     logger,
   });
-  const tasks = new TaskService({ tasks: new TaskRepository(db), clock, logger });
   const copies = new CopyService({ vfs, tasks });
   const zips = new ZipService({ vfs, clock });
   const search = new SearchService({ vfs, index: new FsIndexRepository(db), clock, logger });

@@ -163,6 +163,56 @@ describe.each(dbTargets)('copy tasks on %s', (target) => {
     expect(mine.body.data?.total).toBe(1);
   });
 
+  it('checks copy targets as writes: MOUNT_COPY and the base path, no file in the way, no virtual folder', async () => {
+    await putFile(server, '/local/blocker.txt', 'a file, not a folder');
+    const before = (await server.call<{ total: number }>('GET', '/api/fs/tasks', { token })).body.data?.total;
+    // A file where a parent folder of the target must be: 409 up front, no task (on S3 too).
+    await putFile(server, '/s3/blocker.txt', 'a file, not a folder');
+    for (const targetPath of ['/local/blocker.txt/inner/one.txt', '/s3/blocker.txt/one.txt']) {
+      const res = await copy({ items: [{ sourcePath: '/local/one.txt', targetPath }] });
+      expectEnvelope(res.body, 409);
+      expect(res.body.message).toMatch(/a file is in the way/);
+    }
+    // The root and virtual folders hold no files.
+    const root = await copy({ items: [{ sourcePath: '/local/src', targetPath: '/' }] });
+    expectEnvelope(root.body, 400);
+    // The copy bit is what a copy target needs: upload alone does not grant it, copy alone does.
+    const uploadOnly = await createPathKey(server, token, Permission.MOUNT_VIEW | Permission.MOUNT_UPLOAD, '/local');
+    const denied = await copy(
+      { items: [{ sourcePath: '/local/one.txt', targetPath: '/local/by-upload-key.txt' }] },
+      { apiKey: uploadOnly },
+    );
+    expectEnvelope(denied.body, 403);
+    expect(denied.body.message).toMatch(/mount_copy/);
+    // A key confined to /local/team may not copy into /local/team-b (the base path is checked on the target).
+    await putFile(server, '/local/team/t.txt', 'team');
+    const team = await createPathKey(server, token, Permission.MOUNT_VIEW | Permission.MOUNT_COPY, '/local/team');
+    const sideways = await copy(
+      { items: [{ sourcePath: '/local/team/t.txt', targetPath: '/local/team-b/t.txt' }] },
+      { apiKey: team },
+    );
+    expectEnvelope(sideways.body, 403);
+    expect(sideways.body.message).toMatch(/no permission for this path/);
+    // batch-copy-commit checks its targets the same way.
+    const commit = await server.call('POST', '/api/fs/batch-copy-commit', {
+      apiKey: uploadOnly,
+      body: { targetMountId: s3Id, files: [{ targetPath: '/local/one.txt' }] },
+    });
+    expectEnvelope(commit.body, 403);
+    expect((await server.call<{ total: number }>('GET', '/api/fs/tasks', { token })).body.data?.total).toBe(before);
+    expect(await fileExists(server, '/local/team-b/t.txt')).toBe(false);
+    expect(await fileExists(server, '/local/by-upload-key.txt')).toBe(false);
+    // Inside its base path the copy key works, and the task's items are checked again as writes when they run.
+    const inside = await copy(
+      { items: [{ sourcePath: '/local/team/t.txt', targetPath: '/local/team/copy/t.txt' }] },
+      { apiKey: team },
+    );
+    expect(inside.status).toBe(202);
+    const done = await waitForTask(server, token, inside.body.data?.task.id as string);
+    expect(done.status).toBe('completed');
+    expect((await readFile(server, '/local/team/copy/t.txt')).toString()).toBe('team');
+  });
+
   it('batch-copy-commit checks files a client copied itself and makes them searchable', async () => {
     await putFile(server, '/s3/client/copied.txt', 'by the browser');
     const commit = (body: unknown) =>

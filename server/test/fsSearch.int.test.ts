@@ -1,7 +1,8 @@
 import { writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Permission, type SearchResult } from '@clipnest/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LISTING_REINDEX_MS } from '../src/services/search/searchService.js';
 import { startS3rver, type S3rverHandle } from './support/fileShares.js';
 import { SYSTEM_ADMIN, mountBoth, putFile } from './support/fsTree.js';
 import { dbTargets, expectEnvelope, startTestServer, type TestServer } from './support/harness.js';
@@ -118,6 +119,53 @@ describe.each(dbTargets)('search on %s', (target) => {
       '/s3/team/Quarterly REPORT.xlsx',
       '/s3/team/deep/er/report-notes.md',
     ]);
+  });
+
+  it('a user’s listing feeds the index: files put behind the app’s back are found once their folder is listed, no crawl', async () => {
+    const { search: service, vfs } = server.built.services;
+    // No crawl may run during this test: what is found comes from the listings.
+    const noCrawl = vi.spyOn(service, 'crawlDue').mockResolvedValue(undefined);
+    const crawl = vi.spyOn(service, 'crawl');
+    try {
+      const root = mountedLocalRoot(server);
+      mkdirSync(path.join(root, 'direct', 'sub'), { recursive: true });
+      for (let i = 0; i < 30; i++) writeFileSync(path.join(root, 'direct', `listed-local-${i}.txt`), 'x');
+      // Straight into the bucket through the storage driver: no VfsChange, the tree never saw these.
+      const s3Folder = await vfs.resolve(SYSTEM_ADMIN, '/s3/direct', Permission.MOUNT_VIEW);
+      for (let i = 0; i < 30; i++) {
+        const body = new Blob([new TextEncoder().encode('y')]).stream();
+        await s3Folder.driver.write(`${s3Folder.driverPath}/listed-s3-${i}.txt`, body);
+      }
+      expect((await search({ q: 'listed-' })).body.data?.items).toEqual([]);
+
+      for (const folder of ['/local/direct', '/s3/direct']) {
+        const listed = await server.call<{ total: number }>(
+          'GET',
+          `/api/fs/list?path=${encodeURIComponent(folder)}&refresh=true`,
+          { token },
+        );
+        expect(listed.status, listed.body.message).toBe(200);
+      }
+      await service.settled();
+      const found = await search({ q: 'listed-', limit: '200' });
+      expect(found.body.data?.total).toBe(60);
+      expect(await paths({ q: 'listed-local-7' })).toEqual(['/local/direct/listed-local-7.txt']);
+      expect(await paths({ q: 'listed-s3-29' })).toEqual(['/s3/direct/listed-s3-29.txt']);
+      // Folders in the listing are indexed too; a key still sees only its base path.
+      expect(await paths({ q: 'sub', scope: 'directory', path: '/local/direct' })).toEqual(['/local/direct/sub']);
+      const team = await createPathKey(server, token, Permission.MOUNT_VIEW, '/s3/team');
+      expect(await paths({ q: 'listed-' }, { apiKey: team })).toEqual([]);
+      // A file removed behind the app's back leaves the index when its folder is listed from the storage again.
+      rmSync(path.join(root, 'direct', 'listed-local-0.txt'));
+      server.clock.advance(LISTING_REINDEX_MS + 1000);
+      await server.call('GET', `/api/fs/list?path=${encodeURIComponent('/local/direct')}&refresh=true`, { token });
+      await service.settled();
+      expect(await paths({ q: 'listed-local-0' })).toEqual([]);
+      expect(crawl).not.toHaveBeenCalled();
+    } finally {
+      noCrawl.mockRestore();
+      crawl.mockRestore();
+    }
   });
 
   it('the background crawl picks up changes made behind the app’s back, and says when it ran', async () => {

@@ -110,7 +110,7 @@ export interface FilesTable {
 /** A direct upload in progress (0006). `share_json`: the share's fields (password already hashed). */
 export interface UploadSessionsTable {
   id: string;
-  /** 'presign' | 'multipart' */
+  /** 'presign' | 'multipart' (file shares) | 'fs-presign' | 'fs-multipart' (direct uploads into a mount) */
   kind: string;
   storage_config_id: string;
   storage_path: string;

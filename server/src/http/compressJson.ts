@@ -27,15 +27,61 @@ function compress(coding: ContentCoding, body: Buffer): Buffer {
  * brotli itself. Only envelopes go through this, so file downloads, raw pastes and Range answers never do.
  */
 export function sendJson(c: Context, value: unknown, status: ContentfulStatusCode): Response {
-  const text = JSON.stringify(value);
+  return sendText(c, JSON.stringify(value), status);
+}
+
+/** Bodies already encoded for a kept answer, per coding ('identity' = the UTF-8 text). */
+const encodedBodies = new WeakMap<object, Map<ContentCoding | 'identity', Uint8Array>>();
+
+/**
+ * A success envelope around `dataJson`, data already serialised (FsService keeps the serialised page of a
+ * cached folder listing). `keep` is an object that lives exactly as long as `dataJson` stays valid: the
+ * encoded (and compressed) bodies are kept with it, so repeating the same answer costs no JSON and no brotli.
+ */
+export function sendDataJson(
+  c: Context,
+  dataJson: string,
+  options: { keep?: object; status?: ContentfulStatusCode; message?: string } = {},
+): Response {
+  const status = options.status ?? 200;
+  const text = () =>
+    `{"code":${status},"message":${JSON.stringify(options.message ?? 'success')},"data":${dataJson},"success":${status < 400}}`;
+  if (!options.keep) return sendText(c, text(), status);
+  let bodies = encodedBodies.get(options.keep);
+  if (!bodies) encodedBodies.set(options.keep, (bodies = new Map()));
+  return sendText(c, text, status, bodies);
+}
+
+function sendText(
+  c: Context,
+  text: string | (() => string),
+  status: ContentfulStatusCode,
+  bodies?: Map<ContentCoding | 'identity', Uint8Array>,
+): Response {
   const headers = { 'Content-Type': 'application/json' };
-  if (text.length < JSON_COMPRESS_THRESHOLD) return c.body(text, status, headers);
+  const encoded = (coding: ContentCoding | 'identity'): Uint8Array => {
+    const hit = bodies?.get(coding);
+    if (hit) return hit;
+    const plain = bodies?.get('identity') ?? Buffer.from(typeof text === 'string' ? text : text());
+    bodies?.set('identity', plain);
+    if (coding === 'identity') return plain;
+    const packed = compress(coding, Buffer.from(plain.buffer, plain.byteOffset, plain.byteLength));
+    const body = new Uint8Array(packed.buffer as ArrayBuffer, packed.byteOffset, packed.byteLength);
+    bodies?.set(coding, body);
+    return body;
+  };
+  if (!bodies) {
+    const value = text as string;
+    if (value.length < JSON_COMPRESS_THRESHOLD) return c.body(value, status, headers);
+  } else if (encoded('identity').byteLength < JSON_COMPRESS_THRESHOLD) {
+    return c.body(encoded('identity') as Uint8Array<ArrayBuffer>, status, headers);
+  }
   const coding = pickEncoding(c.req.header('Accept-Encoding'), ['br', 'gzip']);
   c.header('Vary', 'Accept-Encoding', { append: true });
-  if (!coding || c.req.method === 'HEAD') return c.body(text, status, headers);
-  const body = compress(coding, Buffer.from(text));
-  return c.body(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), status, {
-    ...headers,
-    'Content-Encoding': coding,
-  });
+  if (!coding || c.req.method === 'HEAD') {
+    return bodies
+      ? c.body(encoded('identity') as Uint8Array<ArrayBuffer>, status, headers)
+      : c.body(text as string, status, headers);
+  }
+  return c.body(encoded(coding) as Uint8Array<ArrayBuffer>, status, { ...headers, 'Content-Encoding': coding });
 }

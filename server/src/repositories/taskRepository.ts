@@ -56,6 +56,18 @@ export class TaskRepository {
     return { rows: rows.map(taskRow), total: Number(total.n) };
   }
 
+  /** Tasks of one type a creator has pending or running. */
+  async countActive(createdBy: string, type: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('tasks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('created_by', '=', createdBy)
+      .where('type', '=', type)
+      .where('status', 'in', ['pending', 'running'])
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   async items(taskId: string, statuses?: string[]): Promise<TaskItemRow[]> {
     let query = this.db.selectFrom('task_items').selectAll().where('task_id', '=', taskId);
     if (statuses) query = query.where('status', 'in', statuses);

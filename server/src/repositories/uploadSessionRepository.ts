@@ -25,6 +25,28 @@ export class UploadSessionRepository {
     await this.db.updateTable('upload_sessions').set({ updated_at: now }).where('id', '=', id).execute();
   }
 
+  /** The session owning a storage's multipart upload (fs multipart uploads are found by their upload id). */
+  async findByUploadId(storageConfigId: string, uploadId: string): Promise<UploadSessionRow | undefined> {
+    const row = await this.db
+      .selectFrom('upload_sessions')
+      .selectAll()
+      .where('storage_config_id', '=', storageConfigId)
+      .where('upload_id', '=', uploadId)
+      .executeTakeFirst();
+    return row && normalise(row);
+  }
+
+  /** Deletes the sessions of one kind for an object of a storage (a committed fs presign); answers how many. */
+  async deleteByPath(storageConfigId: string, storagePath: string, kind: string): Promise<number> {
+    const result = await this.db
+      .deleteFrom('upload_sessions')
+      .where('storage_config_id', '=', storageConfigId)
+      .where('storage_path', '=', storagePath)
+      .where('kind', '=', kind)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   /** Upload ids of the multipart uploads sessions own on one storage config. */
   async uploadIdsOf(storageConfigId: string): Promise<Set<string>> {
     const rows = await this.db

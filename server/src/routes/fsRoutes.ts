@@ -16,6 +16,7 @@ import { AppError } from '../errors.js';
 import type { Guard } from '../http/auth.js';
 import { requestOrigin } from '../http/clientAddress.js';
 import type { AppEnv } from '../http/env.js';
+import { sendDataJson } from '../http/compressJson.js';
 import { ok } from '../http/envelope.js';
 import { readJson, readQuery } from '../http/input.js';
 import { conditionalFrom, replyContent } from '../http/replyContent.js';
@@ -45,7 +46,8 @@ export function fsRoutes(deps: {
     .get('/list', async (c) => {
       const principal = await guard.authenticated(c);
       const q = readQuery(c, fsListQuerySchema);
-      return ok(c, await fs.list(principal, q.path, q));
+      const { json, keep } = await fs.listJson(principal, q.path, q);
+      return sendDataJson(c, json, { keep });
     })
     .get('/get', async (c) => {
       const principal = await guard.authenticated(c);

@@ -92,7 +92,7 @@ export function urlUploadRoutes(deps: {
     .post('/cancel', async (c) => {
       const principal = await need(c);
       const input = await readJson(c, fileIdRequestSchema);
-      const job = urlUploads.cancelJob(principal, input.file_id);
+      const job = await urlUploads.cancelJob(principal, input.file_id);
       if (job) return ok(c, job, { message: 'download cancelled' });
       await directUploads.cancel(principal, input.file_id);
       return ok(c, { file_id: input.file_id, cancelled: true }, { message: 'upload cancelled' });
@@ -104,6 +104,6 @@ export function urlUploadRoutes(deps: {
     })
     .get('/jobs/:id', async (c) => {
       const principal = await need(c);
-      return ok(c, urlUploads.getJob(principal, c.req.param('id')));
+      return ok(c, await urlUploads.getJob(principal, c.req.param('id')));
     });
 }

@@ -31,6 +31,11 @@ export function putUrlTtl(size: number, signatureExpiresIn: number): number {
   return Math.max(60, Math.min(signatureExpiresIn, PUT_URL_BASE_TTL_S + Math.ceil(size / MiB)));
 }
 
+/** A session of a direct upload into a mount (/api/fs/presign, /api/fs/multipart/*), not of a file share. */
+export function isFsSession(row: Pick<UploadSessionRow, 'kind'>): boolean {
+  return row.kind.startsWith('fs-');
+}
+
 interface ShareJson {
   slug?: string;
   remark?: string;
@@ -82,7 +87,8 @@ export class DirectUploadService {
     kind?: 'presign' | 'multipart',
   ): Promise<UploadSessionRow> {
     const row = isWellFormedId(fileId) ? await this.deps.sessions.findById(fileId) : undefined;
-    if (!row || (kind && row.kind !== kind)) {
+    // Sessions of direct uploads into a mount (fs-…) are no file share's: the share routes never see them.
+    if (!row || (kind && row.kind !== kind) || isFsSession(row)) {
       throw AppError.notFound('upload not found: it was completed, aborted or has expired');
     }
     if (principal.type !== 'admin' && row.created_by !== creatorId(principal)) {
@@ -228,8 +234,9 @@ export class DirectUploadService {
 
   private async discard(row: UploadSessionRow): Promise<void> {
     const driver = await this.driverOf(row).catch(() => undefined);
-    if (driver && !(await this.deps.files.exists(row.id))) {
-      if (row.kind === 'multipart' && row.upload_id && driver.multipart) {
+    if (driver && (isFsSession(row) || !(await this.deps.files.exists(row.id)))) {
+      // A presigned object in a mount (fs-presign) is the user's file: only its session goes.
+      if ((row.kind === 'multipart' || row.kind === 'fs-multipart') && row.upload_id && driver.multipart) {
         await driver.multipart.abort(row.storage_path, row.upload_id).catch((error: unknown) => {
           if (!isStorageError(error, 'not_found') && !isStorageError(error, 'unsupported')) {
             this.deps.logger.error(`abort of upload ${row.id} failed`, error);
@@ -243,7 +250,10 @@ export class DirectUploadService {
 
   // ---------- stale sessions ----------
 
-  /** Aborts sessions untouched for 24 h (multipart uploads, presigned objects never committed). */
+  /**
+   * Aborts sessions untouched for 24 h: multipart uploads (file shares' and the fs API's), presigned share
+   * objects never committed; an fs presign session is only forgotten (the object, if any, is the user's file).
+   */
   async sweep(): Promise<number> {
     const before = new Date(this.deps.clock.now().getTime() - UPLOAD_SESSION_TTL_MS).toISOString();
     let swept = 0;

@@ -87,6 +87,10 @@ export interface UploadMeta {
   /** The file's exact size, when known before reading (a raw PUT body with Content-Length). */
   size?: number;
   signal?: AbortSignal;
+  /** The share's id (default: a new one); a URL fetch task's share takes the task's id. */
+  id?: string;
+  /** The share password already hashed (a URL fetch task keeps no clear password); wins over `password`. */
+  passwordHash?: string | null;
   /**
    * Every field of the form, known only once the body has ended (fields after the file part): awaited
    * after the bytes are stored and used for the row instead of `fields`; when it throws, the object is

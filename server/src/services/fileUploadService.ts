@@ -142,7 +142,7 @@ export class FileUploadService {
     }
 
     const row = await this.deps.shares.newShareRow(principal, {
-      id: newId(),
+      id: meta.id ?? newId(),
       configId: config.id,
       storagePath,
       filename,
@@ -151,7 +151,12 @@ export class FileUploadService {
       etag: written.etag ?? null,
       slug: fields.slug,
       remark: fields.remark,
-      passwordHash: fields.password ? await hashPassword(fields.password) : null,
+      passwordHash:
+        meta.passwordHash !== undefined
+          ? meta.passwordHash
+          : fields.password
+            ? await hashPassword(fields.password)
+            : null,
       expiresIn: fields.expires_in,
       maxViews: fields.max_views,
       useProxy: fields.use_proxy,

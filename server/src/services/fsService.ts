@@ -15,8 +15,8 @@ import mime from 'mime';
 import { AppError } from '../errors.js';
 import { newId } from '../lib/ids.js';
 import type { Clock } from '../lib/clock.js';
-import { isStorageError, type WriteBody } from '../storage/types.js';
-import type { VfsEntry } from '../vfs/types.js';
+import { isStorageError, type Entry, type WriteBody } from '../storage/types.js';
+import type { VfsEntry, VfsListing } from '../vfs/types.js';
 import type { Vfs } from '../vfs/vfs.js';
 import type { FileShareService } from './fileShareService.js';
 import type { ContentMode, ContentRequest, ContentResult } from './fileServingService.js';
@@ -34,24 +34,53 @@ const SIGNED_LINK: AdminPrincipal = {
   expiresAt: '',
 };
 
-/** A file's type from its name (Markdown per spec §5), else what the storage says, else octet-stream. */
-export function mimetypeOf(name: string, stored?: string): string {
-  if (isMarkdownFilename(name)) return 'text/markdown';
-  return cleanMimetype(mime.getType(name) ?? stored);
+type FsListOptions = { refresh?: boolean; limit?: number; offset?: number; cursor?: string };
+
+/** A serialised listing page and what it was cut from (valid while the same cache array answers). */
+interface KeptList {
+  json: string;
+  source: readonly Entry[] | undefined;
+  /** The mount points shown in the folder, serialised: a mount edit shows at once. */
+  foldersKey: string;
 }
 
+/** Pages this small are cheap to build again: only bigger ones are kept serialised. */
+const LIST_KEEP_MIN_ENTRIES = 200;
+/** Serialised pages kept at most (each holds one page's JSON; 10,000 entries are ~2 MB). */
+const LIST_KEEP_MAX = 32;
+/** JSON characters kept at most over all pages (their encoded bodies come on top, about as much again). */
+const LIST_KEEP_MAX_CHARS = 16 * 1024 * 1024;
+
+/** A file's type from its name (Markdown per spec §5), else what the storage says, else octet-stream. */
+export function mimetypeOf(name: string, stored?: string): string {
+  // Memoised per extension (a folder of 10,000 files asks the same few questions): only for a plain
+  // `base.ext` name, where both the Markdown rule and the mime table look at the lower-cased extension alone.
+  const dot = name.lastIndexOf('.');
+  const memoable = dot > 0 && name.length - dot <= 17 && !name.includes('/') && !name.includes('\\');
+  const key = memoable ? `${name.slice(dot + 1).toLowerCase()}\u0000${stored ?? ''}` : '';
+  if (memoable) {
+    const hit = mimetypeMemo.get(key);
+    if (hit !== undefined) return hit;
+  }
+  const type = isMarkdownFilename(name) ? 'text/markdown' : cleanMimetype(mime.getType(name) ?? stored);
+  if (memoable) {
+    if (mimetypeMemo.size >= MIMETYPE_MEMO_MAX) mimetypeMemo.clear();
+    mimetypeMemo.set(key, type);
+  }
+  return type;
+}
+const mimetypeMemo = new Map<string, string>();
+const MIMETYPE_MEMO_MAX = 2000;
+
+/** Built field by field (no spread of temporary objects): a big folder turns thousands of entries. */
 export function toEntryView(entry: VfsEntry): FsEntryView {
-  return {
-    name: entry.name,
-    path: entry.path,
-    isDirectory: entry.isDir,
-    size: entry.size,
-    ...(entry.lastModified ? { modified: entry.lastModified } : {}),
-    ...(entry.etag ? { etag: entry.etag } : {}),
-    ...(!entry.isDir ? { mimetype: mimetypeOf(entry.name, entry.contentType) } : {}),
-    ...(entry.mountId ? { mount_id: entry.mountId } : {}),
-    ...(entry.isMount ? { isMount: true } : {}),
-  };
+  const view: FsEntryView = { name: entry.name, path: entry.path, isDirectory: entry.isDir, size: entry.size };
+  if (entry.lastModified) view.modified = entry.lastModified;
+  if (entry.etag) view.etag = entry.etag;
+  if (!entry.isDir) view.mimetype = mimetypeOf(entry.name, entry.contentType);
+  if (entry.mountId) view.mount_id = entry.mountId;
+  if (entry.isMount) view.isMount = true;
+  return view;
 }
 
 /** A validator for files the storage gives no ETag: size and modification time. */
@@ -67,6 +96,9 @@ export function etagOf(entry: VfsEntry): string {
  */
 export class FsService {
   private readonly linkKey: Buffer;
+  /** Serialised listing pages of cached folders, least recently used first. */
+  private readonly keptLists = new Map<string, KeptList>();
+  private keptChars = 0;
 
   constructor(
     private readonly deps: {
@@ -84,12 +116,48 @@ export class FsService {
     this.linkKey = createHmac('sha256', 'clipnest-fs-link').update(deps.tokenSecret).digest();
   }
 
-  async list(
-    principal: Principal,
-    path: string,
-    options: { refresh?: boolean; limit?: number; offset?: number; cursor?: string },
-  ): Promise<FsListing> {
-    const listing = await this.deps.vfs.list(principal, path, options);
+  async list(principal: Principal, path: string, options: FsListOptions): Promise<FsListing> {
+    return this.toListing(await this.deps.vfs.list(principal, path, options), options);
+  }
+
+  /**
+   * list() serialised, for GET /api/fs/list. A page cut from a folder the listing cache holds is kept
+   * serialised (for as long as the cache keeps that folder's entries, the mount points above it unchanged):
+   * repeating it costs no VfsEntry, no FsEntryView and no JSON.stringify of thousands of entries. Access is
+   * checked on every call (Vfs.folder) before anything kept is answered. `keep` lives as long as `json`.
+   */
+  async listJson(principal: Principal, path: string, options: FsListOptions): Promise<{ json: string; keep: object }> {
+    const { vfs } = this.deps;
+    const folder = await vfs.folder(principal, path, options.refresh === true);
+    const total = folder.folders.length + folder.own.length;
+    const keepable = folder.cached && folder.source !== undefined && total >= LIST_KEEP_MIN_ENTRIES;
+    const key = `${folder.path}\u0000${options.cursor ?? options.offset ?? 0}\u0000${options.limit ?? ''}`;
+    const foldersKey = folder.folders.length ? JSON.stringify(folder.folders) : '';
+    if (keepable) {
+      const hit = this.keptLists.get(key);
+      if (hit && hit.source === folder.source && hit.foldersKey === foldersKey) {
+        this.keptLists.delete(key);
+        this.keptLists.set(key, hit);
+        return { json: hit.json, keep: hit };
+      }
+    }
+    const kept: KeptList = {
+      json: JSON.stringify(this.toListing(vfs.page(folder, options), options)),
+      source: folder.source,
+      foldersKey,
+    };
+    if (keepable && kept.json.length <= LIST_KEEP_MAX_CHARS) {
+      this.forgetKept(key);
+      this.keptLists.set(key, kept);
+      this.keptChars += kept.json.length;
+      while (this.keptLists.size > LIST_KEEP_MAX || this.keptChars > LIST_KEEP_MAX_CHARS) {
+        this.forgetKept(this.keptLists.keys().next().value as string);
+      }
+    }
+    return { json: kept.json, keep: kept };
+  }
+
+  private toListing(listing: VfsListing, options: FsListOptions): FsListing {
     return {
       path: listing.path,
       isRoot: listing.path === '/',
@@ -102,6 +170,19 @@ export class FsService {
       ...(listing.cursor !== undefined ? { cursor: listing.cursor } : {}),
       cached: listing.cached,
     };
+  }
+
+  private forgetKept(key: string): void {
+    const old = this.keptLists.get(key);
+    if (!old) return;
+    this.keptChars -= old.json.length;
+    this.keptLists.delete(key);
+  }
+
+  /** Drops the kept serialised listings (tests, memory). */
+  forgetKeptListings(): void {
+    this.keptLists.clear();
+    this.keptChars = 0;
   }
 
   async get(principal: Principal, path: string): Promise<FsEntryView> {

@@ -1,11 +1,15 @@
 import { MULTIPART_PART_SIZE, type FsEntryView, type FsMultipartInit, type FsPresignResult } from '@clipnest/contract';
 import { AppError } from '../errors.js';
+import type { Clock } from '../lib/clock.js';
+import { newId } from '../lib/ids.js';
+import type { Logger } from '../lib/logger.js';
+import type { UploadSessionRepository } from '../repositories/uploadSessionRepository.js';
 import { isStorageError, type Entry, type MultipartCapability } from '../storage/types.js';
 import type { Resolved } from '../vfs/types.js';
 import type { Vfs } from '../vfs/vfs.js';
 import { tooLargeError } from './fileShareRules.js';
 import { mimetypeOf, toEntryView, type FsService } from './fsService.js';
-import type { Principal } from './principal.js';
+import { creatorId, type Principal } from './principal.js';
 import { storageToAppError } from './storageErrors.js';
 
 const MiB = 1024 * 1024;
@@ -25,9 +29,10 @@ function failed(prefix: string, error: unknown): unknown {
  * Direct uploads into the tree (spec §7 /fs/presign and /fs/multipart/*): the bytes go straight to the storage
  * (S3 presigned PUTs and part URLs) or through the server part by part (local), using the drivers' multipart
  * capability and the file shares' part-size rules (5 MiB parts, at most the backend's part count). The tree
- * checks MOUNT_UPLOAD and the base path on every call; the upload id is the backend's own, so nothing is
- * stored here (an abandoned S3 upload is left to the bucket's lifecycle rules; local staging is swept by the
- * driver).
+ * checks MOUNT_UPLOAD and the base path on every call; the upload id is the backend's own. Every upload is
+ * recorded in the file shares' upload sessions (kind `fs-multipart` / `fs-presign`, touched by each part):
+ * the stale-upload sweep (DirectUploadService.sweep) aborts a multipart upload left untouched for 24 h, on S3
+ * and on local storage alike, and the orphan sweep leaves uploads a session owns alone.
  */
 export class FsUploadService {
   constructor(
@@ -36,8 +41,50 @@ export class FsUploadService {
       fs: Pick<FsService, 'uploadTarget'>;
       /** The max upload size setting, in bytes. */
       maxUploadSize: () => Promise<number>;
+      /** The upload sessions the stale-upload sweep works from (shared with the file shares' uploads). */
+      sessions: UploadSessionRepository;
+      clock: Clock;
+      logger: Logger;
     },
   ) {}
+
+  /** Records a direct upload into a mount, so an abandoned one is swept. */
+  private async recordSession(
+    principal: Principal,
+    resolved: Resolved,
+    kind: 'fs-presign' | 'fs-multipart',
+    upload: { uploadId?: string; size: number; mimetype: string; partSize?: number; partCount?: number },
+  ): Promise<void> {
+    const now = this.deps.clock.now().toISOString();
+    await this.deps.sessions.insert({
+      id: newId(),
+      kind,
+      storage_config_id: resolved.mount.storage_config_id,
+      storage_path: resolved.driverPath,
+      upload_id: upload.uploadId ?? null,
+      filename: resolved.path.slice(resolved.path.lastIndexOf('/') + 1),
+      mimetype: upload.mimetype,
+      size: upload.size,
+      part_size: upload.partSize ?? 0,
+      part_count: upload.partCount ?? 0,
+      share_json: JSON.stringify({ path: resolved.path, mount_id: resolved.mount.id }),
+      source_url: null,
+      created_by: creatorId(principal),
+      created_at: now,
+      updated_at: now,
+    });
+  }
+
+  /** The session of a multipart upload is alive while parts arrive (the sweep counts from the last touch). */
+  private async touchSession(resolved: Resolved, uploadId: string): Promise<void> {
+    const row = await this.deps.sessions.findByUploadId(resolved.mount.storage_config_id, uploadId);
+    if (row) await this.deps.sessions.touch(row.id, this.deps.clock.now().toISOString());
+  }
+
+  private async dropSession(resolved: Resolved, uploadId: string): Promise<void> {
+    const row = await this.deps.sessions.findByUploadId(resolved.mount.storage_config_id, uploadId);
+    if (row) await this.deps.sessions.delete(row.id);
+  }
 
   private async target(principal: Principal, path: string, fileName: string | undefined, size: number) {
     const max = await this.deps.maxUploadSize();
@@ -58,12 +105,14 @@ export class FsUploadService {
     }
     const contentType = mimetypeOf(resolved.path, input.contentType);
     const ttl = resolved.mount.sign_expires ?? DEFAULT_PUT_TTL_S;
+    let url: string;
     try {
-      const url = await resolved.driver.presign(resolved.driverPath, 'put', ttl, { contentType });
-      return { presignedUrl: url, targetPath: resolved.path, contentType, expires_in: ttl };
+      url = await resolved.driver.presign(resolved.driverPath, 'put', ttl, { contentType });
     } catch (error) {
       throw failed('failed to get presigned URL', error);
     }
+    await this.recordSession(principal, resolved, 'fs-presign', { size: input.fileSize, mimetype: contentType });
+    return { presignedUrl: url, targetPath: resolved.path, contentType, expires_in: ttl };
   }
 
   /** After the client's PUT: checks the object (exists, size, ETag) and announces it to the tree. */
@@ -88,6 +137,7 @@ export class FsUploadService {
     if (input.etag && entry.etag && unquote(input.etag) !== unquote(entry.etag)) {
       throw AppError.validation('the ETag does not match the stored object');
     }
+    await this.deps.sessions.deleteByPath(resolved.mount.storage_config_id, resolved.driverPath, 'fs-presign');
     return toEntryView(this.deps.vfs.written(resolved, entry));
   }
 
@@ -124,13 +174,26 @@ export class FsUploadService {
     }
     const partCount = Math.max(1, Math.ceil(input.fileSize / partSize));
     let uploadId: string;
+    const contentType = mimetypeOf(resolved.path, input.contentType);
     try {
-      ({ uploadId } = await mp.start(resolved.driverPath, {
-        contentType: mimetypeOf(resolved.path, input.contentType),
-        overwrite: true,
-      }));
+      ({ uploadId } = await mp.start(resolved.driverPath, { contentType, overwrite: true }));
     } catch (error) {
       throw failed('multipart init failed', error);
+    }
+    try {
+      await this.recordSession(principal, resolved, 'fs-multipart', {
+        uploadId,
+        size: input.fileSize,
+        mimetype: contentType,
+        partSize,
+        partCount,
+      });
+    } catch (error) {
+      // No session, no sweep: the upload is not left behind unrecorded.
+      await mp.abort(resolved.driverPath, uploadId).catch((abortError: unknown) => {
+        this.deps.logger.error(`abort of unrecorded upload ${uploadId} failed`, abortError);
+      });
+      throw error;
     }
     const numbers = Array.from({ length: partCount }, (_, i) => i + 1);
     return {
@@ -145,7 +208,9 @@ export class FsUploadService {
 
   async refreshUrls(principal: Principal, input: { path: string; uploadId: string; partNumbers: number[] }) {
     const resolved = await this.deps.vfs.resolveWrite(principal, input.path);
-    return { presignedUrls: await this.signAll(resolved, input.uploadId, input.partNumbers) };
+    const presignedUrls = await this.signAll(resolved, input.uploadId, input.partNumbers);
+    await this.touchSession(resolved, input.uploadId);
+    return { presignedUrls };
   }
 
   /** A part through the server (local storage; any storage works). */
@@ -159,6 +224,7 @@ export class FsUploadService {
     const mp = this.multipartOf(resolved);
     try {
       const part = await mp.uploadPart(resolved.driverPath, input.uploadId, input.partNumber, body, { signal });
+      await this.touchSession(resolved, input.uploadId);
       return { PartNumber: part.partNumber, ETag: part.etag, size: part.size };
     } catch (error) {
       throw failed(`part ${input.partNumber} failed`, error);
@@ -196,6 +262,7 @@ export class FsUploadService {
     } catch (error) {
       throw failed('multipart complete failed', error);
     }
+    await this.dropSession(resolved, input.uploadId);
     return toEntryView(this.deps.vfs.written(resolved, entry));
   }
 
@@ -204,14 +271,18 @@ export class FsUploadService {
     try {
       await this.multipartOf(resolved).abort(resolved.driverPath, input.uploadId);
     } catch (error) {
+      // Already gone from the storage: the session goes too.
+      if (isStorageError(error, 'not_found')) await this.dropSession(resolved, input.uploadId);
       throw failed('multipart abort failed', error);
     }
+    await this.dropSession(resolved, input.uploadId);
   }
 
   async listParts(principal: Principal, input: { path: string; uploadId: string }) {
     const resolved = await this.deps.vfs.resolveWrite(principal, input.path);
     try {
       const parts = await this.multipartOf(resolved).listParts(resolved.driverPath, input.uploadId);
+      await this.touchSession(resolved, input.uploadId);
       return { parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag, size: p.size })) };
     } catch (error) {
       throw failed('listing the parts failed', error);

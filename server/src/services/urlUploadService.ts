@@ -2,27 +2,64 @@
 // every redirect hop, pinned connection, timeouts). Two paths:
 // - client-side: the browser reads GET /api/url/proxy and uploads through presign/multipart;
 // - server-side: POST /api/url/fetch starts a job that streams the body into storage (size limit and
-//   quota of POST /api/upload apply); GET /api/url/jobs/{id} reports progress; cancel aborts it.
+//   quota of POST /api/upload apply); GET /api/url/jobs/{id} reports progress; cancel aborts it. Jobs are
+//   tasks of type `download` (tasks table): they survive a restart (failed, retryable) and show in
+//   /api/fs/tasks, where they can be cancelled and retried like copy tasks.
 import type { IncomingMessage } from 'node:http';
-import type { FileView, UploadFields, UrlFetchJob, UrlInfo } from '@clipnest/contract';
+import type {
+  FileView,
+  TaskStatus,
+  TaskType,
+  UploadFields,
+  UrlFetchJob,
+  UrlInfo,
+  UrlJobStatus,
+} from '@clipnest/contract';
 import { AppError } from '../errors.js';
-import type { Clock } from '../lib/clock.js';
-import { newId } from '../lib/ids.js';
+import { isWellFormedId, newId } from '../lib/ids.js';
 import type { Logger } from '../lib/logger.js';
 import type { SsrfGuard } from '../net/ssrfGuard.js';
+import type { TaskItemRow, TaskRepository, TaskRow } from '../repositories/taskRepository.js';
+import { hashPassword } from '../security/secrets.js';
 import { webFromNode } from '../storage/streams.js';
 import { cleanFilename, tooLargeError } from './fileShareRules.js';
+import type { FileShareService } from './fileShareService.js';
 import type { FileUploadService } from './fileUploadService.js';
 import { creatorId, type Principal } from './principal.js';
+import type { TaskRunContext, TaskExecutor, TaskService } from './tasks/taskService.js';
 
-/** Finished jobs are kept this long for GET /api/url/jobs/{id}. */
-const JOB_RETENTION_MS = 3600_000;
 const MAX_ACTIVE_JOBS_PER_USER = 5;
+/** The task type URL fetches run as. */
+const TASK_TYPE = 'download' satisfies TaskType;
+/** A connection opened by startFetch that no run took within this long is closed. */
+const UNCLAIMED_CONNECTION_MS = 60_000;
 
-interface Job extends UrlFetchJob {
-  createdBy: string;
-  controller: AbortController;
-  finishedAt?: number;
+/** How a task's status reads as a URL job's. */
+const JOB_STATUS: Record<TaskStatus, UrlJobStatus> = {
+  pending: 'downloading',
+  running: 'downloading',
+  completed: 'completed',
+  failed: 'failed',
+  partial: 'failed',
+  cancelled: 'cancelled',
+};
+
+type Prepared = Awaited<ReturnType<FileUploadService['prepareUpload']>>;
+
+/** What a URL fetch task keeps in `tasks.options_json` (no clear password: its hash). */
+interface FetchOptions {
+  url: string;
+  filename: string;
+  /** Content-Length of the first answer; null when the remote sent none. */
+  total: number | null;
+  passwordHash: string | null;
+  fields: Omit<UploadFields, 'password'>;
+}
+
+interface PendingConnection {
+  response: IncomingMessage;
+  prepared: Prepared;
+  timer: NodeJS.Timeout;
 }
 
 function contentLengthOf(response: IncomingMessage): number | null {
@@ -74,10 +111,22 @@ function remoteStatusError(status: number): AppError {
   ]);
 }
 
-export class UrlUploadService {
-  private readonly jobs = new Map<string, Job>();
+export class UrlUploadService implements TaskExecutor {
+  /** Connections startFetch opened, waiting for their task's first run. */
+  private readonly connections = new Map<string, PendingConnection>();
 
-  constructor(private readonly deps: { guard: SsrfGuard; files: FileUploadService; clock: Clock; logger: Logger }) {}
+  constructor(
+    private readonly deps: {
+      guard: SsrfGuard;
+      files: FileUploadService;
+      shares: Pick<FileShareService, 'viewOf'>;
+      tasks: TaskService;
+      taskRows: TaskRepository;
+      logger: Logger;
+    },
+  ) {
+    deps.tasks.register(TASK_TYPE, this);
+  }
 
   /** Filename, size and type from a HEAD, or a one-byte ranged GET when HEAD is refused. */
   async info(raw: string): Promise<UrlInfo> {
@@ -152,150 +201,203 @@ export class UrlUploadService {
     };
   }
 
-  // ---------- server-side fetch jobs ----------
+  // ---------- server-side fetch jobs (tasks of type `download`) ----------
 
-  private prune(): void {
-    const now = Date.now();
-    for (const [id, job] of this.jobs) {
-      if (job.finishedAt !== undefined && now - job.finishedAt > JOB_RETENTION_MS) this.jobs.delete(id);
+  /** Runs the item of a URL fetch task: the remote body streamed into a share whose id is the task's. */
+  async runItem(ctx: TaskRunContext, item: TaskItemRow): Promise<{ size: number }> {
+    const options = ctx.options as unknown as FetchOptions;
+    // The first run takes the connection startFetch opened (refused URLs failed the request itself); a retry,
+    // after a cancel, a failure or a restart, connects again through the guard.
+    const connection = this.connections.get(item.task_id);
+    this.connections.delete(item.task_id);
+    if (connection) clearTimeout(connection.timer);
+    let response: IncomingMessage;
+    let prepared: Prepared;
+    if (connection) {
+      ({ response, prepared } = connection);
+      if (ctx.signal.aborted) response.destroy();
+      else ctx.signal.addEventListener('abort', () => response.destroy(), { once: true });
+    } else {
+      const opened = await this.deps.guard.request(options.url, { method: 'GET', signal: ctx.signal });
+      response = opened.response;
+      const status = response.statusCode ?? 0;
+      if (status < 200 || status >= 300) {
+        response.destroy();
+        throw remoteStatusError(status);
+      }
+      try {
+        prepared = await this.deps.files.prepareUpload(options.fields, contentLengthOf(response) ?? undefined);
+      } catch (error) {
+        response.destroy();
+        throw error;
+      }
+    }
+    const meter = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, ctrl) {
+        ctx.onBytes(chunk.byteLength);
+        ctrl.enqueue(chunk);
+      },
+    });
+    try {
+      const file = await this.deps.files.upload(
+        ctx.principal,
+        options.fields,
+        webFromNode(response).pipeThrough(meter),
+        {
+          filename: options.filename,
+          partMimetype: options.fields.mimetype,
+          signal: ctx.signal,
+          id: item.task_id,
+          passwordHash: options.passwordHash,
+        },
+        prepared,
+      );
+      return { size: file.size };
+    } catch (error) {
+      if (!(error instanceof AppError) && !ctx.signal.aborted) {
+        this.deps.logger.error(`URL fetch ${item.task_id} failed`, error);
+      }
+      if (error instanceof AppError || ctx.signal.aborted) throw error;
+      throw new Error(`download failed: ${(error as Error).message}`, { cause: error });
+    } finally {
+      response.destroy();
     }
   }
 
-  private view(job: Job): UrlFetchJob {
+  private async view(row: TaskRow): Promise<UrlFetchJob> {
+    const options = JSON.parse(row.options_json) as FetchOptions;
+    const status = JOB_STATUS[row.status as TaskStatus];
+    let file: FileView | undefined;
+    if (status === 'completed') file = await this.deps.shares.viewOf(row.id).catch(() => undefined);
+    let error: string | undefined;
+    if (status === 'cancelled') error = 'download cancelled';
+    if (status === 'failed') {
+      const [item] = await this.deps.taskRows.items(row.id);
+      error = item?.error ?? row.error ?? 'download failed';
+    }
+    const total = options.total;
     return {
-      job_id: job.job_id,
-      file_id: job.file_id,
-      url: job.url,
-      filename: job.filename,
-      status: job.status,
-      received: job.received,
-      total: job.total,
-      progress: job.total
-        ? Math.min(100, Math.floor((job.received / job.total) * 100))
-        : job.status === 'completed'
-          ? 100
-          : null,
-      ...(job.file ? { file: job.file } : {}),
-      ...(job.error ? { error: job.error } : {}),
-      created_at: job.created_at,
+      job_id: row.id,
+      file_id: row.id,
+      url: options.url,
+      filename: options.filename,
+      status,
+      received: row.bytes_done,
+      total,
+      progress: total ? Math.min(100, Math.floor((row.bytes_done / total) * 100)) : status === 'completed' ? 100 : null,
+      ...(file ? { file } : {}),
+      ...(error ? { error } : {}),
+      created_at: row.created_at,
     };
   }
 
   /**
-   * Connects (guard, status, length) before answering, so refused URLs fail the request itself;
-   * the body then streams into storage in the background.
+   * Connects (guard, status, length) before answering, so refused URLs fail the request itself; the body
+   * then streams into storage as a task (tasks table, type `download`): progress, cancel and retry through
+   * /api/url/jobs and /api/fs/tasks alike, and a restart leaves it failed and retryable.
    */
   async startFetch(
     principal: Principal,
     input: UploadFields & { url: string; filename?: string },
   ): Promise<UrlFetchJob> {
-    this.prune();
     const createdBy = creatorId(principal);
-    const active = [...this.jobs.values()].filter((j) => j.createdBy === createdBy && j.status === 'downloading');
-    if (active.length >= MAX_ACTIVE_JOBS_PER_USER) {
+    if ((await this.deps.taskRows.countActive(createdBy, TASK_TYPE)) >= MAX_ACTIVE_JOBS_PER_USER) {
       throw new AppError('RATE_LIMITED', `at most ${MAX_ACTIVE_JOBS_PER_USER} URL downloads at a time`);
     }
-    const controller = new AbortController();
-    const { response, url } = await this.deps.guard.request(input.url, { method: 'GET', signal: controller.signal });
+    const { response, url } = await this.deps.guard.request(input.url, { method: 'GET' });
     const status = response.statusCode ?? 0;
     if (status < 200 || status >= 300) {
       response.destroy();
       throw remoteStatusError(status);
     }
     const total = contentLengthOf(response);
-    const filename = input.filename
-      ? cleanFilename(input.filename)
-      : filenameFrom(url, response.headers['content-disposition']);
-    let prepared: Awaited<ReturnType<FileUploadService['prepareUpload']>>;
+    let filename: string;
+    let prepared: Prepared;
+    let passwordHash: string | null;
     try {
+      filename = input.filename
+        ? cleanFilename(input.filename)
+        : filenameFrom(url, response.headers['content-disposition']);
       prepared = await this.deps.files.prepareUpload(input, total ?? undefined);
+      passwordHash = input.password ? await hashPassword(input.password) : null;
     } catch (error) {
       response.destroy();
       throw error;
     }
-    const id = newId();
-    const job: Job = {
-      job_id: id,
-      file_id: id,
+    const { password: _password, ...fields } = input;
+    const options: FetchOptions = {
       url: input.url,
       filename,
-      status: 'downloading',
-      received: 0,
       total,
-      progress: total ? 0 : null,
-      created_at: this.deps.clock.now().toISOString(),
-      createdBy,
-      controller,
+      passwordHash,
+      fields: { ...fields, mimetype: input.mimetype || mimeOf(response) },
     };
-    this.jobs.set(id, job);
-    const meter = new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, ctrl) {
-        job.received += chunk.byteLength;
-        ctrl.enqueue(chunk);
-      },
-    });
-    const body = webFromNode(response).pipeThrough(meter);
-    const mimetype = input.mimetype || mimeOf(response);
-    void this.deps.files
-      .upload(
-        principal,
-        { ...input, mimetype },
-        body,
-        { filename, partMimetype: mimetype, signal: controller.signal },
-        prepared,
-      )
-      .then(
-        (file: FileView) => {
-          job.file = file;
-          job.status = controller.signal.aborted ? 'cancelled' : 'completed';
-        },
-        (error: unknown) => {
-          if (controller.signal.aborted) {
-            job.status = 'cancelled';
-            job.error = 'download cancelled';
-          } else {
-            job.status = 'failed';
-            job.error = error instanceof AppError ? error.message : `download failed: ${(error as Error).message}`;
-            if (!(error instanceof AppError)) this.deps.logger.error(`URL fetch ${id} failed`, error);
-          }
-        },
-      )
-      .finally(() => {
-        job.finishedAt = Date.now();
-        response.destroy();
+    const id = newId();
+    // Handed to the task's first run; dropped if the run never takes it.
+    const timer = setTimeout(() => {
+      if (this.connections.get(id)?.response === response) this.connections.delete(id);
+      response.destroy();
+    }, UNCLAIMED_CONNECTION_MS);
+    timer.unref();
+    this.connections.set(id, { response, prepared, timer });
+    try {
+      await this.deps.tasks.create(principal, {
+        id,
+        type: TASK_TYPE,
+        name: `fetch ${filename}`,
+        options: options as unknown as Record<string, unknown>,
+        items: [{ source: input.url, target: filename, isDir: false, size: total ?? 0 }],
       });
-    return this.view(job);
+    } catch (error) {
+      this.connections.delete(id);
+      clearTimeout(timer);
+      response.destroy();
+      throw error;
+    }
+    const row = await this.deps.taskRows.find(id);
+    if (!row) throw AppError.notFound('URL download not found');
+    // Answered as started, whatever the first bytes did meanwhile (the shape the client polls from).
+    return { ...(await this.view(row)), status: 'downloading', received: 0, progress: total ? 0 : null };
   }
 
-  private requireJob(principal: Principal, id: string): Job | undefined {
-    const job = this.jobs.get(id);
-    if (!job) return undefined;
-    if (principal.type !== 'admin' && job.createdBy !== creatorId(principal)) {
+  private async requireJob(principal: Principal, id: string): Promise<TaskRow | undefined> {
+    const row = isWellFormedId(id) ? await this.deps.taskRows.find(id) : undefined;
+    if (!row || row.type !== TASK_TYPE) return undefined;
+    if (principal.type !== 'admin' && row.created_by !== creatorId(principal)) {
       throw AppError.forbidden('you can only manage uploads you started');
     }
-    return job;
+    return row;
   }
 
-  getJob(principal: Principal, id: string): UrlFetchJob {
-    const job = this.requireJob(principal, id);
-    if (!job) throw AppError.notFound('URL download not found (finished jobs are kept for an hour)');
-    return this.view(job);
+  async getJob(principal: Principal, id: string): Promise<UrlFetchJob> {
+    const row = await this.requireJob(principal, id);
+    if (!row)
+      throw AppError.notFound('URL download not found (finished ones are listed in /api/fs/tasks until cleared)');
+    return this.view(row);
   }
 
   /** Cancels a running job; answers undefined when there is no job with this id. */
-  cancelJob(principal: Principal, id: string): UrlFetchJob | undefined {
-    const job = this.requireJob(principal, id);
-    if (!job) return undefined;
-    if (job.status === 'downloading') {
-      job.status = 'cancelled';
-      job.error = 'download cancelled';
-      job.controller.abort();
+  async cancelJob(principal: Principal, id: string): Promise<UrlFetchJob | undefined> {
+    const row = await this.requireJob(principal, id);
+    if (!row) return undefined;
+    if (row.status === 'pending' || row.status === 'running') {
+      try {
+        await this.deps.tasks.cancel(principal, id);
+      } catch (error) {
+        // Finished meanwhile: answer how it ended.
+        if (!(error instanceof AppError && error.kind === 'CONFLICT')) throw error;
+      }
     }
-    return this.view(job);
+    const latest = await this.deps.taskRows.find(id);
+    return this.view(latest ?? row);
   }
 
-  /** Stops every running job (server shutdown). */
+  /** Drops connections no run took (server shutdown); the runs themselves stop with the task service. */
   close(): void {
-    for (const job of this.jobs.values()) if (job.status === 'downloading') job.controller.abort();
+    for (const connection of this.connections.values()) {
+      clearTimeout(connection.timer);
+      connection.response.destroy();
+    }
+    this.connections.clear();
   }
 }

@@ -24,14 +24,16 @@ export class VfsTransfer {
     if (fromEntry.isMount || from.mount.path === from.path) {
       throw AppError.forbidden(`${from.path} is a mount point: it cannot be copied or moved`);
     }
-    const to = await this.vfs.resolveWrite(principal, toInput, 'destination');
+    // The destination is checked as a write with the operation's own bit (MOUNT_COPY for a copy,
+    // MOUNT_RENAME for a move), the base path, not a mount point, no file where a parent folder must be.
+    const to = await this.vfs.resolveWrite(principal, toInput, 'destination', { needed });
     if (isPathWithin(to.path, from.path)) {
       throw AppError.forbidden(`cannot copy or move ${from.path} into itself (${to.path})`);
     }
     return { from, to, isDir: fromEntry.isDir };
   }
 
-  /** Copies a file or folder to a path that does not exist yet (MOUNT_COPY on the source, MOUNT_UPLOAD on the target). */
+  /** Copies a file or folder to a path that does not exist yet (MOUNT_COPY on the source and on the target). */
   async copy(principal: Principal, fromInput: string, toInput: string, options: CopyOptions = {}): Promise<void> {
     const { from, to, isDir } = await this.endpoints(principal, fromInput, toInput, Permission.MOUNT_COPY);
     const depth = options.depth ?? 'infinity';
@@ -79,14 +81,16 @@ export class VfsTransfer {
       for (const entry of page.entries) {
         if (entry.isMount) continue;
         const child = await this.vfs.resolve(principal, entry.path, Permission.MOUNT_COPY);
-        const target = await this.vfs.resolveWrite(principal, joinVirtualPath(to.path, entry.name), 'destination');
+        const target = await this.vfs.resolveWrite(principal, joinVirtualPath(to.path, entry.name), 'destination', {
+          needed: Permission.MOUNT_COPY,
+        });
         await this.streamCopy(principal, child, target, entry.isDir, 'infinity');
       }
       cursor = page.cursor;
     } while (cursor);
   }
 
-  /** Moves a file or folder to a path that does not exist yet (MOUNT_RENAME, plus MOUNT_COPY / MOUNT_DELETE across mounts). */
+  /** Moves a file or folder to a path that does not exist yet (MOUNT_RENAME on both ends, plus MOUNT_COPY / MOUNT_DELETE across mounts). */
   async move(principal: Principal, fromInput: string, toInput: string): Promise<void> {
     const { from, to } = await this.endpoints(principal, fromInput, toInput, Permission.MOUNT_RENAME);
     if (from.mount.id === to.mount.id) {

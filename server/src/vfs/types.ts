@@ -1,7 +1,8 @@
 // The shapes of the fs tree (VFS_CONTRACT.md). Do not rename once committed: copy tasks, zip, search and
 // WebDAV build on them.
 import type { MountView } from '@clipnest/contract';
-import type { StorageDriver } from '../storage/types.js';
+import type { Principal } from '../services/principal.js';
+import type { Entry, StorageDriver } from '../storage/types.js';
 
 /** A mount point as the tree works with it: a `mounts` row with real booleans, the same shape the API answers. */
 export type MountRecord = MountView;
@@ -46,6 +47,19 @@ export interface VfsChange {
 
 export type VfsListener = (change: VfsChange) => void;
 
+/** A folder just read from its storage (not answered from the listing cache): the search index takes it in. */
+export interface VfsListed {
+  /** Who listed it (the search crawler recognises its own listings). */
+  principal: Principal;
+  mount: MountRecord;
+  /** Normalised virtual path of the folder. */
+  path: string;
+  /** The storage's entries of the folder (those hidden by a nested mount of the same name left out). */
+  entries: readonly Entry[];
+}
+
+export type VfsListedListener = (listed: VfsListed) => void;
+
 export interface VfsListOptions {
   /** Bypass (and refill) the listing cache. */
   refresh?: boolean;
@@ -55,6 +69,20 @@ export interface VfsListOptions {
   limit?: number;
   /** Alternative to cursor. */
   offset?: number;
+}
+
+/** A folder read by Vfs.folder(), before paging. */
+export interface VfsFolder {
+  /** Normalised virtual path. */
+  path: string;
+  mount?: MountRecord;
+  /** Mount points below the folder, shown as folders first. */
+  folders: VfsEntry[];
+  /** The storage's entries (without those a nested mount hides). */
+  own: readonly Entry[];
+  /** The listing cache's array the entries came from: the same object while the cache keeps the folder. */
+  source?: readonly Entry[];
+  cached: boolean;
 }
 
 export interface VfsListing {

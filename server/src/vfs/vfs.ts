@@ -25,7 +25,18 @@ import {
 } from '../storage/types.js';
 import { ListingCache } from './listingCache.js';
 import { driverPathOf, hasMountBelow, longestMount, mountFolders } from './mountTable.js';
-import type { MountRecord, Resolved, VfsChange, VfsEntry, VfsListener, VfsListing, VfsListOptions } from './types.js';
+import type {
+  MountRecord,
+  Resolved,
+  VfsChange,
+  VfsEntry,
+  VfsFolder,
+  VfsListed,
+  VfsListedListener,
+  VfsListener,
+  VfsListing,
+  VfsListOptions,
+} from './types.js';
 
 export interface VfsDeps {
   /** Every mount (active or not), in display order. */
@@ -46,6 +57,7 @@ function permissionLabel(bit: number): string {
 
 export class Vfs {
   private readonly listeners = new Set<VfsListener>();
+  private readonly listedListeners = new Set<VfsListedListener>();
   readonly cache: ListingCache;
   private mountTable?: { mounts: MountRecord[]; loadedAt: number };
   private loading?: Promise<MountRecord[]>;
@@ -161,13 +173,22 @@ export class Vfs {
     return { path, mount, driver, driverPath };
   }
 
-  /** resolve() for an operation that changes a path: the mount's root itself cannot be the target. */
-  private async resolveInside(principal: Principal, input: string, needed: number, field = 'path'): Promise<Resolved> {
+  /**
+   * resolve() for an operation that changes a path: the mount's root itself cannot be the target (unless
+   * `allowMountRoot`: a folder copied into a mount's root merges into it).
+   */
+  private async resolveInside(
+    principal: Principal,
+    input: string,
+    needed: number,
+    field = 'path',
+    allowMountRoot = false,
+  ): Promise<Resolved> {
     const path = this.normalise(input, field);
     this.authorize(principal, path, needed);
     const mounts = await this.activeMounts();
     if (
-      mounts.some((m) => m.path === path) ||
+      (!allowMountRoot && mounts.some((m) => m.path === path)) ||
       path === '/' ||
       (!longestMount(mounts, path) && hasMountBelow(mounts, path))
     ) {
@@ -180,18 +201,19 @@ export class Vfs {
 
   // ---- reads -------------------------------------------------------------------------------------------
 
+  /** Built field by field (no spread of temporary objects): a big folder turns thousands of entries. */
   private toEntry(mount: MountRecord, dir: string, entry: Entry): VfsEntry {
-    const path = joinVirtualPath(dir, entry.name);
-    return {
+    const out: VfsEntry = {
       name: entry.name,
-      path,
+      path: joinVirtualPath(dir, entry.name),
       isDir: entry.isDir,
       size: entry.size,
-      ...(entry.lastModified ? { lastModified: entry.lastModified.toISOString() } : {}),
-      ...(entry.etag ? { etag: entry.etag } : {}),
-      ...(entry.contentType ? { contentType: entry.contentType } : {}),
-      mountId: mount.id,
     };
+    if (entry.lastModified) out.lastModified = entry.lastModified.toISOString();
+    if (entry.etag) out.etag = entry.etag;
+    if (entry.contentType) out.contentType = entry.contentType;
+    out.mountId = mount.id;
+    return out;
   }
 
   private async driverEntries(resolved: Resolved, refresh: boolean): Promise<{ entries: Entry[]; cached: boolean }> {
@@ -217,21 +239,33 @@ export class Vfs {
    * only mount points. Paged by `cursor` (or `offset`) and `limit`.
    */
   async list(principal: Principal, input: string, options: VfsListOptions = {}): Promise<VfsListing> {
+    return this.page(await this.folder(principal, input, options.refresh === true), options);
+  }
+
+  /**
+   * The first half of list(): access checked, the folder's entries read (from the listing cache unless
+   * `refresh`), nothing turned into VfsEntries yet. `source` is the same array for as long as the cache keeps
+   * the folder, so a caller may reuse what it built from an earlier answer (FsService keeps the serialised page).
+   */
+  async folder(principal: Principal, input: string, refresh = false): Promise<VfsFolder> {
     const path = this.normalise(input);
     this.authorize(principal, path, Permission.MOUNT_VIEW);
     const mounts = await this.activeMounts();
     const folders = mountFolders(mounts, path);
     const mount = longestMount(mounts, path);
     // Storage entries stay raw until paged: only the answered page is turned into VfsEntries.
-    let own: Entry[] = [];
+    let own: readonly Entry[] = [];
+    let source: readonly Entry[] | undefined;
     let cached = false;
     if (mount) {
       const resolved = await this.resolveAuthorized(path);
       try {
-        const listed = await this.driverEntries(resolved, options.refresh === true);
+        const listed = await this.driverEntries(resolved, refresh);
         cached = listed.cached;
+        source = listed.entries;
         const shadowed = new Set(folders.map((f) => f.name));
         own = shadowed.size ? listed.entries.filter((e) => !shadowed.has(e.name)) : listed.entries;
+        if (!cached) this.emitListed({ principal, mount: resolved.mount, path, entries: own });
       } catch (error) {
         // A folder that only exists because a mount lies below it (`/a/b` of a mount `/a/b/c`).
         if (!(isStorageError(error, 'not_found') && folders.length > 0)) throw storageToAppError(error, 'folder');
@@ -239,6 +273,12 @@ export class Vfs {
     } else if (path !== '/' && folders.length === 0) {
       throw AppError.notFound(`no mount holds ${path}`);
     }
+    return { path, ...(mount ? { mount } : {}), folders, own, ...(source ? { source } : {}), cached };
+  }
+
+  /** The second half of list(): one page of a folder, as VfsEntries. */
+  page(folder: VfsFolder, options: Pick<VfsListOptions, 'cursor' | 'offset' | 'limit'> = {}): VfsListing {
+    const { path, mount, folders, own } = folder;
     const offset = options.cursor !== undefined ? Number(options.cursor) : (options.offset ?? 0);
     if (!Number.isSafeInteger(offset) || offset < 0) {
       throw AppError.validation('cursor must be a cursor from a previous page');
@@ -257,7 +297,7 @@ export class Vfs {
       total,
       offset,
       ...(end < total ? { cursor: String(end) } : {}),
-      cached,
+      cached: folder.cached,
     };
   }
 
@@ -324,12 +364,19 @@ export class Vfs {
   }
 
   /**
-   * Resolves the target of a write that bypasses `write()` (a presigned PUT, a multipart upload): checks
-   * MOUNT_UPLOAD, the base path, that it is not a mount point and that no file sits where a parent folder
-   * must be. Call `written()` once the bytes are in the storage.
+   * Resolves the target of a write that bypasses `write()` (a presigned PUT, a multipart upload, a copy):
+   * checks the permission bit (MOUNT_UPLOAD, or MOUNT_COPY for a copy's target), the base path, that it is
+   * not a mount point (unless `allowMountRoot`, for a folder merged into a mount's root) and that no file
+   * sits where a parent folder must be. Call `written()` once the bytes are in the storage.
    */
-  async resolveWrite(principal: Principal, input: string, field = 'path'): Promise<Resolved> {
-    const resolved = await this.resolveInside(principal, input, Permission.MOUNT_UPLOAD, field);
+  async resolveWrite(
+    principal: Principal,
+    input: string,
+    field = 'path',
+    options: { needed?: number; allowMountRoot?: boolean } = {},
+  ): Promise<Resolved> {
+    const needed = options.needed ?? Permission.MOUNT_UPLOAD;
+    const resolved = await this.resolveInside(principal, input, needed, field, options.allowMountRoot === true);
     await this.assertParentsAreFolders(resolved);
     return resolved;
   }
@@ -451,6 +498,22 @@ export class Vfs {
         listener(change);
       } catch {
         // A listener's failure never fails the write that already happened.
+      }
+    }
+  }
+
+  /** Listens to folders read from their storage (a user's listing, a walk): what the search index learns from. */
+  onListed(listener: VfsListedListener): () => void {
+    this.listedListeners.add(listener);
+    return () => this.listedListeners.delete(listener);
+  }
+
+  private emitListed(listed: VfsListed): void {
+    for (const listener of this.listedListeners) {
+      try {
+        listener(listed);
+      } catch {
+        // Indexing never fails the listing.
       }
     }
   }

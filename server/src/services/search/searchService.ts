@@ -1,16 +1,25 @@
 // GET /api/fs/search answers from a name index (fs_index), never by walking storage per query. The index is
 // filled three ways: every write the app makes through the tree (Vfs.onChange: upload, mkdir, copy, rename,
-// delete) at once; every folder a crawl lists; and a bounded background crawl per mount (a mount never
-// crawled is crawled within a tick, then again every `crawlIntervalMs`), capped in entries and time per run.
-// Changes made to a storage behind the app's back show up after the next crawl of that mount.
-import { Permission, isPathWithin, type SearchHit, type SearchQuery, type SearchResult } from '@clipnest/contract';
+// delete) at once; every folder read from its storage (Vfs.onListed: a user's /api/fs/list, a walk, the
+// crawl), at most once a minute per folder; and a bounded background crawl per mount (a mount never crawled
+// is crawled within a tick, then again every `crawlIntervalMs`), capped in entries and time per run.
+// Changes made to a storage behind the app's back show up when their folder is next listed from the
+// storage, or after the next crawl of that mount.
+import {
+  Permission,
+  isPathWithin,
+  joinVirtualPath,
+  type SearchHit,
+  type SearchQuery,
+  type SearchResult,
+} from '@clipnest/contract';
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import type { FsIndexRepository, FsIndexRow, IndexScope } from '../../repositories/fsIndexRepository.js';
 import { indexId } from '../../repositories/fsIndexRepository.js';
 import type { Vfs } from '../../vfs/vfs.js';
-import type { MountRecord, VfsChange, VfsEntry } from '../../vfs/types.js';
+import type { MountRecord, VfsChange, VfsEntry, VfsListed } from '../../vfs/types.js';
 import type { AdminPrincipal, Principal } from '../principal.js';
 
 export interface CrawlLimits {
@@ -30,6 +39,11 @@ export const DEFAULT_CRAWL: CrawlLimits = {
   maxMs: 60_000,
   tickMs: 60_000,
 };
+
+/** A folder listed from its storage again within this long is not indexed again (a busy folder, a bench). */
+export const LISTING_REINDEX_MS = 60_000;
+/** Folders whose last listing time is remembered (the oldest is forgotten first). */
+const LISTED_MEMORY = 10_000;
 
 /** The crawler sees every mount (the caller's own view is applied when searching). */
 const CRAWLER: AdminPrincipal = {
@@ -79,7 +93,12 @@ export class SearchService {
   private ticking?: Promise<void>;
   private stopped = false;
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeListed: () => void;
   private pending = Promise.resolve();
+  /** When each folder (`mountId\0path`) was last taken in from a listing. */
+  private readonly listedAt = new Map<string, number>();
+  /** Listings waiting for their turn; a newer listing of the same folder replaces the waiting one. */
+  private readonly queuedListings = new Map<string, VfsListed>();
 
   constructor(
     private readonly deps: {
@@ -96,6 +115,42 @@ export class SearchService {
         .then(() => this.apply(change))
         .catch((error: unknown) => deps.logger.error('search index update failed', error));
     });
+    this.unsubscribeListed = deps.vfs.onListed((listed) => this.takeListing(listed));
+  }
+
+  /** Queues a folder read from its storage for the index (the crawl indexes its own listings itself). */
+  private takeListing(listed: VfsListed): void {
+    if (listed.principal === CRAWLER || this.stopped) return;
+    const key = `${listed.mount.id}\u0000${listed.path}`;
+    const last = this.listedAt.get(key);
+    if (last !== undefined && this.deps.clock.now().getTime() - last < LISTING_REINDEX_MS) return;
+    const waiting = this.queuedListings.has(key);
+    this.queuedListings.set(key, listed);
+    if (waiting) return;
+    this.pending = this.pending
+      .then(async () => {
+        const latest = this.queuedListings.get(key);
+        this.queuedListings.delete(key);
+        if (!latest) return;
+        this.listedAt.delete(key);
+        this.listedAt.set(key, this.deps.clock.now().getTime());
+        if (this.listedAt.size > LISTED_MEMORY) this.listedAt.delete(this.listedAt.keys().next().value as string);
+        await this.indexListing(latest);
+      })
+      .catch((error: unknown) => this.deps.logger.error('search index update from a listing failed', error));
+  }
+
+  private async indexListing(listed: VfsListed): Promise<void> {
+    const { mount, path } = listed;
+    const entries: VfsEntry[] = listed.entries.map((entry) => ({
+      name: entry.name,
+      path: joinVirtualPath(path, entry.name),
+      isDir: entry.isDir,
+      size: entry.size,
+      ...(entry.lastModified ? { lastModified: entry.lastModified.toISOString() } : {}),
+      mountId: mount.id,
+    }));
+    await this.replaceChildren(mount, relOf(mount, path), entries);
   }
 
   private get limits(): CrawlLimits {
@@ -121,6 +176,8 @@ export class SearchService {
     this.stopped = true;
     clearInterval(this.timer);
     this.unsubscribe();
+    this.unsubscribeListed();
+    this.queuedListings.clear();
     await this.ticking;
     await this.pending;
   }

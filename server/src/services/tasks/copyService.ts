@@ -48,7 +48,14 @@ export class CopyService implements TaskExecutor {
       const entry = await vfs.stat(principal, source, Permission.MOUNT_COPY);
       if (entry.isMount && !entry.mountId)
         throw AppError.validation(`${source} is a virtual folder above mount points: copy the mounts inside it`);
-      const targetMount = (await vfs.resolve(principal, target, Permission.MOUNT_COPY)).mount;
+      // The target is checked as a write (MOUNT_COPY, base path, not a mount point or virtual folder, no
+      // file where a parent folder must be); a folder may merge into a mount's root.
+      const targetMount = (
+        await vfs.resolveWrite(principal, target, `items.${i}.targetPath`, {
+          needed: Permission.MOUNT_COPY,
+          allowMountRoot: true,
+        })
+      ).mount;
       if (targetMount.path === target && !entry.isDir)
         throw AppError.validation(`targetPath ${target} is a mount point: name the file inside it`, [
           { path: `items.${i}.targetPath`, message: 'is a mount point' },
@@ -105,7 +112,9 @@ export class CopyService implements TaskExecutor {
     const failed: Array<{ targetPath: string; error: string }> = [];
     for (const [i, file] of input.files.entries()) {
       const target = vfs.normalise(file.targetPath, `files.${i}.targetPath`);
-      const resolved = await vfs.resolve(principal, target, Permission.MOUNT_COPY);
+      const resolved = await vfs.resolveWrite(principal, target, `files.${i}.targetPath`, {
+        needed: Permission.MOUNT_COPY,
+      });
       if (resolved.mount.id !== mount.id) {
         throw AppError.validation(`files.${i}.targetPath ${target} is not in mount ${mount.path}`, [
           { path: `files.${i}.targetPath`, message: 'in another mount' },
@@ -126,7 +135,11 @@ export class CopyService implements TaskExecutor {
     const { vfs } = this.deps;
     const { principal, signal, options, onBytes } = ctx;
     const source = await vfs.resolve(principal, item.source, Permission.MOUNT_COPY);
-    const target = await vfs.resolve(principal, item.target, Permission.MOUNT_COPY);
+    // Checked again as a write when the item runs (a retry runs with the retrying caller's rights).
+    const target = await vfs.resolveWrite(principal, item.target, 'target', {
+      needed: Permission.MOUNT_COPY,
+      allowMountRoot: item.is_dir === 1,
+    });
     const mountId = target.mount.id;
     try {
       if (item.is_dir) {

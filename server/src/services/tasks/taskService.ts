@@ -25,7 +25,8 @@ export interface TaskRunContext {
 
 /** Does one item of a task of its type; throws to fail the item. */
 export interface TaskExecutor {
-  runItem(ctx: TaskRunContext, item: TaskItemRow): Promise<{ skipped?: boolean }>;
+  /** `size`: the item's real size when it was not known in advance (a download without Content-Length). */
+  runItem(ctx: TaskRunContext, item: TaskItemRow): Promise<{ skipped?: boolean; size?: number }>;
 }
 
 export interface NewTaskItem {
@@ -62,11 +63,18 @@ export class TaskService {
   /** Records a task with its items and starts it in the background; answers it as stored. */
   async create(
     principal: Principal,
-    input: { type: TaskType; name: string; options: Record<string, unknown>; items: NewTaskItem[] },
+    input: {
+      type: TaskType;
+      name: string;
+      options: Record<string, unknown>;
+      items: NewTaskItem[];
+      /** The task's id when the caller needs it before the task starts (default: a new one). */
+      id?: string;
+    },
   ): Promise<TaskView> {
     const now = isoNow(this.deps.clock);
     const task: TaskRow = {
-      id: newId(),
+      id: input.id ?? newId(),
       type: input.type,
       status: 'pending',
       name: input.name,
@@ -203,7 +211,13 @@ export class TaskService {
     if (!claimed || !row) return;
     const executor = this.executors.get(row.type as TaskType);
     const options = JSON.parse(row.options_json) as Record<string, unknown>;
-    const counters = { done: row.done_files, failed: row.failed_files, bytes: row.bytes_done, runBytes: 0 };
+    const counters = {
+      done: row.done_files,
+      failed: row.failed_files,
+      bytes: row.bytes_done,
+      runBytes: 0,
+      totalBytes: row.total_bytes,
+    };
     let lastWrite = startedAt;
     const writeProgress = async (force: boolean) => {
       const now = clock.now().getTime();
@@ -214,6 +228,7 @@ export class TaskService {
         done_files: counters.done,
         failed_files: counters.failed,
         bytes_done: counters.bytes,
+        total_bytes: counters.totalBytes,
         speed: Math.round(counters.runBytes / seconds),
         updated_at: new Date(now).toISOString(),
       });
@@ -241,10 +256,13 @@ export class TaskService {
           },
           item,
         );
-        // A skipped file counts as done with its size, so progress reaches 100 %.
-        counters.bytes += item.size - itemBytes;
+        // A skipped file counts as done with its size, so progress reaches 100 %. An item whose size was not
+        // known in advance (a download without Content-Length) takes the size the executor found.
+        const size = result.size ?? item.size;
+        counters.totalBytes += size - item.size;
+        counters.bytes += size - itemBytes;
         if (!item.is_dir) counters.done += 1;
-        await setItem('completed', { bytes_done: item.size, skipped: result.skipped ? 1 : 0 });
+        await setItem('completed', { bytes_done: size, size, skipped: result.skipped ? 1 : 0 });
       } catch (error) {
         counters.bytes -= itemBytes;
         if (run.controller.signal.aborted) {
