@@ -224,6 +224,53 @@ describe.each(dbTargets)('WebDAV on %s', (target) => {
     expect((await dav('MKCOL', '/dav/team/no/parent', admin)).status).toBe(409);
   });
 
+  it('grants only one of two concurrent exclusive LOCKs, on one instance and across two', async () => {
+    for (let round = 0; round < 4; round++) {
+      const file = `/dav/team/race-${round}.txt`;
+      expect((await dav('PUT', file, admin, {}, 'race')).status).toBe(201);
+      const other = round % 2 === 1 && second ? second.url : server.url;
+      const [a, b] = await Promise.all([
+        dav('LOCK', file, admin, {}, LOCK_BODY('alice')),
+        fetch(`${other}${file}`, { method: 'LOCK', headers: { authorization: teamKey }, body: LOCK_BODY('bob') }),
+      ]);
+      expect([a.status, b.status].sort()).toEqual([200, 423]);
+    }
+  });
+
+  it('forgets a key at once when it is disabled or deleted, and the old password when it changes', async () => {
+    const token = await server.login();
+    const created = await server.call<{ id: string; key: string }>('POST', '/api/admin/api-keys', {
+      token,
+      body: { name: 'dav-revoke', permissions: Permission.WEBDAV_READ, basic_path: '/' },
+    });
+    const { id, key } = created.body.data!;
+    const auth = basicAuth(key, key);
+    expect((await dav('PROPFIND', '/dav/', auth, { depth: '0' })).status).toBe(207);
+    await server.call('PUT', `/api/admin/api-keys/${id}`, { token, body: { enabled: false } });
+    expect((await dav('PROPFIND', '/dav/', auth, { depth: '0' })).status).toBe(401);
+    await server.call('PUT', `/api/admin/api-keys/${id}`, { token, body: { enabled: true } });
+    expect((await dav('PROPFIND', '/dav/', auth, { depth: '0' })).status).toBe(207);
+    await server.call('DELETE', `/api/admin/api-keys/${id}`, { token });
+    expect((await dav('PROPFIND', '/dav/', auth, { depth: '0' })).status).toBe(401);
+
+    expect((await dav('PROPFIND', '/dav/', admin, { depth: '0' })).status).toBe(207);
+    const changed = await server.call('POST', '/api/admin/change-password', {
+      token,
+      body: { currentPassword: ADMIN.password, newPassword: `${ADMIN.password}-new` },
+    });
+    expect(changed.status).toBe(200);
+    expect((await dav('PROPFIND', '/dav/', admin, { depth: '0' })).status).toBe(401);
+    const renewed = basicAuth(ADMIN.username, `${ADMIN.password}-new`);
+    expect((await dav('PROPFIND', '/dav/', renewed, { depth: '0' })).status).toBe(207);
+    // Back to the password the other tests use.
+    const newToken = await server.login(ADMIN.username, `${ADMIN.password}-new`);
+    const back = await server.call('POST', '/api/admin/change-password', {
+      token: newToken,
+      body: { currentPassword: `${ADMIN.password}-new`, newPassword: ADMIN.password },
+    });
+    expect(back.status).toBe(200);
+  });
+
   // Last: it spends this client's WebDAV attempts.
   it('limits wrong credentials per client with 429 (the webdav kind of the secret-attempt limiter)', async () => {
     let status = 0;

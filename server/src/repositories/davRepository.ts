@@ -1,4 +1,5 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
+import { dialectOf } from '../db/counters.js';
 import type { Database, DavLocksTable, DavPropertiesTable } from '../db/schema.js';
 
 export type DavLockRow = DavLocksTable;
@@ -77,6 +78,20 @@ export class DavRepository {
   }
 
   // ---- locks ----
+
+  /**
+   * Runs `fn` in a transaction that no other lock writer (of this or another instance) runs beside: on
+   * PostgreSQL the transaction takes dav_locks in SHARE ROW EXCLUSIVE mode (writers wait, readers do not);
+   * on SQLite its first statement (dropping expired locks) takes the database's write lock. So a check for
+   * conflicting locks and the insert that follows it are one atomic step.
+   */
+  async exclusively<T>(now: string, fn: (repo: DavRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      if (dialectOf(trx) === 'postgres') await sql`lock table dav_locks in share row exclusive mode`.execute(trx);
+      await trx.deleteFrom('dav_locks').where('expires_at', '<=', now).execute();
+      return fn(new DavRepository(trx));
+    });
+  }
 
   /** Unexpired locks on `path`, on its ancestors, or (with `below`) on anything under it. */
   async locksAround(path: string, ancestors: string[], now: string, withBelow: boolean): Promise<DavLockRow[]> {

@@ -8,8 +8,12 @@ import type { AdminPrincipal, Principal } from '../principal.js';
 import type { ApiKeyRow } from '../../repositories/apiKeyRepository.js';
 import type { SecretAttemptLimiter } from '../secretAttemptLimiter.js';
 
-/** How long a verified Basic header is remembered (each password check is a scrypt). */
-const CACHE_MS = 60_000;
+/**
+ * How long a verified Basic header is remembered (each password check is a scrypt). This process forgets
+ * them at once when a key or the admin's password changes (`forget`); another instance sharing the database
+ * may go on accepting an old credential for at most this long.
+ */
+export const DAV_AUTH_CACHE_MS = 10_000;
 const CACHE_MAX = 1000;
 
 type Found = { admin?: AdminPrincipal; row?: ApiKeyRow };
@@ -34,7 +38,7 @@ export function treePrincipal(principal: Principal): Principal {
 /**
  * WebDAV Basic auth (spec §6): the admin's username and password, or an API key as both user and
  * password. Failures count in the secret-attempt limiter (kind `webdav`, per client); verified headers are
- * remembered for a minute by their hash (never the header itself).
+ * remembered for a few seconds by their hash (never the header itself).
  */
 export class DavAuth {
   private readonly verified = new Map<string, { principal: Principal; until: number }>();
@@ -47,6 +51,11 @@ export class DavAuth {
       clock: Clock;
     },
   ) {}
+
+  /** Drops every remembered credential (a key was changed or deleted, the admin's password changed). */
+  forget(): void {
+    this.verified.clear();
+  }
 
   /** The caller of a request with `authorization`; 401 (with WWW-Authenticate) when missing or wrong, 429 when limited. */
   async authenticate(authorization: string | undefined, client: string): Promise<Principal> {
@@ -82,7 +91,7 @@ export class DavAuth {
       throw AppError.forbidden('this API key lacks the webdav_read permission');
     }
     if (this.verified.size >= CACHE_MAX) this.verified.clear();
-    this.verified.set(hash, { principal, until: now + CACHE_MS });
+    this.verified.set(hash, { principal, until: now + DAV_AUTH_CACHE_MS });
     return principal;
   }
 }
