@@ -1,10 +1,11 @@
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { Permission, type StorageConfigView } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3Config, localRoot, startS3rver, type S3rverHandle } from './support/fileShares.js';
 import { bucketSnapshot, diskSnapshot } from './support/fsApi.js';
 import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
-import { createMount, createPathKey, mountableLocalConfig } from './support/mounts.js';
+import { createMount, createPathKey, mountableLocalConfig, mountedLocalRoot } from './support/mounts.js';
 import { basicAuth } from './support/webdav.js';
 
 const LOCK_BODY = (owner: string, scope = 'exclusive') =>
@@ -269,6 +270,31 @@ describe.each(dbTargets)('WebDAV on %s', (target) => {
       body: { currentPassword: `${ADMIN.password}-new`, newPassword: ADMIN.password },
     });
     expect(back.status).toBe(200);
+  });
+
+  it('honours X-OC-Mtime on PUT: utimes on a local mount, kept beside the object on S3', async () => {
+    const at = 1_600_000_000;
+    const shown = new Date(at * 1000).toUTCString();
+    for (const dir of ['/dav/team', '/dav/team-b']) {
+      const put = await dav('PUT', `${dir}/oc.txt`, admin, { 'x-oc-mtime': String(at) }, 'nextcloud');
+      expect(put.status).toBe(201);
+      expect(put.headers.get('x-oc-mtime')).toBe('accepted');
+      for (const [url, depth] of [
+        [`${dir}/oc.txt`, '0'],
+        [`${dir}/`, '1'],
+      ] as const) {
+        const listing = await (await dav('PROPFIND', url, admin, { depth })).text();
+        const response = listing.split('<D:response>').find((r) => r.includes(`${dir}/oc.txt<`)) ?? '';
+        expect(response).toContain(`<D:getlastmodified>${shown}</D:getlastmodified>`);
+      }
+      // A later PUT without the header: the time of that upload.
+      expect((await dav('PUT', `${dir}/oc.txt`, admin, {}, 'nextcloud')).status).toBe(204);
+      const after = await (await dav('PROPFIND', `${dir}/oc.txt`, admin, { depth: '0' })).text();
+      expect(after).not.toContain(shown);
+      expect((await dav('PUT', `${dir}/oc.txt`, admin, { 'x-oc-mtime': 'yesterday' }, 'x')).status).toBe(400);
+    }
+    await dav('PUT', '/dav/team/oc-disk.txt', admin, { 'x-oc-mtime': String(at) }, 'on disk');
+    expect(statSync(path.join(mountedLocalRoot(server), 'oc-disk.txt')).mtimeMs).toBe(at * 1000);
   });
 
   // Last: it spends this client's WebDAV attempts.

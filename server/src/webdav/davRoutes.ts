@@ -187,14 +187,24 @@ export function davRoutes(deps: { webdav: WebdavService; davAuth: DavAuth; logge
         const length = c.req.header('content-length');
         const size = length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
         const contentType = c.req.header('content-type');
+        // Nextcloud-style clients send the file's modification time (Unix seconds).
+        const ocMtime = c.req.header('x-oc-mtime');
+        let mtime: Date | undefined;
+        if (ocMtime !== undefined) {
+          const seconds = /^\s*\d{1,12}(\.\d+)?\s*$/.test(ocMtime) ? Number(ocMtime) : NaN;
+          if (!Number.isFinite(seconds)) throw AppError.validation('X-OC-Mtime must be Unix seconds');
+          mtime = new Date(Math.floor(seconds) * 1000);
+        }
         // The socket's own Node stream: no Web stream in between (flat memory, fewer copies).
         const result = await webdav.put(principal, path, nodeRequestBody(c) ?? Readable.from([]), {
           ...(size !== undefined ? { size } : {}),
           ...(contentType ? { contentType } : {}),
+          ...(mtime ? { mtime } : {}),
           signal: c.req.raw.signal,
           ifLists: ifListsOf(c),
         });
         if (result.etag) c.header('ETag', result.etag);
+        if (mtime) c.header('X-OC-MTime', 'accepted');
         return c.body(null, result.created ? 201 : 204);
       }
       case 'DELETE':

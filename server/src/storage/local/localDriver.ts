@@ -272,6 +272,16 @@ export class LocalDriver implements StorageDriver {
     }
   }
 
+  async setModified(path: string, at: Date): Promise<Entry> {
+    const abs = await this.confined(path);
+    try {
+      await fs.utimes(abs, at, at);
+      return this.entry(path, await fs.stat(abs, { bigint: true }));
+    } catch (err) {
+      throw mapLookupError(err, path);
+    }
+  }
+
   async list(dir: string, page: ListPage = {}): Promise<ListResult> {
     const abs = await this.confined(dir);
     const limit = Math.max(1, Math.min(page.limit ?? MAX_LIST, MAX_LIST));
