@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Permission, type StorageConfigView } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -295,6 +295,25 @@ describe.each(dbTargets)('WebDAV on %s', (target) => {
     }
     await dav('PUT', '/dav/team/oc-disk.txt', admin, { 'x-oc-mtime': String(at) }, 'on disk');
     expect(statSync(path.join(mountedLocalRoot(server), 'oc-disk.txt')).mtimeMs).toBe(at * 1000);
+  });
+
+  it('streams the PROPFIND of a big folder (more than one storage page), every member once', async () => {
+    const dir = path.join(mountedLocalRoot(server), 'big');
+    mkdirSync(dir, { recursive: true });
+    for (let i = 0; i < 1205; i++) writeFileSync(path.join(dir, `f & ${String(i).padStart(4, '0')}.txt`), 'x');
+    const count = async () => {
+      const res = await dav('PROPFIND', '/dav/team/big/', admin, { depth: '1' });
+      expect(res.status).toBe(207);
+      expect(res.headers.get('content-type')).toMatch(/^application\/xml/);
+      const text = await res.text();
+      expect(text.endsWith('</D:multistatus>')).toBe(true);
+      expect(text).toContain('<D:href>/dav/team/big/f%20%26%200007.txt</D:href>');
+      expect(text).toContain('<D:displayname>f &amp; 1204.txt</D:displayname>');
+      return new Set([...text.matchAll(/<D:href>([^<]+)<\/D:href>/g)].map((m) => m[1])).size;
+    };
+    expect(await count()).toBe(1206);
+    expect((await dav('PUT', '/dav/team/big/zz-new.txt', admin, {}, 'x')).status).toBe(201);
+    expect(await count()).toBe(1207);
   });
 
   // Last: it spends this client's WebDAV attempts.

@@ -54,6 +54,24 @@ export class DavRepository {
     return out;
   }
 
+  /** The properties of a folder and of its direct members (a Depth 1 PROPFIND), in one query. */
+  async propertiesOfFolder(dir: string): Promise<DavPropertyRow[]> {
+    const escaped = (dir === '/' ? '' : dir).replace(/[\\%_]/g, (ch) => `\\${ch}`);
+    return this.db
+      .selectFrom('dav_properties')
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          eb('path', '=', dir),
+          eb.and([
+            sql<SqlBool>`path like ${`${escaped}/%`} escape '\\'`,
+            sql<SqlBool>`path not like ${`${escaped}/%/%`} escape '\\'`,
+          ]),
+        ]),
+      )
+      .execute();
+  }
+
   /** Drops the properties of a path and everything below it. */
   async removePropertiesTree(path: string): Promise<void> {
     await this.db

@@ -10,7 +10,15 @@ import type { Logger } from '../lib/logger.js';
 import type { DavAuth } from '../services/webdav/davAuth.js';
 import type { IfList } from '../services/webdav/types.js';
 import { WebdavService } from '../services/webdav/webdavService.js';
-import { errorReply, lockReply, propfindReply, proppatchReply, XML_TYPE, type PropRequest } from './davReplies.js';
+import {
+  errorReply,
+  lockReply,
+  propfindChunks,
+  propfindReply,
+  proppatchReply,
+  XML_TYPE,
+  type PropRequest,
+} from './davReplies.js';
 import { parseIf } from './ifHeader.js';
 import { DAV, child, elements, parseXml, serialize, type XmlElement } from './xml.js';
 
@@ -18,6 +26,8 @@ type Ctx = Context<AppEnv>;
 
 /** Request bodies of PROPFIND / PROPPATCH / LOCK are small documents. */
 const XML_BODY_MAX = 1024 * 1024;
+/** PROPFIND answers with more resources than this are streamed (chunked) instead of sent with a length. */
+const STREAM_FROM = 200;
 const METHODS = 'OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, MKCOL, COPY, MOVE, LOCK, UNLOCK';
 
 /** The virtual path of a /dav URL path (still percent-encoded); 400 for an encoded slash inside a name. */
@@ -161,7 +171,21 @@ export function davRoutes(deps: { webdav: WebdavService; davAuth: DavAuth; logge
           return xml(c, errorReply('Depth: infinity is not served: use Depth 0 or 1', 'propfind-finite-depth'), 403);
         }
         const items = await webdav.propfind(principal, path, depth);
-        return xml(c, propfindReply(items, request), 207);
+        if (items.length <= STREAM_FROM) return xml(c, propfindReply(items, request), 207);
+        // A big folder: the multistatus goes out in chunks as it is written, never whole in memory.
+        const chunks = propfindChunks(items, request);
+        const encoder = new TextEncoder();
+        c.header('Content-Type', XML_TYPE);
+        return c.body(
+          new ReadableStream<Uint8Array>({
+            pull(controller) {
+              const next = chunks.next();
+              if (next.done) controller.close();
+              else controller.enqueue(encoder.encode(next.value));
+            },
+          }),
+          207,
+        );
       }
       case 'PROPPATCH': {
         const body = await readXmlBody(c);

@@ -57,6 +57,32 @@ export class DavAuth {
     this.verified.clear();
   }
 
+  /**
+   * What `authenticate` would make of an API key sent as both user and password, without using it (no
+   * last_used, no limiter: only the admin asks, from the settings page).
+   */
+  async identifyKey(key: string): Promise<DavIdentity> {
+    const row = await this.deps.apiKeys.findKey(key);
+    if (!row) return { problem: 'unknown_key' };
+    if (row.enabled !== 1) return { problem: 'disabled' };
+    if (row.expires_at !== null && row.expires_at <= this.deps.clock.now().toISOString()) return { problem: 'expired' };
+    if (!hasPermission(row.permissions, Permission.WEBDAV_READ) && !hasPermission(row.permissions, Permission.WEBDAV_MANAGE)) {
+      return { problem: 'no_webdav_permission' };
+    }
+    return {
+      principal: {
+        type: 'apikey',
+        keyId: row.id,
+        name: row.name,
+        permissions: row.permissions,
+        basicPath: row.basic_path,
+        isGuest: row.is_guest ? 1 : 0,
+        role: row.role,
+        expiresAt: row.expires_at,
+      },
+    };
+  }
+
   /** The caller of a request with `authorization`; 401 (with WWW-Authenticate) when missing or wrong, 429 when limited. */
   async authenticate(authorization: string | undefined, client: string): Promise<Principal> {
     const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization ?? '');
@@ -95,6 +121,11 @@ export class DavAuth {
     return principal;
   }
 }
+
+/** The identity a key would have over WebDAV, or why it has none (the settings page's live check). */
+export type DavIdentity =
+  | { principal: Principal; problem?: undefined }
+  | { principal?: undefined; problem: 'unknown_key' | 'disabled' | 'expired' | 'no_webdav_permission' };
 
 /** 403 unless the caller may write over WebDAV (admin, or WEBDAV_MANAGE). */
 export function requireManage(principal: Principal): void {

@@ -120,7 +120,10 @@ export class WebdavService {
       const entries = virtual ?? (await this.deps.vfs.list(caller, self.path)).entries;
       resources.push(...entries.map((e) => this.toResource(e)));
     }
-    const rows = await this.deps.repo.propertiesOf(resources.map((r) => r.path));
+    const rows =
+      depth === '1' && self.isDir
+        ? await this.deps.repo.propertiesOfFolder(self.path)
+        : await this.deps.repo.properties(self.path);
     const locks = await this.deps.locks.around(self.path, depth === '1');
     const dead = new Map<string, DavPropfindItem['dead']>();
     const mtimes = new Map<string, { at: string; etag?: string }>();
@@ -141,6 +144,16 @@ export class WebdavService {
         locks: locks.length === 0 ? [] : locks.filter((l) => covers(l, resource.path)),
       };
     });
+  }
+
+  /** What `/dav/` lists for a caller (its members), and why it is empty when it is. */
+  async topLevel(
+    principal: Principal,
+  ): Promise<{ entries: DavResource[]; emptyReason?: 'no_mounts' | 'none_in_base_path' }> {
+    const entries = (await this.propfind(principal, '/', '1')).slice(1).map((item) => item.resource);
+    if (entries.length > 0) return { entries };
+    const active = (await this.deps.vfs.allMounts()).filter((m) => m.is_active);
+    return { entries, emptyReason: active.length === 0 ? 'no_mounts' : 'none_in_base_path' };
   }
 
   /** GET / HEAD: a redirect to the storage (302_redirect mounts that can presign), else the bytes. */
