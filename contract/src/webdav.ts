@@ -41,8 +41,8 @@ export interface WebdavCheckResult {
   empty_reason?: WebdavEmptyReason;
 }
 
-/** Where WebDAV clients connect: `dav_url` ends with `/dav/`. */
+/** What the page needs to show where clients connect: the configured public URL (else the page's own origin). */
 export interface WebdavInfo {
-  dav_url: string;
+  public_url: string | null;
   admin_username: string;
 }

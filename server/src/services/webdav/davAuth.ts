@@ -66,7 +66,10 @@ export class DavAuth {
     if (!row) return { problem: 'unknown_key' };
     if (row.enabled !== 1) return { problem: 'disabled' };
     if (row.expires_at !== null && row.expires_at <= this.deps.clock.now().toISOString()) return { problem: 'expired' };
-    if (!hasPermission(row.permissions, Permission.WEBDAV_READ) && !hasPermission(row.permissions, Permission.WEBDAV_MANAGE)) {
+    if (
+      !hasPermission(row.permissions, Permission.WEBDAV_READ) &&
+      !hasPermission(row.permissions, Permission.WEBDAV_MANAGE)
+    ) {
       return { problem: 'no_webdav_permission' };
     }
     return {
