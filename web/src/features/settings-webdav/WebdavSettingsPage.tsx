@@ -165,7 +165,9 @@ function CheckResult({ result }: { result: WebdavCheckResult }) {
               <li key={entry.href} className="flex min-w-0 items-center gap-2.5 px-3 py-2 text-sm">
                 <FolderOpen className="size-4 shrink-0 text-primary" aria-hidden="true" />
                 <span className="truncate font-medium">{entry.name}</span>
-                <span className="ms-auto truncate font-mono text-xs text-muted-foreground">{entry.href}</span>
+                <span className="ms-auto hidden truncate font-mono text-xs text-muted-foreground sm:inline">
+                  {entry.href}
+                </span>
               </li>
             ))}
           </ul>
