@@ -51,6 +51,8 @@ test.describe('WebDAV settings page', () => {
   }) => {
     await page.goto('/admin/settings/webdav');
     const addresses = page.getByTestId('webdav-addresses');
+    // The first page of a cold server (its chunks, the settings and the info) can take a while on a busy machine.
+    await expect(addresses).toBeVisible({ timeout: 30_000 });
     await expect(addresses.locator('[data-client="windows"] code')).toHaveText(`${baseURL}/dav/`);
     await expect(addresses.locator('[data-client="rclone"] code')).toHaveText(`${baseURL}/dav`);
     await expect(addresses.locator('[data-client="davfs2"] code')).toHaveText(`${baseURL}/dav/`);
