@@ -25,6 +25,15 @@ export const serverBundle = path.join(root, 'server', 'dist', 'main.mjs');
  */
 export const serverNodeFlags = ['--enable-source-maps', '--min-semi-space-size=8', '--initial-old-space-size=64'];
 
+/**
+ * Environment the bundle runs with. `MALLOC_MMAP_THRESHOLD_` (glibc): allocations of 8 MiB and more get
+ * their own mapping, given back to the system when freed. Without it glibc raises that threshold as large
+ * blocks are freed, and each 16 MiB scrypt buffer (a password check, on a thread pool thread) then stays
+ * in that thread's malloc arena: +30 MB of RSS for good after the first logins. Stream chunks are far
+ * smaller, so nothing else changes. docs/benchmarks.md (WebDAV) has the measurements.
+ */
+export const serverEnv = { MALLOC_MMAP_THRESHOLD_: String(8 * 1024 * 1024) };
+
 function dependenciesOf(workspace) {
   const pkg = JSON.parse(readFileSync(path.join(root, workspace, 'package.json'), 'utf8'));
   return Object.keys(pkg.dependencies ?? {});

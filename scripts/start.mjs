@@ -1,6 +1,6 @@
 // `npm start`: build what is missing, then serve API + web app on HOST:PORT (default 127.0.0.1:8787).
 import { ensureWebBuilt, run } from './lib.mjs';
-import { buildServerBundle, serverNodeFlags } from './server-bundle.mjs';
+import { buildServerBundle, serverEnv, serverNodeFlags } from './server-bundle.mjs';
 
 const built = await ensureWebBuilt();
 if (built !== 0) {
@@ -11,4 +11,4 @@ const bundle = await buildServerBundle().catch((error) => {
   console.error(`[clipnest] the server build failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });
-process.exit(await run(process.execPath, [...serverNodeFlags, bundle]));
+process.exit(await run(process.execPath, [...serverNodeFlags, bundle], { env: { ...serverEnv, ...process.env } }));

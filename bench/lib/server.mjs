@@ -6,7 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServerBundle, serverNodeFlags } from '../../scripts/server-bundle.mjs';
+import { buildServerBundle, serverEnv, serverNodeFlags } from '../../scripts/server-bundle.mjs';
 import { stopChild } from './proc.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -55,6 +55,7 @@ export async function startServer(options = {}) {
   const child = spawn(command, args, {
     cwd: repoRoot,
     env: {
+      ...serverEnv,
       ...process.env,
       HOST: '127.0.0.1',
       PORT: String(port),

@@ -20,3 +20,4 @@ export * from './fs.js';
 export * from './tasks.js';
 export * from './search.js';
 export * from './cloudpasteImport.js';
+export * from './webdav.js';

@@ -34,6 +34,7 @@ import { mountRoutes } from './routes/mountRoutes.js';
 import { fsRoutes } from './routes/fsRoutes.js';
 import { fsUploadRoutes } from './routes/fsUploadRoutes.js';
 import { davRoutes } from './webdav/davRoutes.js';
+import { webdavSettingsRoutes } from './routes/webdavSettingsRoutes.js';
 import type { DavAuth } from './services/webdav/davAuth.js';
 import type { WebdavService } from './services/webdav/webdavService.js';
 import type { FsUploadService } from './services/fsUploadService.js';
@@ -158,6 +159,7 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/fs', fsSearchRoutes(services));
   api.route('/', maxUploadSizeRoutes(services));
   api.route('/', publicFileRoutes({ files: services.fileServing, trustProxy: options.trustProxy }));
+  api.route('/admin/webdav', webdavSettingsRoutes(services));
   api.all('*', (c) => {
     throw AppError.notFound(`no such endpoint: ${c.req.method} ${c.req.path}`);
   });

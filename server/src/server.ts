@@ -212,6 +212,8 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     locks: new DavLocks({ repo: davRepository, clock }),
   });
   const davAuth = new DavAuth({ auth, apiKeys, limiter: secretAttempts, clock });
+  apiKeys.onChange(() => davAuth.forget());
+  auth.onChange(() => davAuth.forget());
   const backupScheduler = new BackupScheduler({
     backups,
     settings,

@@ -1,10 +1,11 @@
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Permission, type StorageConfigView } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3Config, localRoot, startS3rver, type S3rverHandle } from './support/fileShares.js';
 import { bucketSnapshot, diskSnapshot } from './support/fsApi.js';
 import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
-import { createMount, createPathKey, mountableLocalConfig } from './support/mounts.js';
+import { createMount, createPathKey, mountableLocalConfig, mountedLocalRoot } from './support/mounts.js';
 import { basicAuth } from './support/webdav.js';
 
 const LOCK_BODY = (owner: string, scope = 'exclusive') =>
@@ -222,6 +223,97 @@ describe.each(dbTargets)('WebDAV on %s', (target) => {
     expect((await dav('GET', '/dav/team/range.txt', admin, { 'if-modified-since': modified })).status).toBe(304);
     expect((await dav('MKCOL', '/dav/team/range.txt', admin)).status).toBe(405);
     expect((await dav('MKCOL', '/dav/team/no/parent', admin)).status).toBe(409);
+  });
+
+  it('grants only one of two concurrent exclusive LOCKs, on one instance and across two', async () => {
+    for (let round = 0; round < 4; round++) {
+      const file = `/dav/team/race-${round}.txt`;
+      expect((await dav('PUT', file, admin, {}, 'race')).status).toBe(201);
+      const other = round % 2 === 1 && second ? second.url : server.url;
+      const [a, b] = await Promise.all([
+        dav('LOCK', file, admin, {}, LOCK_BODY('alice')),
+        fetch(`${other}${file}`, { method: 'LOCK', headers: { authorization: teamKey }, body: LOCK_BODY('bob') }),
+      ]);
+      expect([a.status, b.status].sort()).toEqual([200, 423]);
+    }
+  });
+
+  it('forgets a key at once when it is disabled or deleted, and the old password when it changes', async () => {
+    const token = await server.login();
+    const created = await server.call<{ id: string; key: string }>('POST', '/api/admin/api-keys', {
+      token,
+      body: { name: 'dav-revoke', permissions: Permission.WEBDAV_READ, basic_path: '/' },
+    });
+    const { id, key } = created.body.data!;
+    const auth = basicAuth(key, key);
+    expect((await dav('PROPFIND', '/dav/', auth, { depth: '0' })).status).toBe(207);
+    await server.call('PUT', `/api/admin/api-keys/${id}`, { token, body: { enabled: false } });
+    expect((await dav('PROPFIND', '/dav/', auth, { depth: '0' })).status).toBe(401);
+    await server.call('PUT', `/api/admin/api-keys/${id}`, { token, body: { enabled: true } });
+    expect((await dav('PROPFIND', '/dav/', auth, { depth: '0' })).status).toBe(207);
+    await server.call('DELETE', `/api/admin/api-keys/${id}`, { token });
+    expect((await dav('PROPFIND', '/dav/', auth, { depth: '0' })).status).toBe(401);
+
+    expect((await dav('PROPFIND', '/dav/', admin, { depth: '0' })).status).toBe(207);
+    const changed = await server.call('POST', '/api/admin/change-password', {
+      token,
+      body: { currentPassword: ADMIN.password, newPassword: `${ADMIN.password}-new` },
+    });
+    expect(changed.status).toBe(200);
+    expect((await dav('PROPFIND', '/dav/', admin, { depth: '0' })).status).toBe(401);
+    const renewed = basicAuth(ADMIN.username, `${ADMIN.password}-new`);
+    expect((await dav('PROPFIND', '/dav/', renewed, { depth: '0' })).status).toBe(207);
+    // Back to the password the other tests use.
+    const newToken = await server.login(ADMIN.username, `${ADMIN.password}-new`);
+    const back = await server.call('POST', '/api/admin/change-password', {
+      token: newToken,
+      body: { currentPassword: `${ADMIN.password}-new`, newPassword: ADMIN.password },
+    });
+    expect(back.status).toBe(200);
+  });
+
+  it('honours X-OC-Mtime on PUT: utimes on a local mount, kept beside the object on S3', async () => {
+    const at = 1_600_000_000;
+    const shown = new Date(at * 1000).toUTCString();
+    for (const dir of ['/dav/team', '/dav/team-b']) {
+      const put = await dav('PUT', `${dir}/oc.txt`, admin, { 'x-oc-mtime': String(at) }, 'nextcloud');
+      expect(put.status).toBe(201);
+      expect(put.headers.get('x-oc-mtime')).toBe('accepted');
+      for (const [url, depth] of [
+        [`${dir}/oc.txt`, '0'],
+        [`${dir}/`, '1'],
+      ] as const) {
+        const listing = await (await dav('PROPFIND', url, admin, { depth })).text();
+        const response = listing.split('<D:response>').find((r) => r.includes(`${dir}/oc.txt<`)) ?? '';
+        expect(response).toContain(`<D:getlastmodified>${shown}</D:getlastmodified>`);
+      }
+      // A later PUT without the header: the time of that upload.
+      expect((await dav('PUT', `${dir}/oc.txt`, admin, {}, 'nextcloud')).status).toBe(204);
+      const after = await (await dav('PROPFIND', `${dir}/oc.txt`, admin, { depth: '0' })).text();
+      expect(after).not.toContain(shown);
+      expect((await dav('PUT', `${dir}/oc.txt`, admin, { 'x-oc-mtime': 'yesterday' }, 'x')).status).toBe(400);
+    }
+    await dav('PUT', '/dav/team/oc-disk.txt', admin, { 'x-oc-mtime': String(at) }, 'on disk');
+    expect(statSync(path.join(mountedLocalRoot(server), 'oc-disk.txt')).mtimeMs).toBe(at * 1000);
+  });
+
+  it('streams the PROPFIND of a big folder (more than one storage page), every member once', async () => {
+    const dir = path.join(mountedLocalRoot(server), 'big');
+    mkdirSync(dir, { recursive: true });
+    for (let i = 0; i < 1205; i++) writeFileSync(path.join(dir, `f & ${String(i).padStart(4, '0')}.txt`), 'x');
+    const count = async () => {
+      const res = await dav('PROPFIND', '/dav/team/big/', admin, { depth: '1' });
+      expect(res.status).toBe(207);
+      expect(res.headers.get('content-type')).toMatch(/^application\/xml/);
+      const text = await res.text();
+      expect(text.endsWith('</D:multistatus>')).toBe(true);
+      expect(text).toContain('<D:href>/dav/team/big/f%20%26%200007.txt</D:href>');
+      expect(text).toContain('<D:displayname>f &amp; 1204.txt</D:displayname>');
+      return new Set([...text.matchAll(/<D:href>([^<]+)<\/D:href>/g)].map((m) => m[1])).size;
+    };
+    expect(await count()).toBe(1206);
+    expect((await dav('PUT', '/dav/team/big/zz-new.txt', admin, {}, 'x')).status).toBe(201);
+    expect(await count()).toBe(1207);
   });
 
   // Last: it spends this client's WebDAV attempts.

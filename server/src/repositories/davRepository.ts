@@ -1,4 +1,5 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
+import { dialectOf } from '../db/counters.js';
 import type { Database, DavLocksTable, DavPropertiesTable } from '../db/schema.js';
 
 export type DavLockRow = DavLocksTable;
@@ -53,6 +54,24 @@ export class DavRepository {
     return out;
   }
 
+  /** The properties of a folder and of its direct members (a Depth 1 PROPFIND), in one query. */
+  async propertiesOfFolder(dir: string): Promise<DavPropertyRow[]> {
+    const escaped = (dir === '/' ? '' : dir).replace(/[\\%_]/g, (ch) => `\\${ch}`);
+    return this.db
+      .selectFrom('dav_properties')
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          eb('path', '=', dir),
+          eb.and([
+            sql<SqlBool>`path like ${`${escaped}/%`} escape '\\'`,
+            sql<SqlBool>`path not like ${`${escaped}/%/%`} escape '\\'`,
+          ]),
+        ]),
+      )
+      .execute();
+  }
+
   /** Drops the properties of a path and everything below it. */
   async removePropertiesTree(path: string): Promise<void> {
     await this.db
@@ -77,6 +96,20 @@ export class DavRepository {
   }
 
   // ---- locks ----
+
+  /**
+   * Runs `fn` in a transaction that no other lock writer (of this or another instance) runs beside: on
+   * PostgreSQL the transaction takes dav_locks in SHARE ROW EXCLUSIVE mode (writers wait, readers do not);
+   * on SQLite its first statement (dropping expired locks) takes the database's write lock. So a check for
+   * conflicting locks and the insert that follows it are one atomic step.
+   */
+  async exclusively<T>(now: string, fn: (repo: DavRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      if (dialectOf(trx) === 'postgres') await sql`lock table dav_locks in share row exclusive mode`.execute(trx);
+      await trx.deleteFrom('dav_locks').where('expires_at', '<=', now).execute();
+      return fn(new DavRepository(trx));
+    });
+  }
 
   /** Unexpired locks on `path`, on its ancestors, or (with `below`) on anything under it. */
   async locksAround(path: string, ancestors: string[], now: string, withBelow: boolean): Promise<DavLockRow[]> {

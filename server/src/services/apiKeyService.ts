@@ -25,7 +25,19 @@ function maskKey(key: string): string {
 }
 
 export class ApiKeyService {
+  private readonly changeListeners = new Set<() => void>();
+
   constructor(private readonly deps: ApiKeyServiceDeps) {}
+
+  /** Called after a key is updated or deleted (e.g. so WebDAV forgets the credentials it verified). */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) listener();
+  }
 
   private toView(row: ApiKeyRow): ApiKeyView {
     let key: string;
@@ -128,12 +140,14 @@ export class ApiKeyService {
       updated_at: isoNow(this.deps.clock),
     };
     await this.deps.keys.update(id, changes);
+    this.changed();
     return this.toView({ ...row, ...changes });
   }
 
   async remove(id: string): Promise<void> {
     await this.requireRow(id);
     await this.deps.keys.delete(id);
+    this.changed();
   }
 
   /**

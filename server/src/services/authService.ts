@@ -17,7 +17,15 @@ export interface AuthServiceDeps {
 }
 
 export class AuthService {
+  private readonly changeListeners = new Set<() => void>();
+
   constructor(private readonly deps: AuthServiceDeps) {}
+
+  /** Called after the admin's name or password changed (e.g. so WebDAV forgets the credentials it verified). */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
 
   /** Creates the first admin when none exists. Returns the credentials when it did. */
   async ensureAdmin(
@@ -107,6 +115,7 @@ export class AuthService {
     if (input.newPassword !== undefined) changes.password_hash = await hashPassword(input.newPassword);
     await admins.update(admin.id, changes);
     await tokens.deleteAllOf(admin.id);
+    for (const listener of this.changeListeners) listener();
     return { username: changes.username ?? admin.username };
   }
 

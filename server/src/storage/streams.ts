@@ -1,4 +1,5 @@
 // Stream plumbing shared by the drivers: Node ↔ Web streams with backpressure, byte metering, ranges.
+import { YoungGarbage } from './youngGarbage.js';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import { StorageError, type ByteRange, type WriteBody } from './types.js';
@@ -103,6 +104,7 @@ export function sliceNode(source: Readable, skip: number, length: number): Reada
  */
 export class ByteMeter extends Transform {
   bytes = 0;
+  private readonly garbage = new YoungGarbage();
   private readonly size?: number;
   private readonly maxBytes?: number;
   private readonly path?: string;
@@ -116,6 +118,7 @@ export class ByteMeter extends Transform {
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, callback: TransformCallback): void {
     this.bytes += chunk.length;
+    this.garbage.add(chunk.length);
     if (this.maxBytes !== undefined && this.bytes > this.maxBytes) {
       callback(new StorageError('too_large', `more than ${this.maxBytes} bytes`, { path: this.path }));
       return;

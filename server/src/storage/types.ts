@@ -217,4 +217,6 @@ export interface StorageDriver {
   sweepTemp?(olderThan: Date): Promise<string[]>;
   /** Releases sockets / handles. */
   close?(): Promise<void>;
+  /** Sets a file's modification time (local: utimes); answers the entry. Absent where the backend cannot. */
+  setModified?(path: string, at: Date): Promise<Entry>;
 }

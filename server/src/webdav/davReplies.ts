@@ -100,9 +100,36 @@ function propstat(props: string[], status: string): string {
     : `<D:propstat><D:prop>${props.join('')}</D:prop><D:status>HTTP/1.1 ${status}</D:status></D:propstat>`;
 }
 
+const COLLECTION_TYPE = '<D:resourcetype><D:collection/></D:resourcetype>';
+const EMPTY_LOCKS = '<D:lockdiscovery></D:lockdiscovery>';
+
+/**
+ * The live properties of `allprop` in LIVE_NAMES order, straight into one string: the common case
+ * (a folder listing with no dead properties and no locks) costs one template per resource.
+ */
+function allLive(r: DavResource, locks: DavLock[]): string {
+  return (
+    `<D:creationdate>${r.lastModified.toISOString()}</D:creationdate>` +
+    `<D:displayname>${escapeXml(r.name)}</D:displayname>` +
+    (r.isDir ? '' : `<D:getcontentlength>${r.size}</D:getcontentlength>`) +
+    (r.contentType ? `<D:getcontenttype>${escapeXml(r.contentType)}</D:getcontenttype>` : '') +
+    (r.etag ? `<D:getetag>${escapeXml(r.etag)}</D:getetag>` : '') +
+    `<D:getlastmodified>${r.lastModified.toUTCString()}</D:getlastmodified>` +
+    (r.isDir ? COLLECTION_TYPE : '<D:resourcetype/>') +
+    SUPPORTED_LOCK +
+    (locks.length === 0 ? EMPTY_LOCKS : lockDiscovery(locks))
+  );
+}
+
 /** One `D:response` of a PROPFIND. */
-function propfindResponse(item: DavPropfindItem, request: PropRequest): string {
+function propfindResponse(item: DavPropfindItem, request: PropRequest, href: string): string {
   const { resource, dead, locks } = item;
+  if (request.kind === 'allprop' && request.include.length === 0 && dead.length === 0) {
+    return (
+      `<D:response><D:href>${escapeXml(href)}</D:href><D:propstat><D:prop>${allLive(resource, locks)}</D:prop>` +
+      '<D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>'
+    );
+  }
   const found: string[] = [];
   const missing: string[] = [];
   if (request.kind === 'propname') {
@@ -127,15 +154,41 @@ function propfindResponse(item: DavPropfindItem, request: PropRequest): string {
     }
   }
   return (
-    `<D:response><D:href>${escapeXml(hrefOf(resource.path, resource.isDir))}</D:href>` +
+    `<D:response><D:href>${escapeXml(href)}</D:href>` +
     propstat(found, '200 OK') +
     propstat(missing, '404 Not Found') +
     '</D:response>'
   );
 }
 
+/** Characters per chunk of a streamed multistatus. */
+const CHUNK_CHARS = 64 * 1024;
+
+/**
+ * A PROPFIND's multistatus as string chunks of ~64 KB, one `D:response` after another (never the whole
+ * document at once). Members of the first resource (Depth 1) reuse its encoded href.
+ */
+export function* propfindChunks(items: DavPropfindItem[], request: PropRequest): Generator<string> {
+  let chunk = `${HEAD}<D:multistatus xmlns:D="DAV:">`;
+  const first = items[0]?.resource;
+  const prefix = first ? hrefOf(first.path, true) : '';
+  const memberOf = first ? (first.path === '/' ? '/' : `${first.path}/`) : '';
+  for (const item of items) {
+    const r = item.resource;
+    const member =
+      r !== first && r.path.startsWith(memberOf) && r.path.indexOf('/', memberOf.length) < 0 && r.name !== '';
+    const href = member ? `${prefix}${encodeURIComponent(r.name)}${r.isDir ? '/' : ''}` : hrefOf(r.path, r.isDir);
+    chunk += propfindResponse(item, request, href);
+    if (chunk.length >= CHUNK_CHARS) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  yield `${chunk}</D:multistatus>`;
+}
+
 export function propfindReply(items: DavPropfindItem[], request: PropRequest): string {
-  return `${HEAD}<D:multistatus xmlns:D="DAV:">${items.map((i) => propfindResponse(i, request)).join('')}</D:multistatus>`;
+  return [...propfindChunks(items, request)].join('');
 }
 
 const REASONS: Record<number, string> = { 200: 'OK', 403: 'Forbidden', 424: 'Failed Dependency' };

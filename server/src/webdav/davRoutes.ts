@@ -10,7 +10,15 @@ import type { Logger } from '../lib/logger.js';
 import type { DavAuth } from '../services/webdav/davAuth.js';
 import type { IfList } from '../services/webdav/types.js';
 import { WebdavService } from '../services/webdav/webdavService.js';
-import { errorReply, lockReply, propfindReply, proppatchReply, XML_TYPE, type PropRequest } from './davReplies.js';
+import {
+  errorReply,
+  lockReply,
+  propfindChunks,
+  propfindReply,
+  proppatchReply,
+  XML_TYPE,
+  type PropRequest,
+} from './davReplies.js';
 import { parseIf } from './ifHeader.js';
 import { DAV, child, elements, parseXml, serialize, type XmlElement } from './xml.js';
 
@@ -18,6 +26,8 @@ type Ctx = Context<AppEnv>;
 
 /** Request bodies of PROPFIND / PROPPATCH / LOCK are small documents. */
 const XML_BODY_MAX = 1024 * 1024;
+/** PROPFIND answers with more resources than this are streamed (chunked) instead of sent with a length. */
+const STREAM_FROM = 200;
 const METHODS = 'OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, MKCOL, COPY, MOVE, LOCK, UNLOCK';
 
 /** The virtual path of a /dav URL path (still percent-encoded); 400 for an encoded slash inside a name. */
@@ -161,7 +171,21 @@ export function davRoutes(deps: { webdav: WebdavService; davAuth: DavAuth; logge
           return xml(c, errorReply('Depth: infinity is not served: use Depth 0 or 1', 'propfind-finite-depth'), 403);
         }
         const items = await webdav.propfind(principal, path, depth);
-        return xml(c, propfindReply(items, request), 207);
+        if (items.length <= STREAM_FROM) return xml(c, propfindReply(items, request), 207);
+        // A big folder: the multistatus goes out in chunks as it is written, never whole in memory.
+        const chunks = propfindChunks(items, request);
+        const encoder = new TextEncoder();
+        c.header('Content-Type', XML_TYPE);
+        return c.body(
+          new ReadableStream<Uint8Array>({
+            pull(controller) {
+              const next = chunks.next();
+              if (next.done) controller.close();
+              else controller.enqueue(encoder.encode(next.value));
+            },
+          }),
+          207,
+        );
       }
       case 'PROPPATCH': {
         const body = await readXmlBody(c);
@@ -187,14 +211,24 @@ export function davRoutes(deps: { webdav: WebdavService; davAuth: DavAuth; logge
         const length = c.req.header('content-length');
         const size = length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
         const contentType = c.req.header('content-type');
+        // Nextcloud-style clients send the file's modification time (Unix seconds).
+        const ocMtime = c.req.header('x-oc-mtime');
+        let mtime: Date | undefined;
+        if (ocMtime !== undefined) {
+          const seconds = /^\s*\d{1,12}(\.\d+)?\s*$/.test(ocMtime) ? Number(ocMtime) : NaN;
+          if (!Number.isFinite(seconds)) throw AppError.validation('X-OC-Mtime must be Unix seconds');
+          mtime = new Date(Math.floor(seconds) * 1000);
+        }
         // The socket's own Node stream: no Web stream in between (flat memory, fewer copies).
         const result = await webdav.put(principal, path, nodeRequestBody(c) ?? Readable.from([]), {
           ...(size !== undefined ? { size } : {}),
           ...(contentType ? { contentType } : {}),
+          ...(mtime ? { mtime } : {}),
           signal: c.req.raw.signal,
           ifLists: ifListsOf(c),
         });
         if (result.etag) c.header('ETag', result.etag);
+        if (mtime) c.header('X-OC-MTime', 'accepted');
         return c.body(null, result.created ? 201 : 204);
       }
       case 'DELETE':

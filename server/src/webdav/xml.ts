@@ -129,5 +129,6 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 
 /** Text or an attribute value for the replies. */
 export function escapeXml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => ESCAPES[ch] as string);
+  return SPECIAL.test(value) ? value.replace(/[&<>"']/g, (ch) => ESCAPES[ch] as string) : value;
 }
+const SPECIAL = /[&<>"']/;

@@ -8,8 +8,12 @@ import type { AdminPrincipal, Principal } from '../principal.js';
 import type { ApiKeyRow } from '../../repositories/apiKeyRepository.js';
 import type { SecretAttemptLimiter } from '../secretAttemptLimiter.js';
 
-/** How long a verified Basic header is remembered (each password check is a scrypt). */
-const CACHE_MS = 60_000;
+/**
+ * How long a verified Basic header is remembered (each password check is a scrypt). This process forgets
+ * them at once when a key or the admin's password changes (`forget`); another instance sharing the database
+ * may go on accepting an old credential for at most this long.
+ */
+export const DAV_AUTH_CACHE_MS = 10_000;
 const CACHE_MAX = 1000;
 
 type Found = { admin?: AdminPrincipal; row?: ApiKeyRow };
@@ -34,7 +38,7 @@ export function treePrincipal(principal: Principal): Principal {
 /**
  * WebDAV Basic auth (spec §6): the admin's username and password, or an API key as both user and
  * password. Failures count in the secret-attempt limiter (kind `webdav`, per client); verified headers are
- * remembered for a minute by their hash (never the header itself).
+ * remembered for a few seconds by their hash (never the header itself).
  */
 export class DavAuth {
   private readonly verified = new Map<string, { principal: Principal; until: number }>();
@@ -47,6 +51,40 @@ export class DavAuth {
       clock: Clock;
     },
   ) {}
+
+  /** Drops every remembered credential (a key was changed or deleted, the admin's password changed). */
+  forget(): void {
+    this.verified.clear();
+  }
+
+  /**
+   * What `authenticate` would make of an API key sent as both user and password, without using it (no
+   * last_used, no limiter: only the admin asks, from the settings page).
+   */
+  async identifyKey(key: string): Promise<DavIdentity> {
+    const row = await this.deps.apiKeys.findKey(key);
+    if (!row) return { problem: 'unknown_key' };
+    if (row.enabled !== 1) return { problem: 'disabled' };
+    if (row.expires_at !== null && row.expires_at <= this.deps.clock.now().toISOString()) return { problem: 'expired' };
+    if (
+      !hasPermission(row.permissions, Permission.WEBDAV_READ) &&
+      !hasPermission(row.permissions, Permission.WEBDAV_MANAGE)
+    ) {
+      return { problem: 'no_webdav_permission' };
+    }
+    return {
+      principal: {
+        type: 'apikey',
+        keyId: row.id,
+        name: row.name,
+        permissions: row.permissions,
+        basicPath: row.basic_path,
+        isGuest: row.is_guest ? 1 : 0,
+        role: row.role,
+        expiresAt: row.expires_at,
+      },
+    };
+  }
 
   /** The caller of a request with `authorization`; 401 (with WWW-Authenticate) when missing or wrong, 429 when limited. */
   async authenticate(authorization: string | undefined, client: string): Promise<Principal> {
@@ -82,10 +120,15 @@ export class DavAuth {
       throw AppError.forbidden('this API key lacks the webdav_read permission');
     }
     if (this.verified.size >= CACHE_MAX) this.verified.clear();
-    this.verified.set(hash, { principal, until: now + CACHE_MS });
+    this.verified.set(hash, { principal, until: now + DAV_AUTH_CACHE_MS });
     return principal;
   }
 }
+
+/** The identity a key would have over WebDAV, or why it has none (the settings page's live check). */
+export type DavIdentity =
+  | { principal: Principal; problem?: undefined }
+  | { principal?: undefined; problem: 'unknown_key' | 'disabled' | 'expired' | 'no_webdav_permission' };
 
 /** 403 unless the caller may write over WebDAV (admin, or WEBDAV_MANAGE). */
 export function requireManage(principal: Principal): void {

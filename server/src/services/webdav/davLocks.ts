@@ -99,13 +99,6 @@ export class DavLocks {
     path: string,
     request: { depth: '0' | 'infinity'; scope: 'exclusive' | 'shared'; owner: string; timeoutSeconds: number },
   ): Promise<DavLock> {
-    const existing = await this.around(path, request.depth === 'infinity');
-    const conflicts = existing.filter(
-      (l) => covers(l, path) || (request.depth === 'infinity' && isPathWithin(l.root, path)),
-    );
-    if (conflicts.some((l) => l.scope === 'exclusive' || request.scope === 'exclusive')) {
-      throw new AppError('LOCKED', `${path} is already locked`);
-    }
     const now = this.deps.clock.now();
     const row: DavLockRow = {
       token: `urn:uuid:${randomUUID()}`,
@@ -118,7 +111,17 @@ export class DavLocks {
       expires_at: new Date(now.getTime() + request.timeoutSeconds * 1000).toISOString(),
       created_at: now.toISOString(),
     };
-    await this.deps.repo.insertLock(row);
+    // Check and insert in one step no other instance can run beside (two clients never both get it).
+    await this.deps.repo.exclusively(now.toISOString(), async (repo) => {
+      const rows = await repo.locksAround(path, ancestorsOf(path), now.toISOString(), request.depth === 'infinity');
+      const conflicts = rows
+        .map(toLock)
+        .filter((l) => covers(l, path) || (request.depth === 'infinity' && isPathWithin(l.root, path)));
+      if (conflicts.some((l) => l.scope === 'exclusive' || request.scope === 'exclusive')) {
+        throw new AppError('LOCKED', `${path} is already locked`);
+      }
+      await repo.insertLock(row);
+    });
     return toLock(row);
   }
 

@@ -9,6 +9,7 @@ import type { VfsEntry } from '../../vfs/types.js';
 import type { Vfs } from '../../vfs/vfs.js';
 import type { ContentRequest, ContentResult } from '../fileServingService.js';
 import { etagOf, mimetypeOf, type FsService } from '../fsService.js';
+import { storageToAppError } from '../storageErrors.js';
 import type { Principal } from '../principal.js';
 import type { SettingsService } from '../settingsService.js';
 import { requireManage, treePrincipal } from './davAuth.js';
@@ -28,6 +29,12 @@ const LIVE = new Set([
   'resourcetype',
   'supportedlock',
 ]);
+
+/**
+ * Properties the server keeps for itself in dav_properties (never listed, never patchable): `mtime`, a
+ * client's X-OC-Mtime on storages that cannot set a file's time (S3), valid while the file keeps its ETag.
+ */
+export const INTERNAL_NS = 'urn:x-clipnest:webdav-internal';
 
 /** Presigned GET links for `302_redirect` mounts last this long. */
 const REDIRECT_TTL_SECONDS = 900;
@@ -113,13 +120,40 @@ export class WebdavService {
       const entries = virtual ?? (await this.deps.vfs.list(caller, self.path)).entries;
       resources.push(...entries.map((e) => this.toResource(e)));
     }
-    const dead = await this.deps.repo.propertiesOf(resources.map((r) => r.path));
+    const rows =
+      depth === '1' && self.isDir
+        ? await this.deps.repo.propertiesOfFolder(self.path)
+        : await this.deps.repo.properties(self.path);
     const locks = await this.deps.locks.around(self.path, depth === '1');
-    return resources.map((resource) => ({
-      resource,
-      dead: dead.filter((d) => d.path === resource.path).map((d) => ({ ns: d.ns, name: d.name, xml: d.value })),
-      locks: locks.filter((l) => covers(l, resource.path)),
-    }));
+    const dead = new Map<string, DavPropfindItem['dead']>();
+    const mtimes = new Map<string, { at: string; etag?: string }>();
+    for (const row of rows) {
+      if (row.ns === INTERNAL_NS) {
+        if (row.name === 'mtime') mtimes.set(row.path, JSON.parse(row.value) as { at: string; etag?: string });
+        continue;
+      }
+      let list = dead.get(row.path);
+      if (!list) dead.set(row.path, (list = []));
+      list.push({ ns: row.ns, name: row.name, xml: row.value });
+    }
+    return resources.map((resource) => {
+      const mtime = mtimes.get(resource.path);
+      return {
+        resource: mtime && mtime.etag === resource.etag ? { ...resource, lastModified: new Date(mtime.at) } : resource,
+        dead: dead.get(resource.path) ?? [],
+        locks: locks.length === 0 ? [] : locks.filter((l) => covers(l, resource.path)),
+      };
+    });
+  }
+
+  /** What `/dav/` lists for a caller (its members), and why it is empty when it is. */
+  async topLevel(
+    principal: Principal,
+  ): Promise<{ entries: DavResource[]; emptyReason?: 'no_mounts' | 'none_in_base_path' }> {
+    const entries = (await this.propfind(principal, '/', '1')).slice(1).map((item) => item.resource);
+    if (entries.length > 0) return { entries };
+    const active = (await this.deps.vfs.allMounts()).filter((m) => m.is_active);
+    return { entries, emptyReason: active.length === 0 ? 'no_mounts' : 'none_in_base_path' };
   }
 
   /** GET / HEAD: a redirect to the storage (302_redirect mounts that can presign), else the bytes. */
@@ -211,7 +245,7 @@ export class WebdavService {
     principal: Principal,
     input: string,
     body: WriteBody,
-    options: { size?: number; contentType?: string; signal?: AbortSignal } & WriteConditions,
+    options: { size?: number; contentType?: string; signal?: AbortSignal; mtime?: Date } & WriteConditions,
   ): Promise<{ created: boolean; etag?: string }> {
     requireManage(principal);
     const path = this.deps.vfs.normalise(input);
@@ -221,13 +255,30 @@ export class WebdavService {
     await this.assertParentFolder(principal, path);
     await this.preconditions(principal, path, options, { membership: !existing });
     const mode = await this.deps.settings.get('webdav_upload_mode');
-    const entry = await this.deps.vfs.write(treePrincipal(principal), path, body, {
+    let entry = await this.deps.vfs.write(treePrincipal(principal), path, body, {
       overwrite: true,
       ...(options.size !== undefined && mode === 'direct' ? { size: options.size } : {}),
       ...(options.contentType ? { contentType: options.contentType } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    if (options.mtime) entry = await this.setModified(principal, path, entry, options.mtime);
+    else if (existing) await this.deps.repo.patchProperties(path, [{ op: 'remove', ns: INTERNAL_NS, name: 'mtime' }]);
     return { created: !existing, etag: etagOf(entry) };
+  }
+
+  /** A client's modification time (X-OC-Mtime): on the file where the storage can, else kept beside it. */
+  private async setModified(principal: Principal, path: string, entry: VfsEntry, at: Date): Promise<VfsEntry> {
+    const resolved = await this.deps.vfs.resolve(treePrincipal(principal), path, Permission.MOUNT_UPLOAD);
+    if (resolved.driver.setModified) {
+      try {
+        return this.deps.vfs.written(resolved, await resolved.driver.setModified(resolved.driverPath, at));
+      } catch (error) {
+        throw storageToAppError(error, 'file');
+      }
+    }
+    const value = JSON.stringify({ at: at.toISOString(), etag: entry.etag });
+    await this.deps.repo.patchProperties(path, [{ op: 'set', ns: INTERNAL_NS, name: 'mtime', value }]);
+    return entry;
   }
 
   /** MKCOL. */
@@ -307,7 +358,7 @@ export class WebdavService {
     requireManage(principal);
     const resource = await this.require(principal, input);
     await this.preconditions(principal, resource.path, conditions, {});
-    const refused = changes.filter((c) => c.ns === 'DAV:' && LIVE.has(c.name));
+    const refused = changes.filter((c) => (c.ns === 'DAV:' && LIVE.has(c.name)) || c.ns === INTERNAL_NS);
     if (refused.length > 0) {
       return changes.map((c) => ({ ns: c.ns, name: c.name, status: refused.includes(c) ? 403 : 424 }));
     }

@@ -1,0 +1,51 @@
+// The WebDAV settings page's server side (issue 20): where clients connect, and a live check of what an
+// identity (the admin, or an API key) sees at /dav/.
+import { Permission, hasPermission, webdavCheckSchema, type WebdavCheckResult } from '@clipnest/contract';
+import { Hono } from 'hono';
+import type { Guard } from '../http/auth.js';
+import type { AppEnv } from '../http/env.js';
+import { ok } from '../http/envelope.js';
+import { readJson } from '../http/input.js';
+import type { Principal } from '../services/principal.js';
+import type { DavAuth } from '../services/webdav/davAuth.js';
+import type { WebdavService } from '../services/webdav/webdavService.js';
+import { hrefOf } from '../webdav/davReplies.js';
+
+export function webdavSettingsRoutes(deps: {
+  webdav: WebdavService;
+  davAuth: DavAuth;
+  guard: Guard;
+  publicUrl?: string;
+}) {
+  const { webdav, davAuth, guard } = deps;
+  return new Hono<AppEnv>()
+    .get('/', async (c) => {
+      const admin = await guard.admin(c);
+      return ok(c, { public_url: deps.publicUrl ?? null, admin_username: admin.username });
+    })
+    .post('/check', async (c) => {
+      const admin = await guard.admin(c);
+      const input = await readJson(c, webdavCheckSchema, { maxBytes: 4096 });
+      let principal: Principal = admin;
+      if (input.identity === 'apikey') {
+        const found = await davAuth.identifyKey(input.key);
+        if (!found.principal) return ok(c, { problem: found.problem, entries: [] } satisfies WebdavCheckResult);
+        principal = found.principal;
+      }
+      const { entries, emptyReason } = await webdav.topLevel(principal);
+      const result: WebdavCheckResult = {
+        identity:
+          principal.type === 'admin'
+            ? { type: 'admin', name: principal.username, basic_path: '/', can_write: true }
+            : {
+                type: 'apikey',
+                name: principal.name,
+                basic_path: principal.basicPath || '/',
+                can_write: hasPermission(principal.permissions, Permission.WEBDAV_MANAGE),
+              },
+        entries: entries.map((e) => ({ name: e.name, href: hrefOf(e.path, e.isDir), is_dir: e.isDir })),
+        ...(emptyReason ? { empty_reason: emptyReason } : {}),
+      };
+      return ok(c, result);
+    });
+}
