@@ -49,6 +49,7 @@ import { FileUploadService } from './services/fileUploadService.js';
 import { StorageConfigService } from './services/storageConfigService.js';
 import { LocalRoots } from './services/localRoots.js';
 import { StorageRegistry } from './services/storageRegistry.js';
+import { guardedStorageLookup } from './net/storageEndpointGuard.js';
 import { createDriver } from './storage/index.js';
 import { SsrfGuard } from './net/ssrfGuard.js';
 import { UploadSessionRepository } from './repositories/uploadSessionRepository.js';
@@ -148,7 +149,8 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
   const storageRegistry = new StorageRegistry({
     factories: {
       local: (root) => createDriver({ kind: 'local', root, fsync: config.localFsync }),
-      s3: (settings) => createDriver({ kind: 's3', ...settings }),
+      // Storage endpoints may be on the LAN, never a cloud metadata / link-local address (net/storageEndpointGuard).
+      s3: (settings) => createDriver({ kind: 's3', ...settings, lookup: guardedStorageLookup() }),
     },
     cipher,
     localRoot: path.join(config.dataDir, 'storage', 'local'),

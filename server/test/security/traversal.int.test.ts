@@ -161,7 +161,12 @@ describe.each(dbTargets)('path traversal and scope escape on %s', (target) => {
 
   const enc = encodeURIComponent;
   /** Raw HTTP (node:http, not fetch): the path goes out as written, dot segments and backslashes included. */
-  async function send(method: string, url: string, headers: Record<string, string>, body?: BodyInit): Promise<Answer> {
+  async function send(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body?: string | FormData,
+  ): Promise<Answer> {
     let payload: Buffer | undefined;
     const sendHeaders: Record<string, string> = { ...headers };
     if (body instanceof FormData) {
