@@ -282,32 +282,42 @@ describe.each(dbTargets)('path traversal and scope escape on %s', (target) => {
     return { failures, tried };
   }
 
-  it('a key based at /team reaches nothing outside it, at any entry, in any spelling', async () => {
-    const before = { disk: outOfScope(true), bucket: await bucketSnapshot(s3) };
-    const { failures, tried } = await attack(
-      key,
-      [...ESCAPES, ...KEY_ONLY],
-      KEY_MARKERS,
-      (p) => KEY_ONLY.includes(p) && p !== '/',
-    );
-    expect(failures).toEqual([]);
-    expect(outOfScope(true)).toEqual(before.disk);
-    expect(await bucketSnapshot(s3)).toEqual(before.bucket);
-    expect(leakedIntoTeam()).toEqual([]);
-    console.info(
-      `[security] traversal (key /team) on ${target}: ${tried} cases tried, ${tried - failures.length} passed`,
-    );
-    expect(tried).toBeGreaterThanOrEqual(900);
-  });
+  it(
+    'a key based at /team reaches nothing outside it, at any entry, in any spelling',
+    { timeout: 180_000 },
+    async () => {
+      const before = { disk: outOfScope(true), bucket: await bucketSnapshot(s3) };
+      const { failures, tried } = await attack(
+        key,
+        [...ESCAPES, ...KEY_ONLY],
+        KEY_MARKERS,
+        (p) => KEY_ONLY.includes(p) && p !== '/',
+      );
+      expect(failures).toEqual([]);
+      expect(outOfScope(true)).toEqual(before.disk);
+      expect(await bucketSnapshot(s3)).toEqual(before.bucket);
+      expect(leakedIntoTeam()).toEqual([]);
+      console.info(
+        `[security] traversal (key /team) on ${target}: ${tried} cases tried, ${tried - failures.length} passed`,
+      );
+      expect(tried).toBeGreaterThanOrEqual(900);
+    },
+  );
 
-  it('the admin reaches nothing outside the storage roots (symlinks, absolute and encoded paths)', async () => {
-    const before = outOfScope(false);
-    const { failures, tried } = await attack(admin, ESCAPES, OUTSIDE_MARKERS, () => false);
-    expect(failures).toEqual([]);
-    expect(outOfScope(false)).toEqual(before);
-    console.info(`[security] traversal (admin) on ${target}: ${tried} cases tried, ${tried - failures.length} passed`);
-    expect(tried).toBeGreaterThanOrEqual(700);
-  });
+  it(
+    'the admin reaches nothing outside the storage roots (symlinks, absolute and encoded paths)',
+    { timeout: 180_000 },
+    async () => {
+      const before = outOfScope(false);
+      const { failures, tried } = await attack(admin, ESCAPES, OUTSIDE_MARKERS, () => false);
+      expect(failures).toEqual([]);
+      expect(outOfScope(false)).toEqual(before);
+      console.info(
+        `[security] traversal (admin) on ${target}: ${tried} cases tried, ${tried - failures.length} passed`,
+      );
+      expect(tried).toBeGreaterThanOrEqual(700);
+    },
+  );
 
   it('the key still works inside its base path (the refusals above are not a blanket 403)', async () => {
     expect((await send('GET', `/api/fs/list?path=${enc('/team')}`, key.api)).status).toBe(200);
