@@ -52,6 +52,7 @@ import { CloudpasteImportRepository } from './repositories/cloudpasteImportRepos
 import { CloudpasteImportService } from './services/cloudpasteImport/cloudpasteImportService.js';
 import { localObjectCheck, localRootCheck } from './services/cloudpasteImport/localStorage.js';
 import { StorageRegistry } from './services/storageRegistry.js';
+import { guardedStorageLookup } from './net/storageEndpointGuard.js';
 import { createDriver } from './storage/index.js';
 import { SsrfGuard } from './net/ssrfGuard.js';
 import { UploadSessionRepository } from './repositories/uploadSessionRepository.js';
@@ -151,7 +152,8 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
   const storageRegistry = new StorageRegistry({
     factories: {
       local: (root) => createDriver({ kind: 'local', root, fsync: config.localFsync }),
-      s3: (settings) => createDriver({ kind: 's3', ...settings }),
+      // Storage endpoints may be on the LAN, never a cloud metadata / link-local address (net/storageEndpointGuard).
+      s3: (settings) => createDriver({ kind: 's3', ...settings, lookup: guardedStorageLookup() }),
     },
     cipher,
     localRoot: path.join(config.dataDir, 'storage', 'local'),

@@ -1,7 +1,7 @@
 import { errorKindForStatus } from '@clipnest/contract';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { isUniqueViolation } from '../db/errors.js';
+import { isUniqueViolation, isUnstorableText } from '../db/errors.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../lib/logger.js';
 import { replyError } from './envelope.js';
@@ -19,6 +19,8 @@ export function createErrorHandler(logger: Logger) {
       return replyError(c, kind, error.message || 'request failed');
     }
     if (isUniqueViolation(error)) return replyError(c, 'CONFLICT', 'a record with this value already exists');
+    // A NUL or invalid UTF-8 in an id, slug or text that reached PostgreSQL (found by the security fuzzer).
+    if (isUnstorableText(error)) return replyError(c, 'VALIDATION', 'the request contains a NUL or invalid character');
     logger.error(`unhandled error on ${c.req.method} ${c.req.path}`, error);
     return replyError(c, 'INTERNAL', 'internal server error');
   };

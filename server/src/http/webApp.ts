@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import { getMimeType } from 'hono/utils/mime';
 import { normalizeVirtualPath } from '@clipnest/contract';
+import { appShellRenderer, type AppShell } from './appShellCsp.js';
 import { pickEncoding, type ContentCoding } from './encoding.js';
 
 /** What the build precompresses beside each text asset (`app.js.br`, `app.js.gz`). */
@@ -30,14 +31,15 @@ async function precompressedSizes(file: string): Promise<Map<ContentCoding, numb
  */
 export function createWebAppHandler(distDir: string) {
   const indexFile = path.join(distDir, 'index.html');
-  let indexHtml: Promise<string> | undefined;
+  let indexHtml: Promise<() => AppShell> | undefined;
 
   return async (c: Context) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       return c.text('Method Not Allowed', 405, { Allow: 'GET, HEAD' });
     }
     const requested = normalizeVirtualPath(c.req.path, { decode: true });
-    if (requested && requested !== '/') {
+    // index.html itself (the service worker precaches it) always goes through the shell: nonce and CSP.
+    if (requested && requested !== '/' && requested !== '/index.html') {
       const file = path.join(distDir, requested);
       const info = await stat(file).catch(() => null);
       if (info?.isFile()) {
@@ -55,16 +57,19 @@ export function createWebAppHandler(distDir: string) {
         return c.body(Readable.toWeb(createReadStream(sent)) as ReadableStream<Uint8Array>, 200);
       }
       // A missing asset is a 404, not the SPA: a stale hashed bundle must not be answered with HTML.
-      if (/\.[a-z0-9]{1,8}$/i.test(requested) && requested !== '/index.html') return c.text('Not Found', 404);
+      if (/\.[a-z0-9]{1,8}$/i.test(requested)) return c.text('Not Found', 404);
     }
-    indexHtml ??= readFile(indexFile, 'utf8').catch((error: unknown) => {
+    indexHtml ??= readFile(indexFile, 'utf8').then(appShellRenderer, (error: unknown) => {
       indexHtml = undefined;
       throw error;
     });
     try {
-      const html = await indexHtml;
+      const shell = (await indexHtml)();
       c.header('Cache-Control', 'no-cache');
-      return c.html(html);
+      c.header('Content-Security-Policy', shell.csp);
+      c.header('X-Content-Type-Options', 'nosniff');
+      c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
+      return c.html(shell.html);
     } catch {
       return c.text('The web app is not built yet: run `npm run build` (npm start does this for you).', 503);
     }

@@ -9,6 +9,7 @@ import type { Updateable } from 'kysely';
 import { mkdirSync, realpathSync } from 'node:fs';
 import type { StorageConfigsTable } from '../db/schema.js';
 import { AppError } from '../errors.js';
+import { storageEndpointBlocked } from '../net/storageEndpointGuard.js';
 import type { SecretCipher } from '../security/cipher.js';
 import { isInsideDir } from '../storage/local/realPath.js';
 import type { StorageDriver } from '../storage/types.js';
@@ -161,6 +162,10 @@ const s3Type: StorageTypeDefinition = {
     const endpoint = out.endpoint ?? current?.endpoint ?? '';
     if (provider !== 'aws' && endpoint === '') {
       throw AppError.validation('endpoint is required for this provider', [{ path: 'endpoint', message: 'required' }]);
+    }
+    const blocked = out.endpoint ? storageEndpointBlocked(out.endpoint) : null;
+    if (blocked) {
+      throw AppError.validation(`endpoint refused: ${blocked}`, [{ path: 'endpoint', message: `refused: ${blocked}` }]);
     }
     return out;
   },

@@ -12,6 +12,9 @@
 //   DeleteObjects.
 // - Multipart for clients: CreateMultipartUpload, presigned UploadPart, ListParts, Complete, Abort.
 //   Backends without ListParts / Abort / ListMultipartUploads (s3rver) → StorageError('unsupported').
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -80,6 +83,8 @@ export interface S3DriverOptions {
   queueSize?: number;
   /** TCP connect timeout (default 10 s). */
   connectionTimeoutMs?: number;
+  /** How the client's sockets resolve host names (the app refuses metadata addresses here). */
+  lookup?: LookupFunction;
 }
 
 const MiB = 1024 * 1024;
@@ -204,7 +209,16 @@ export class S3Driver implements StorageDriver {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
       maxAttempts: 3,
-      requestHandler: { connectionTimeout: options.connectionTimeoutMs ?? 10_000 },
+      requestHandler: {
+        connectionTimeout: options.connectionTimeoutMs ?? 10_000,
+        // The SDK's own agent settings (keep-alive, 50 sockets), plus the resolver when one is given.
+        ...(options.lookup
+          ? {
+              httpAgent: new http.Agent({ keepAlive: true, maxSockets: 50, lookup: options.lookup }),
+              httpsAgent: new https.Agent({ keepAlive: true, maxSockets: 50, lookup: options.lookup }),
+            }
+          : {}),
+      },
       // Every failure reaches the caller as a StorageError; the SDK's own console notes would only repeat it.
       logger: SILENT_LOGGER,
     });

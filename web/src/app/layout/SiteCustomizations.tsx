@@ -7,13 +7,24 @@ import { useSiteConfig } from '../../lib/siteConfig';
  * SECURITY: this content is ADMIN-TRUSTED and deliberately NOT sanitised — it exists for analytics
  * snippets, extra styles and meta tags, so <script> elements in it run. Anyone holding the admin
  * login can therefore run script in visitors' browsers (see README "Security notes").
+ *
+ * The app shell's Content-Security-Policy forbids inline script; the server writes a per-response nonce
+ * into `<meta name="clipnest-csp-nonce">` and only the admin's `<script>` elements get it here (so they
+ * run, while markup from pastes, file names or Markdown never can). Inline event handlers (`onclick=`)
+ * in the admin's code do not run: see docs/security.md.
  */
+function cspNonce(): string {
+  return document.querySelector<HTMLMetaElement>('meta[name="clipnest-csp-nonce"]')?.content ?? '';
+}
+
 function inject(html: string, target: HTMLElement, marker: string): () => void {
   if (!html.trim()) return () => {};
   const range = document.createRange();
   range.selectNode(target);
   // createContextualFragment marks <script> elements as executable when they are inserted.
   const fragment = range.createContextualFragment(html);
+  const nonce = cspNonce();
+  if (nonce) for (const script of Array.from(fragment.querySelectorAll('script'))) script.nonce = nonce;
   const nodes = Array.from(fragment.childNodes);
   for (const node of nodes) {
     if (node instanceof Element) node.setAttribute('data-clipnest-custom', marker);
