@@ -70,7 +70,10 @@ export function preloadScreen(pathname: string, signedIn: boolean): void {
   };
   if (first === 'admin') {
     void AdminGate.preload();
-    if (signedIn) void ADMIN_SCREENS[path.slice('/admin/'.length)]?.preload();
+    if (signedIn) {
+      void import('./admin/AdminSidebar');
+      void ADMIN_SCREENS[path.slice('/admin/'.length)]?.preload();
+    }
     return;
   }
   void screens[first]?.preload();
