@@ -2,9 +2,10 @@
  * `toast` with sonner's API, but sonner (and its toaster) load only when the first toast is shown (issue 21):
  * most visits never show one, and a shared paste should not download it. Import `toast` from here, not 'sonner'.
  */
+import type * as SonnerModule from 'sonner';
 import type { ExternalToast, toast as sonnerToast } from 'sonner';
 
-type Sonner = typeof import('sonner');
+type Sonner = typeof SonnerModule;
 type Message = Parameters<typeof sonnerToast>[0];
 type Kind = 'success' | 'error' | 'info' | 'warning';
 

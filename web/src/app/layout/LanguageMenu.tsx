@@ -29,7 +29,12 @@ export function LanguageMenu() {
   const preload = () => void HeaderMenus();
   const button = (
     <Tooltip content={t('language.label')}>
-      <LanguageButton aria-expanded={false} onClick={() => setOpened(true)} onPointerEnter={preload} onFocus={preload} />
+      <LanguageButton
+        aria-expanded={false}
+        onClick={() => setOpened(true)}
+        onPointerEnter={preload}
+        onFocus={preload}
+      />
     </Tooltip>
   );
   if (!opened) return button;

@@ -9,7 +9,14 @@ export type IconButtonProps = Omit<ButtonProps, 'aria-label'> & {
   tooltipSide?: 'top' | 'bottom' | 'left' | 'right';
 };
 
-export function IconButton({ label, children, size = 'icon', variant = 'ghost', tooltipSide, ...props }: IconButtonProps) {
+export function IconButton({
+  label,
+  children,
+  size = 'icon',
+  variant = 'ghost',
+  tooltipSide,
+  ...props
+}: IconButtonProps) {
   return (
     <Tooltip content={label} side={tooltipSide}>
       <Button aria-label={label} size={size} variant={variant} {...props}>

@@ -107,22 +107,30 @@ export function Tooltip({
     };
   }, [anchor]);
 
-  const chain =
-    (name: string, handler: Handler): Handler =>
-    (event) => {
-      (own[name] as Handler | undefined)?.(event);
-      handler(event);
-    };
+  const forward = (name: string, event: SyntheticEvent<HTMLElement>) => (own[name] as Handler | undefined)?.(event);
+  // The handlers touch the timer ref only when events fire, never while rendering.
+  // eslint-disable-next-line react-hooks/refs
   const trigger = cloneElement(child, {
-    onPointerEnter: chain('onPointerEnter', (event) => {
+    onPointerEnter: (event: SyntheticEvent<HTMLElement>) => {
+      forward('onPointerEnter', event);
       if ((event.nativeEvent as PointerEvent).pointerType === 'mouse') openLater(event.currentTarget, HOVER_DELAY_MS);
-    }),
-    onPointerLeave: chain('onPointerLeave', close),
-    onPointerDown: chain('onPointerDown', close),
-    onFocus: chain('onFocus', (event) => {
+    },
+    onPointerLeave: (event: SyntheticEvent<HTMLElement>) => {
+      forward('onPointerLeave', event);
+      close();
+    },
+    onPointerDown: (event: SyntheticEvent<HTMLElement>) => {
+      forward('onPointerDown', event);
+      close();
+    },
+    onFocus: (event: SyntheticEvent<HTMLElement>) => {
+      forward('onFocus', event);
       if (event.currentTarget.matches(':focus-visible')) openLater(event.currentTarget, 0);
-    }),
-    onBlur: chain('onBlur', close),
+    },
+    onBlur: (event: SyntheticEvent<HTMLElement>) => {
+      forward('onBlur', event);
+      close();
+    },
     'aria-describedby': anchor ? [own['aria-describedby'], id].filter(Boolean).join(' ') : own['aria-describedby'],
   });
 

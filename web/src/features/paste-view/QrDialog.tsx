@@ -3,7 +3,15 @@ import { LazyQrCode as QrCode } from '../../components/share/LazyQrCode';
 import { Dialog, DialogContent } from '../../components/ui/dialog';
 
 /** The paste's QR code in a dialog: a chunk of its own, loaded when first opened (issue 21). */
-export default function QrDialog({ url, open, onOpenChange }: { url: string; open: boolean; onOpenChange: (open: boolean) => void }) {
+export default function QrDialog({
+  url,
+  open,
+  onOpenChange,
+}: {
+  url: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   const { t } = useTranslation();
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
