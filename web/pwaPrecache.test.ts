@@ -19,4 +19,14 @@ describe('shellFiles', () => {
     ]);
     expect([...shell].sort()).toEqual(['assets/index.css', 'assets/index.js', 'assets/react.js', 'assets/runtime.js']);
   });
+
+  it('adds the text chunks, which load next to the shell', () => {
+    const shell = shellFiles([
+      chunk('assets/index.js', [], [], true),
+      { ...chunk('assets/en.js'), moduleIds: ['/app/web/src/locales/en.json'] },
+      { ...chunk('assets/paste.js'), moduleIds: ['/app/web/src/locales/zh-CN/paste.json'] },
+      { ...chunk('assets/PasteViewPage.js'), moduleIds: ['/app/web/src/features/paste-view/PasteViewPage.tsx'] },
+    ]);
+    expect([...shell].sort()).toEqual(['assets/en.js', 'assets/index.js', 'assets/paste.js']);
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * Keeps the service-worker precache to the app shell: the entry chunk, what it imports statically,
- * their CSS, and the non-script files (icons, manifest). Every screen, editor, viewer, diagram and
+ * their CSS, the text chunks (per language and area), and the non-script files (icons, manifest). Every screen, editor, viewer, diagram and
  * export library is loaded on demand and cached when first used (runtime caching in vite.config.ts),
  * so the first visit of a shared paste link does not download the whole app in the background.
  */
@@ -10,6 +10,7 @@ interface ChunkNode {
   fileName: string;
   isEntry: boolean;
   imports: string[];
+  moduleIds?: string[];
   viteMetadata?: { importedCss: Set<string> };
 }
 
@@ -25,6 +26,11 @@ export function shellFiles(chunks: readonly ChunkNode[]): Set<string> {
     queue.push(...chunk.imports);
   }
   for (const name of [...shell]) for (const css of byName.get(name)?.viteMetadata?.importedCss ?? []) shell.add(css);
+  // The texts load per language and area next to the shell (lib/i18n.ts): small, and needed offline to render at all.
+  for (const chunk of chunks) {
+    const ids = chunk.moduleIds ?? [];
+    if (ids.length > 0 && ids.every((id) => /[\\/]src[\\/]locales[\\/].+\.json$/.test(id))) shell.add(chunk.fileName);
+  }
   return shell;
 }
 

@@ -65,6 +65,18 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: false,
     chunkSizeWarningLimit: 900,
-    rolldownOptions: { treeshake: { manualPureFunctions: ['z'] } },
+    rolldownOptions: {
+      treeshake: { manualPureFunctions: ['z'] },
+      output: {
+        codeSplitting: {
+          // What every page runs (the entry and its static imports) is one file, not ~30 small ones: each
+          // request costs headers and a round trip on a slow link (issue 21). Screens stay their own chunks.
+          groups: [{ name: 'shell', tags: ['$initial'] }],
+          // Small modules shared by a few screens (icons, small UI parts) are copied into them instead of
+          // becoming a request of a few hundred bytes each.
+          experimentalInlineCommonChunks: { maxSize: 8 * 1024 },
+        },
+      },
+    },
   },
 });

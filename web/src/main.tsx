@@ -5,12 +5,17 @@ import './lib/zodJitless';
 // First: the runtime config is captured before anything else runs or renders (see the module).
 import './lib/runtimeConfig';
 import './index.css';
-import './lib/i18n';
+import { i18nReady } from './lib/i18n';
 import './lib/theme';
 import { App } from './app/App';
+import { preloadScreen } from './app/router';
+import { getSession } from './lib/auth';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
+// The first screen's code and texts start loading now, next to the core texts the shell renders with.
+preloadScreen(window.location.pathname, getSession().type !== 'none');
+await i18nReady;
 createRoot(root).render(
   <StrictMode>
     <App />

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../lib/toast';
 import { useRegisterSW } from 'virtual:pwa-register/react';
 
 /** Registers the service worker and asks before switching to a new version (prompt mode). */

@@ -1,30 +1,83 @@
-import { lazy, type ReactNode } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { lazy, type ComponentType, type ReactNode } from 'react';
+import { Navigate, useRoutes, type RouteObject } from 'react-router';
 import type { AdminPage } from '../lib/access';
+import { loadTextAreas, type TextArea } from '../lib/i18n';
 import { RootLayout } from './layout/RootLayout';
 import { ADMIN_PAGE_LABELS, type RouteHandle } from './routeMeta';
 
+/**
+ * A screen chunk that renders once its code and the text areas it uses are in, both fetched at once.
+ * `preload` starts both early (main.tsx calls it for the first URL, in parallel with the core texts).
+ */
+function screen<T extends ComponentType>(load: () => Promise<{ default: T }>, areas: readonly TextArea[] = []) {
+  const importer = () => Promise.all([load(), loadTextAreas(areas)]).then(([module]) => module);
+  return Object.assign(lazy(importer), { preload: importer });
+}
+
+/** Admin screens: the panel texts plus the paste/file texts their lists and dialogs show. */
+const ADMIN_AREAS: readonly TextArea[] = ['adminPanel', 'files', 'paste'];
+
 // The admin frame (login, sidebar, guards) loads with the first admin page, never on a public page.
-const AdminGate = lazy(() => import('./admin/AdminGate').then((m) => ({ default: m.AdminGate })));
+const AdminGate = screen(() => import('./admin/AdminGate').then((m) => ({ default: m.AdminGate })));
 const RequireAdminPage = lazy(() => import('./admin/AdminGate').then((m) => ({ default: m.RequireAdminPage })));
 // Every screen is its own chunk: the shell stays small as later issues add heavy editors and viewers.
-const AccountPage = lazy(() => import('../features/account/AccountPage'));
-const KeyManagementPage = lazy(() => import('../features/api-keys/KeyManagementPage'));
-const BackupPage = lazy(() => import('../features/backup/BackupPage'));
-const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
-const FileManagementPage = lazy(() => import('../features/file-management/FileManagementPage'));
-const FileViewPage = lazy(() => import('../features/file-view/FileViewPage'));
-const HomePage = lazy(() => import('../features/home/HomePage'));
-const MountExplorerPage = lazy(() => import('../features/mount-explorer/MountExplorerPage'));
-const MountManagementPage = lazy(() => import('../features/mount-management/MountManagementPage'));
-const PasteViewPage = lazy(() => import('../features/paste-view/PasteViewPage'));
-const GlobalSettingsPage = lazy(() => import('../features/settings-global/GlobalSettingsPage'));
-const PreviewSettingsPage = lazy(() => import('../features/settings-preview/PreviewSettingsPage'));
-const SiteSettingsPage = lazy(() => import('../features/settings-site/SiteSettingsPage'));
-const WebdavSettingsPage = lazy(() => import('../features/settings-webdav/WebdavSettingsPage'));
-const StorageConfigPage = lazy(() => import('../features/storage-config/StorageConfigPage'));
-const TextManagementPage = lazy(() => import('../features/text-management/TextManagementPage'));
-const UploadPage = lazy(() => import('../features/upload/UploadPage'));
+const AccountPage = screen(() => import('../features/account/AccountPage'), ADMIN_AREAS);
+const KeyManagementPage = screen(() => import('../features/api-keys/KeyManagementPage'), ADMIN_AREAS);
+const BackupPage = screen(() => import('../features/backup/BackupPage'), ADMIN_AREAS);
+const DashboardPage = screen(() => import('../features/dashboard/DashboardPage'), ADMIN_AREAS);
+const FileManagementPage = screen(() => import('../features/file-management/FileManagementPage'), ADMIN_AREAS);
+const FileViewPage = screen(() => import('../features/file-view/FileViewPage'), ['files']);
+const HomePage = screen(() => import('../features/home/HomePage'), ['paste', 'files']);
+const MountExplorerPage = screen(() => import('../features/mount-explorer/MountExplorerPage'), ['files']);
+const MountManagementPage = screen(() => import('../features/mount-management/MountManagementPage'), ADMIN_AREAS);
+const PasteViewPage = screen(() => import('../features/paste-view/PasteViewPage'), ['paste']);
+const GlobalSettingsPage = screen(() => import('../features/settings-global/GlobalSettingsPage'), ADMIN_AREAS);
+const PreviewSettingsPage = screen(() => import('../features/settings-preview/PreviewSettingsPage'), ADMIN_AREAS);
+const SiteSettingsPage = screen(() => import('../features/settings-site/SiteSettingsPage'), ADMIN_AREAS);
+const WebdavSettingsPage = screen(() => import('../features/settings-webdav/WebdavSettingsPage'), ADMIN_AREAS);
+const StorageConfigPage = screen(() => import('../features/storage-config/StorageConfigPage'), ADMIN_AREAS);
+const TextManagementPage = screen(() => import('../features/text-management/TextManagementPage'), ADMIN_AREAS);
+const UploadPage = screen(() => import('../features/upload/UploadPage'), ['files', 'paste']);
+
+const ADMIN_SCREENS: Record<string, { preload: () => Promise<unknown> }> = {
+  '': DashboardPage,
+  'text-management': TextManagementPage,
+  'file-management': FileManagementPage,
+  'key-management': KeyManagementPage,
+  'mount-management': MountManagementPage,
+  'storage-config': StorageConfigPage,
+  account: AccountPage,
+  backup: BackupPage,
+  'settings/global': GlobalSettingsPage,
+  'settings/webdav': WebdavSettingsPage,
+  'settings/preview': PreviewSettingsPage,
+  'settings/site': SiteSettingsPage,
+};
+
+/**
+ * Starts loading the screen of `pathname` (code and texts) before the first render, so the route chunk does not
+ * wait for the shell to render first. Admin screens load only with a saved session (else the login shows).
+ */
+export function preloadScreen(pathname: string, signedIn: boolean): void {
+  const path = pathname.replace(/\/+$/, '');
+  const first = path.split('/')[1] ?? '';
+  const screens: Record<string, { preload: () => Promise<unknown> } | undefined> = {
+    '': HomePage,
+    upload: UploadPage,
+    paste: PasteViewPage,
+    file: FileViewPage,
+    'mount-explorer': MountExplorerPage,
+  };
+  if (first === 'admin') {
+    void AdminGate.preload();
+    if (signedIn) {
+      void import('./admin/AdminSidebar');
+      void ADMIN_SCREENS[path.slice('/admin/'.length)]?.preload();
+    }
+    return;
+  }
+  void screens[first]?.preload();
+}
 
 function adminRoute(page: AdminPage, element: ReactNode): RouteObject {
   const handle: RouteHandle = { titleKey: ADMIN_PAGE_LABELS[page] };
@@ -67,6 +120,10 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export function createAppRouter() {
-  return createBrowserRouter(routes);
+/**
+ * The routes under a `<BrowserRouter>` (App.tsx). Declarative routing, not a data router: the app loads no
+ * route data, and the data router was about half of react-router's weight on every page (issue 21).
+ */
+export function AppRoutes() {
+  return useRoutes(routes);
 }

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet } from 'react-router';
 import { PageFallback } from '../../components/PageFallback';
@@ -8,7 +8,10 @@ import { adminPageAccess, canEnterAdminArea, type AdminPage } from '../../lib/ac
 import { getLastValidatedAt } from '../../lib/auth';
 import { revalidateSession, validationAttempted } from '../../lib/sessionValidation';
 import { useSession } from '../../lib/useSession';
-import { AdminMobileBar, AdminSidebar } from './AdminSidebar';
+
+// The sidebar (with its Radix drawer and menus) loads with the first signed-in page, not with the login (issue 21).
+const AdminSidebar = lazy(() => import('./AdminSidebar').then((m) => ({ default: m.AdminSidebar })));
+const AdminMobileBar = lazy(() => import('./AdminSidebar').then((m) => ({ default: m.AdminMobileBar })));
 
 function AdminSkeleton() {
   const { t } = useTranslation();
@@ -57,9 +60,13 @@ export function AdminGate() {
   if (!canEnterAdminArea(session)) return <Navigate to="/" replace />;
   return (
     <div className="mx-auto flex w-full max-w-screen-2xl flex-1">
-      <AdminSidebar />
+      <Suspense fallback={<div className="hidden w-64 shrink-0 border-e border-border lg:block" />}>
+        <AdminSidebar />
+      </Suspense>
       <div className="min-w-0 flex-1">
-        <AdminMobileBar />
+        <Suspense fallback={null}>
+          <AdminMobileBar />
+        </Suspense>
         <div className="px-4 py-6 sm:px-6 lg:px-10 lg:py-8">
           <Suspense fallback={<PageFallback variant="admin" />}>
             <Outlet />

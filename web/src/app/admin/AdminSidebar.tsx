@@ -2,7 +2,7 @@ import { KeyRound, LogOut, PanelLeft, ShieldCheck, Unplug } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation, useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogTrigger, DrawerContent } from '../../components/ui/dialog';
 import { signOut } from '../../features/auth/authApi';

@@ -1,9 +1,8 @@
-import { Suspense } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { PageFallback } from '../../components/PageFallback';
 import { cn } from '../../lib/cn';
-import { PwaUpdatePrompt } from '../PwaUpdatePrompt';
 import { AnnouncementBanner } from './AnnouncementBanner';
 import { DocumentTitle } from './DocumentTitle';
 import { Footer } from './Footer';
@@ -11,7 +10,31 @@ import { Header } from './Header';
 import { SessionWatcher } from './SessionWatcher';
 import { SiteCustomizations } from './SiteCustomizations';
 
+// The service worker registers once the page has loaded and the browser is idle (issue 21): its code and its
+// precache (the shell only, see pwaPrecache.ts) never compete with the first screen.
+const PwaUpdatePrompt = lazy(() => import('../PwaUpdatePrompt').then((m) => ({ default: m.PwaUpdatePrompt })));
+
+function useAfterLoadAndIdle(): boolean {
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    let idle: number | undefined;
+    const whenIdle = () => {
+      idle = window.requestIdleCallback
+        ? window.requestIdleCallback(() => setReady(true), { timeout: 5000 })
+        : window.setTimeout(() => setReady(true), 1000);
+    };
+    if (document.readyState === 'complete') whenIdle();
+    else window.addEventListener('load', whenIdle, { once: true });
+    return () => {
+      window.removeEventListener('load', whenIdle);
+      if (idle !== undefined) (window.cancelIdleCallback ?? window.clearTimeout)(idle);
+    };
+  }, []);
+  return ready;
+}
+
 export function RootLayout() {
+  const swReady = useAfterLoadAndIdle();
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const onAdmin = pathname === '/admin' || pathname.startsWith('/admin/');
@@ -39,7 +62,11 @@ export function RootLayout() {
       <DocumentTitle />
       <SiteCustomizations />
       <SessionWatcher />
-      <PwaUpdatePrompt />
+      {swReady && (
+        <Suspense fallback={null}>
+          <PwaUpdatePrompt />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { AUTH_EVENTS, takeLogoutNotice } from '../../lib/auth';
 import { revalidateSession } from '../../lib/sessionValidation';
 

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { copyText } from '../../lib/clipboard';
 import { cn } from '../../lib/cn';
 import { useResolvedTheme } from '../../lib/theme';

@@ -7,7 +7,7 @@ import { SettingGroup, type SettingGroupId, type SettingKey, type SettingView } 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { fieldAria } from '../ui/field';
 import { api, errorMessage, isApiError } from '../../lib/api';
 import { refreshSiteConfig } from '../../lib/siteConfig';

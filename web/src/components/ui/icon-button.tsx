@@ -3,6 +3,12 @@ import { Button, type ButtonProps } from './button';
 import { Tooltip } from './tooltip';
 
 /** An icon-only button: always has an aria-label and a tooltip with the same text (DESIGN.md). */
+export type IconButtonProps = Omit<ButtonProps, 'aria-label'> & {
+  label: string;
+  children: ReactNode;
+  tooltipSide?: 'top' | 'bottom' | 'left' | 'right';
+};
+
 export function IconButton({
   label,
   children,
@@ -10,11 +16,7 @@ export function IconButton({
   variant = 'ghost',
   tooltipSide,
   ...props
-}: Omit<ButtonProps, 'aria-label'> & {
-  label: string;
-  children: ReactNode;
-  tooltipSide?: 'top' | 'bottom' | 'left' | 'right';
-}) {
+}: IconButtonProps) {
   return (
     <Tooltip content={label} side={tooltipSide}>
       <Button aria-label={label} size={size} variant={variant} {...props}>

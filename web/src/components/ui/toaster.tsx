@@ -1,18 +1,17 @@
-import { Toaster as Sonner } from 'sonner';
-import { useResolvedTheme } from '../../lib/theme';
+import { lazy, Suspense, useSyncExternalStore } from 'react';
+import { toasterState } from '../../lib/toast';
 
-export { toast } from 'sonner';
+export { toast } from '../../lib/toast';
 
+const SonnerToaster = lazy(() => import('./sonnerToaster'));
+
+/** The toaster host: sonner loads and mounts with the first toast (lib/toast.ts). */
 export function Toaster() {
-  const theme = useResolvedTheme();
+  const wanted = useSyncExternalStore(toasterState.subscribe, toasterState.wanted, () => false);
+  if (!wanted) return null;
   return (
-    <Sonner
-      theme={theme}
-      position="top-center"
-      closeButton
-      richColors
-      duration={4000}
-      toastOptions={{ className: 'font-sans' }}
-    />
+    <Suspense fallback={null}>
+      <SonnerToaster />
+    </Suspense>
   );
 }

@@ -10,7 +10,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { CircleCheck, Eye, EyeOff, LogOut, UserRound } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { Field, fieldAria } from '../../components/ui/field';
 import { IconButton } from '../../components/ui/icon-button';

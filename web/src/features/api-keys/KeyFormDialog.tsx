@@ -8,7 +8,7 @@ import {
 } from '@clipnest/contract';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Checkbox } from '../../components/ui/checkbox';

@@ -2,7 +2,7 @@ import { ALL_PERMISSIONS, permissionNames, type ApiKeyView } from '@clipnest/con
 import { Copy, KeyRound, Pencil, Plus, SearchX, Trash2 } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';

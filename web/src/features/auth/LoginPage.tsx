@@ -1,7 +1,7 @@
 import { Eye, EyeOff, KeyRound, UserRound } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Logo } from '../../components/Logo';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';

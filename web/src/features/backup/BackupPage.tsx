@@ -10,7 +10,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, Download, FileJson, RotateCcw, ShieldAlert, Upload } from 'lucide-react';
 import { useId, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { SettingsSection } from '../../components/settings';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';

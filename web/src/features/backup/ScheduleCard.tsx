@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CalendarClock, Play, Save } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { SettingField, SettingInput, SettingsSection, SettingSwitch, useSettingsForm } from '../../components/settings';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';

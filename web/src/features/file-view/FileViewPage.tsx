@@ -17,12 +17,10 @@ import {
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { toast } from 'sonner';
-import { LazyQrCode as QrCode } from '../../components/share/LazyQrCode';
+import { toast } from '../../lib/toast';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { Dialog, DialogContent } from '../../components/ui/dialog';
 import { EmptyState } from '../../components/ui/empty-state';
 import { Skeleton } from '../../components/ui/skeleton';
 import { errorMessage, isApiError } from '../../lib/api';
@@ -36,6 +34,7 @@ import { ImagePreview } from '../../components/preview/ImagePreview';
 // Text/Markdown/Office previews pull in highlight.js, marked and DOMPurify: load them on demand.
 const CodePreview = lazy(() => import('./previews/TextPreview').then((m) => ({ default: m.CodePreview })));
 const MarkdownPreview = lazy(() => import('./previews/TextPreview').then((m) => ({ default: m.MarkdownPreview })));
+const QrDialog = lazy(() => import('./QrDialog'));
 const OfficePreview = lazy(() => import('./previews/OfficePreview').then((m) => ({ default: m.OfficePreview })));
 
 const KIND_ICONS: Record<FileKind, typeof FileIcon> = {
@@ -160,7 +159,8 @@ function Preview({ file, onMediaError }: { file: PublicFileDetails; onMediaError
 
 function Details({ file, onRefresh }: { file: PublicFileDetails; onRefresh: () => void }) {
   const { t, i18n } = useTranslation();
-  const [qrOpen, setQrOpen] = useState(false);
+  // undefined until first opened: the dialog chunk loads then.
+  const [qrOpen, setQrOpen] = useState<boolean | undefined>(undefined);
   // A preview that fails to load is either an expired short-lived link or a file the browser cannot
   // show: ask the server which (a 1-byte ranged read) so the message is right.
   const [mediaFailed, setMediaFailed] = useState<'expired' | 'unplayable' | null>(null);
@@ -257,14 +257,11 @@ function Details({ file, onRefresh }: { file: PublicFileDetails; onRefresh: () =
       )}
       {!mediaFailed && <Preview file={file} onMediaError={onMediaError} />}
 
-      <Dialog open={qrOpen} onOpenChange={setQrOpen}>
-        <DialogContent title={t('files.view.qrTitle')} description={t('files.view.qrBody')}>
-          <div className="flex flex-col items-center gap-3">
-            <QrCode value={link} size={220} label={t('files.view.qrLabel', { name: file.filename })} />
-            <code className="break-all text-center font-mono text-xs text-muted-foreground">{link}</code>
-          </div>
-        </DialogContent>
-      </Dialog>
+      {qrOpen !== undefined && (
+        <Suspense fallback={null}>
+          <QrDialog link={link} filename={file.filename} open={qrOpen} onOpenChange={setQrOpen} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -18,7 +18,7 @@ import {
 import { useCallback, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { markdownToSafeHtml, MarkdownView } from '../../components/markdown';
 import { Alert } from '../../components/ui/alert';
 import { Button, buttonClasses } from '../../components/ui/button';

@@ -1,7 +1,7 @@
 import { WEBDAV_POLICIES, type MountView, type StorageConfigView } from '@clipnest/contract';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent } from '../../components/ui/dialog';
 import { Field, fieldAria } from '../../components/ui/field';

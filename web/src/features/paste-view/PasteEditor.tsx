@@ -2,7 +2,7 @@ import type { PasteType, PasteView } from '@clipnest/contract';
 import { Check, X } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { ChoiceChips } from '../../components/ui/choice-chips';
 import { Textarea } from '../../components/ui/input';

@@ -4,13 +4,11 @@ import { Copy, FileCode2, Link2, Pencil, QrCode as QrIcon } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { toast } from 'sonner';
-import { MarkdownView } from '../../components/markdown';
-import { LazyQrCode as QrCode } from '../../components/share/LazyQrCode';
+import { toast } from '../../lib/toast';
+import { loadMarkdownRuntime, MarkdownView } from '../../components/markdown';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { Dialog, DialogContent } from '../../components/ui/dialog';
 import { IconButton } from '../../components/ui/icon-button';
 import { errorMessage, isApiError } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
@@ -19,7 +17,12 @@ import { PasteFullState, PasteSkeleton, PasswordPrompt } from './PasteStates';
 import { fetchPaste, pasteShareUrl, rawPasteUrl, unlockPaste } from '../pastes/api';
 import { PlainTextView } from '../pastes/PlainTextView';
 
+// Most shared pastes are Markdown: the renderer starts loading with this screen, next to the paste itself,
+// instead of after it arrives (one round trip less before the text shows, issue 21).
+void loadMarkdownRuntime().catch(() => undefined);
+
 const InlineEditor = lazy(() => import('./PasteEditor'));
+const QrDialog = lazy(() => import('./QrDialog'));
 
 type Failure = 'gone' | 'notFound' | 'error';
 
@@ -55,7 +58,8 @@ function PasteContent({ paste: initial, password }: { paste: PasteView; password
   const { t } = useTranslation();
   const [paste, setPaste] = useState(initial);
   const [editing, setEditing] = useState(false);
-  const [qrOpen, setQrOpen] = useState(false);
+  // undefined until first opened: the dialog chunk loads then.
+  const [qrOpen, setQrOpen] = useState<boolean | undefined>(undefined);
   const url = pasteShareUrl(paste.slug);
   const raw = rawPasteUrl(paste.slug, password);
 
@@ -135,14 +139,11 @@ function PasteContent({ paste: initial, password }: { paste: PasteView; password
         )}
       </section>
 
-      <Dialog open={qrOpen} onOpenChange={setQrOpen}>
-        <DialogContent title={t('paste.view.qrTitle')} description={t('paste.view.qrBody')} className="sm:max-w-sm">
-          <div className="flex flex-col items-center gap-3 py-2">
-            <QrCode value={url} size={220} label={t('paste.result.qrLabel')} />
-            <p className="break-all text-center font-mono text-xs text-muted-foreground">{url}</p>
-          </div>
-        </DialogContent>
-      </Dialog>
+      {qrOpen !== undefined && (
+        <Suspense fallback={null}>
+          <QrDialog url={url} open={qrOpen} onOpenChange={setQrOpen} />
+        </Suspense>
+      )}
     </article>
   );
 }

@@ -1,7 +1,7 @@
 import type { PasteDetail } from '@clipnest/contract';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Checkbox } from '../../components/ui/checkbox';

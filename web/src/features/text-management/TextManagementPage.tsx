@@ -15,7 +15,7 @@ import {
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { MarkdownView } from '../../components/markdown';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';

@@ -2,7 +2,7 @@ import type { FileView } from '@clipnest/contract';
 import { Clock, Copy, FileUp } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { IconButton } from '../../components/ui/icon-button';
 import { Skeleton } from '../../components/ui/skeleton';
 import { copyText } from '../../lib/clipboard';

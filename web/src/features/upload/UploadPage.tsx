@@ -4,7 +4,7 @@ import { ClipboardPaste, CloudUpload, FileUp, Link2, LogIn } from 'lucide-react'
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { Dropzone } from '../../components/ui/dropzone';
 import { EmptyState } from '../../components/ui/empty-state';

@@ -12,7 +12,7 @@ import {
 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { IconButton } from '../../components/ui/icon-button';
 import { Progress } from '../../components/ui/progress';
 import { copyText } from '../../lib/clipboard';

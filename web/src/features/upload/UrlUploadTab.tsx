@@ -4,7 +4,7 @@ import { CircleCheck, Copy, ExternalLink, FileDown, Link2, RotateCcw, Search, X 
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Alert } from '../../components/ui/alert';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { Field, fieldAria } from '../../components/ui/field';

@@ -1,7 +1,7 @@
 import type { FileView } from '@clipnest/contract';
 import { Copy } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { QrCode } from '../../../components/share/QrCode';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
