@@ -9,7 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { FileJson, PackageOpen, RefreshCw, Upload } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { SettingsSection } from '../../components/settings';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
