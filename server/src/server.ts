@@ -70,6 +70,7 @@ import { CopyService } from './services/tasks/copyService.js';
 import { ZipService } from './services/zip/zipService.js';
 import { SearchService } from './services/search/searchService.js';
 import { Cluster } from './db/cluster.js';
+import { HttpMetrics } from './http/observability.js';
 
 const packageVersion = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -102,6 +103,8 @@ export interface BuiltServer {
   createdAdmin: { username: string; password: string; generated: boolean } | null;
   generatedEncryptionKey: boolean;
   logger: Logger;
+  /** Prometheus metrics (GET /metrics with METRICS_TOKEN, or METRICS_PORT: see main.ts). */
+  metrics: HttpMetrics;
   /** Sweeps what crashed uploads left (storage temp files, orphan multipart uploads, spooled parts). */
   sweepTemp(): Promise<TempSweepReport & { spooled: string[] }>;
   close(): Promise<void>;
@@ -138,6 +141,15 @@ function buildServices(
     ping: () => pingDatabase(db),
     clock,
     startedAt: clock.now().getTime(),
+    instanceId: cluster.instanceId,
+    storages: async () =>
+      (await storageConfigs.allRows()).map((row) => ({
+        id: row.id,
+        name: row.name,
+        check: async () => {
+          await storageConfigs.driverOf(row).list('', { limit: 1 });
+        },
+      })),
   });
   const stats = new StatsService({ stats: new StatsRepository(db), clock, logger });
   const caches = new CacheRegistry();
@@ -350,11 +362,20 @@ export async function buildServer(
   const createdAdmin = await services.auth.ensureAdmin(config.adminUsername, config.adminPassword);
   // A fresh install shares files with no S3 at all: the built-in local storage is the default.
   await services.storageConfigs.ensureBuiltin();
+  const metrics = new HttpMetrics();
+  metrics.gauge('clipnest_tasks', 'Tasks in the database by status (all instances)', ['status'], async () =>
+    Object.entries(await services.tasks.countsByStatus()).map(([status, n]) => [{ status }, n]),
+  );
+  metrics.gauge('clipnest_tasks_running_here', 'Tasks this instance runs now', [], async () => [
+    [{}, services.tasks.runningHere],
+  ]);
   const app = createApp(services, {
     logger,
     webDistDir: config.webDistDir,
     trustProxy: config.trustProxy,
     proxyHops: config.proxyHops,
+    metrics,
+    metricsToken: config.metricsToken,
   });
   const fetch = withSendfile(app.fetch, {
     binding: sendfile,
@@ -432,6 +453,7 @@ export async function buildServer(
     createdAdmin,
     generatedEncryptionKey: generated,
     logger,
+    metrics,
     sweepTemp,
     close: async () => {
       clearInterval(sweep);

@@ -173,6 +173,16 @@ export class TaskRepository {
     });
   }
 
+  /** How many tasks are in each status (metrics). */
+  async countByStatus(): Promise<Record<string, number>> {
+    const rows = await this.db
+      .selectFrom('tasks')
+      .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
+      .groupBy('status')
+      .execute();
+    return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
+  }
+
   /** Renews the lease of a task this runner still runs; false when it is no longer its (cancelled, taken over). */
   async renewLease(id: string, runner: string, leaseUntil: string): Promise<boolean> {
     const result = await this.db

@@ -234,6 +234,15 @@ export class TaskService {
     return this.get(principal, id);
   }
 
+  /** Tasks per status in the database (every instance's): for metrics. */
+  async countsByStatus(): Promise<Record<string, number>> {
+    return this.deps.tasks.countByStatus();
+  }
+
+  get runningHere(): number {
+    return this.running.size;
+  }
+
   /** Deletes the caller's completed tasks (an admin: everyone's). */
   async clearCompleted(principal: Principal): Promise<{ cleared: number }> {
     return { cleared: await this.deps.tasks.deleteCompleted(this.ownerFilter(principal)) };
