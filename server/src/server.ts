@@ -411,7 +411,8 @@ export async function buildServer(
   services.search.start();
   // Direct uploads left unfinished for 24 h: abort the multipart upload / drop the object.
   const uploadSweep = periodic('upload-sweep', 3600_000, () => services.directUploads.sweep());
-  services.tasks.startClaiming();
+  // Poll for tasks to claim often enough that a dead instance's task moves within about one lease.
+  services.tasks.startClaiming(Math.min(5000, Math.max(250, config.taskLeaseMs / 2)));
   const sweepTemp = async () => {
     const olderThan = new Date(clock.now().getTime() - config.uploadIdleTimeoutMs);
     const spooled = await sweepSpoolDir(uploadSpoolDir(config.dataDir), olderThan);
