@@ -417,7 +417,7 @@ export async function buildServer(
     const olderThan = new Date(clock.now().getTime() - config.uploadIdleTimeoutMs);
     const spooled = await sweepSpoolDir(uploadSpoolDir(config.dataDir), olderThan);
     // The spool folder is this instance's own; the storages' temp files and uploads are shared: one sweeper.
-    const report = (await cluster.exclusive('temp-sweep', () => services.tempSweep.sweep())) ?? {
+    const report = (await cluster.exclusive('temp-sweep', () => services.tempSweep.sweep(), { waitHere: true })) ?? {
       tempFiles: [],
       abortedUploads: [],
       skipped: [],

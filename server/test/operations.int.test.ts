@@ -45,6 +45,7 @@ describe.each(dbTargets)('health, request ids and metrics on %s', (target) => {
     expect(text).toMatch(/clipnest_http_requests_total\{method="GET",route="\/api\/health",status="200"/);
     expect(text).toMatch(/clipnest_http_requests_total\{method="GET",route="\/api\/\*",status="404"/);
     expect(text).toContain('clipnest_http_request_duration_seconds_bucket');
+    expect(text).toMatch(/clipnest_http_response_bytes_total\{route="\/api\/health",app="clipnest"\} [1-9]/);
     expect(text).toContain('clipnest_active_uploads');
     expect(text).toContain('clipnest_tasks_running_here');
     expect(text).toContain('clipnest_process_cpu_seconds_total');

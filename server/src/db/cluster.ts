@@ -27,7 +27,7 @@ const MAX_PAYLOAD = 7000;
 export class Cluster {
   /** Identifies this process (task runners, job_runs, log lines). */
   readonly instanceId = newId();
-  private readonly held = new Set<string>();
+  private readonly held = new Map<string, Promise<unknown>>();
   private readonly handlers = new Set<Handler>();
   private listener: pg.Client | undefined;
   private reconnect: NodeJS.Timeout | undefined;
@@ -126,25 +126,36 @@ export class Cluster {
       }
   }
 
-  /** Runs fn when no instance (this one included) runs the job `name` now; answers undefined when skipped. */
-  async exclusive<T>(name: string, fn: () => Promise<T>): Promise<T | undefined> {
-    if (this.held.has(name)) return undefined;
-    this.held.add(name);
+  /**
+   * Runs fn when no instance (this one included) runs the job `name` now; answers undefined when skipped.
+   * `waitHere`: when this process runs it now, wait for that run to end and then try (explicit calls).
+   */
+  async exclusive<T>(name: string, fn: () => Promise<T>, options: { waitHere?: boolean } = {}): Promise<T | undefined> {
+    for (let running = this.held.get(name); running; running = this.held.get(name)) {
+      if (!options.waitHere) return undefined;
+      await running.catch(() => undefined);
+    }
+    const run = this.runLocked(name, fn);
+    this.held.set(name, run);
     try {
-      if (!this.postgres) return await fn();
-      const key = `${this.deps.database.schema ?? 'public'}:${name}`;
-      return await this.deps.database.db.connection().execute(async (conn) => {
-        const got = await sql<{ ok: boolean }>`select pg_try_advisory_lock(hashtext(${key})) as ok`.execute(conn);
-        if (!got.rows[0]?.ok) return undefined;
-        try {
-          return await fn();
-        } finally {
-          await sql`select pg_advisory_unlock(hashtext(${key}))`.execute(conn);
-        }
-      });
+      return await run;
     } finally {
       this.held.delete(name);
     }
+  }
+
+  private async runLocked<T>(name: string, fn: () => Promise<T>): Promise<T | undefined> {
+    if (!this.postgres) return fn();
+    const key = `${this.deps.database.schema ?? 'public'}:${name}`;
+    return this.deps.database.db.connection().execute(async (conn) => {
+      const got = await sql<{ ok: boolean }>`select pg_try_advisory_lock(hashtext(${key})) as ok`.execute(conn);
+      if (!got.rows[0]?.ok) return undefined;
+      try {
+        return await fn();
+      } finally {
+        await sql`select pg_advisory_unlock(hashtext(${key}))`.execute(conn);
+      }
+    });
   }
 
   /**

@@ -88,7 +88,9 @@ function errorFields(error: unknown): LogFields {
 function wrap(base: PinoLogger): Logger {
   return {
     error: (message, error) => base.error(errorFields(error), scrubSecrets(message)),
-    info: (message, fields) => base.info(scrubFields(fields) ?? {}, scrubSecrets(message)),
+    info: (message, fields) => {
+      if (base.isLevelEnabled('info')) base.info(scrubFields(fields) ?? {}, scrubSecrets(message));
+    },
     debug: (message, fields) => {
       if (base.isLevelEnabled('debug')) base.debug(scrubFields(fields) ?? {}, scrubSecrets(message));
     },
