@@ -60,8 +60,8 @@ server.on('error', (error: NodeJS.ErrnoException) => {
 
 // METRICS_PORT: /metrics (no token) on a port of its own, for a scraper on a private network.
 let metricsServer: ServerType | undefined;
-if (config.metricsPort !== undefined) {
-  const { metrics } = built;
+const { metrics } = built;
+if (config.metricsPort !== undefined && metrics) {
   metricsServer = serve(
     {
       fetch: async (request) =>

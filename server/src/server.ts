@@ -103,8 +103,8 @@ export interface BuiltServer {
   createdAdmin: { username: string; password: string; generated: boolean } | null;
   generatedEncryptionKey: boolean;
   logger: Logger;
-  /** Prometheus metrics (GET /metrics with METRICS_TOKEN, or METRICS_PORT: see main.ts). */
-  metrics: HttpMetrics;
+  /** Prometheus metrics, kept only when METRICS_TOKEN or METRICS_PORT asks for them (see main.ts). */
+  metrics?: HttpMetrics;
   /** Sweeps what crashed uploads left (storage temp files, orphan multipart uploads, spooled parts). */
   sweepTemp(): Promise<TempSweepReport & { spooled: string[] }>;
   close(): Promise<void>;
@@ -362,11 +362,12 @@ export async function buildServer(
   const createdAdmin = await services.auth.ensureAdmin(config.adminUsername, config.adminPassword);
   // A fresh install shares files with no S3 at all: the built-in local storage is the default.
   await services.storageConfigs.ensureBuiltin();
-  const metrics = new HttpMetrics();
-  metrics.gauge('clipnest_tasks', 'Tasks in the database by status (all instances)', ['status'], async () =>
+  // Recorded only when someone can read them: no per-request cost otherwise.
+  const metrics = config.metricsToken !== undefined || config.metricsPort !== undefined ? new HttpMetrics() : undefined;
+  metrics?.gauge('clipnest_tasks', 'Tasks in the database by status (all instances)', ['status'], async () =>
     Object.entries(await services.tasks.countsByStatus()).map(([status, n]) => [{ status }, n]),
   );
-  metrics.gauge('clipnest_tasks_running_here', 'Tasks this instance runs now', [], async () => [
+  metrics?.gauge('clipnest_tasks_running_here', 'Tasks this instance runs now', [], async () => [
     [{}, services.tasks.runningHere],
   ]);
   const app = createApp(services, {

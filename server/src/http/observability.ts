@@ -104,6 +104,7 @@ interface NodeBindings {
 /** The middleware that gives every request an id, a log line and its metrics. */
 export function observe(options: { logger: Logger; metrics?: HttpMetrics }) {
   const { logger, metrics } = options;
+  const logging = logger.enabled?.('info') ?? true;
   return async (c: Context<AppEnv>, next: Next) => {
     const started = performance.now();
     // The node request's own headers: cheaper than building a web Headers object for every request.
@@ -113,6 +114,8 @@ export function observe(options: { logger: Logger; metrics?: HttpMetrics }) {
     c.set('requestId', id);
     // Before the handler: a header added to a finished response makes Hono rebuild it (see app.ts).
     c.header('X-Request-Id', id);
+    // Nothing to record (no metrics, LOG_LEVEL below info): the id is all this request gets.
+    if (!metrics && !logging) return next();
     const method = c.req.method;
     const path = c.req.path;
     const upload = isUpload(method, path);
@@ -136,17 +139,18 @@ export function observe(options: { logger: Logger; metrics?: HttpMetrics }) {
         if (bytesIn > 0) metrics.bytesIn.inc({ route }, bytesIn);
         if (bytesOut > 0) metrics.bytesOut.inc({ route }, bytesOut);
       }
-      logger.info('request', {
-        req_id: id,
-        method,
-        route,
-        path,
-        status,
-        ms: Math.round(seconds * 10_000) / 10,
-        bytes_in: bytesIn,
-        bytes_out: bytesOut,
-        client: c.get('clientAddress'),
-      });
+      if (logging)
+        logger.info('request', {
+          req_id: id,
+          method,
+          route,
+          path,
+          status,
+          ms: Math.round(seconds * 10_000) / 10,
+          bytes_in: bytesIn,
+          bytes_out: bytesOut,
+          client: c.get('clientAddress'),
+        });
     };
     try {
       await next();

@@ -14,6 +14,8 @@ export interface Logger {
   debug(message: string, fields?: LogFields): void;
   /** A logger whose lines all carry `fields` (e.g. a request id). */
   child?(fields: LogFields): Logger;
+  /** Whether lines of this level are written (callers skip building them otherwise). */
+  enabled?(level: 'error' | 'info' | 'debug'): boolean;
 }
 
 const REDACTED = '[redacted]';
@@ -95,6 +97,7 @@ function wrap(base: PinoLogger): Logger {
       if (base.isLevelEnabled('debug')) base.debug(scrubFields(fields) ?? {}, scrubSecrets(message));
     },
     child: (fields) => wrap(base.child(scrubFields(fields) ?? {})),
+    enabled: (level) => base.isLevelEnabled(level),
   };
 }
 
