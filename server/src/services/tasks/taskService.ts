@@ -290,7 +290,10 @@ export class TaskService {
     const run: Run = { controller: new AbortController(), done: Promise.resolve(), shutdown: false };
     run.done = this.run(id, principal, run, claimed)
       .catch((error: unknown) => this.deps.logger.error(`task ${id} stopped on an error`, error))
-      .finally(() => this.running.delete(id));
+      .finally(() => {
+        // A run that found the task claimed meanwhile (by this instance's poller) leaves that run's entry.
+        if (this.running.get(id) === run) this.running.delete(id);
+      });
     this.running.set(id, run);
   }
 
