@@ -73,6 +73,10 @@ export class Cluster {
       void client.end().catch(() => undefined);
       retry();
     });
+    client.on('end', () => {
+      // Ended without an error (the server restarted it): listen again.
+      if (this.listener === client) retry();
+    });
     client.on('notification', (message) => {
       if (!message.payload) return;
       try {
