@@ -2,6 +2,7 @@
 // docs/deployment.md). In-process pairs for what the HTTP surface shows; child processes (main.ts) for what a
 // process's death or SIGTERM does. PostgreSQL only: on SQLite there is one instance by design.
 import http from 'node:http';
+import pg from 'pg';
 import type { PasteView, ReadinessInfo, StorageConfigView, TaskView } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgDatabase, startChildServer, type ChildServer } from './support/childServer.js';
@@ -121,6 +122,35 @@ describe.skipIf(!pgUrl)(
       expect(await names()).toEqual(['one.txt']); // cached on B for the mount's cache_ttl
       expect((await dav(`${a.url}/dav/s3/shared/two.txt`, 'PUT', {}, '2')).status).toBe(201);
       expect(await eventually(names, (list) => list.length === 2)).toEqual(['one.txt', 'two.txt']);
+    });
+
+    it('listens again after its LISTEN connection was cut, and invalidations flow again', async () => {
+      const admin = new pg.Client({ connectionString: pgUrl });
+      await admin.connect();
+      try {
+        const listeners = async () =>
+          (
+            await admin.query<{ pid: number }>('select pid from pg_stat_activity where query = $1', [
+              `LISTEN "clipnest_${a.schema}"`,
+            ])
+          ).rows.map((r) => r.pid);
+        const before = await listeners();
+        expect(before).toHaveLength(2);
+        await admin.query('select pg_terminate_backend(pid) from unnest($1::int[]) as pid', [before]);
+        await eventually(listeners, (pids) => pids.length === 2 && pids.every((pid) => !before.includes(pid)));
+      } finally {
+        await admin.end();
+      }
+      const names = async () =>
+        (
+          await b.call<{ items: { name: string }[] }>('GET', `/api/fs/list?path=${encodeURIComponent('/s3/again')}`, {
+            token,
+          })
+        ).body.data?.items.map((e) => e.name) ?? [];
+      expect((await dav(`${a.url}/dav/s3/again`, 'MKCOL')).status).toBe(201);
+      expect(await names()).toEqual([]);
+      expect((await dav(`${a.url}/dav/s3/again/x.txt`, 'PUT', {}, 'x')).status).toBe(201);
+      expect(await eventually(names, (list) => list.length === 1)).toEqual(['x.txt']);
     });
 
     it('a periodic job due on both instances at once runs on one of them, once per period', async () => {
