@@ -76,6 +76,23 @@ async function admin(sql) {
   }
 }
 
+/** Median time of one `select 1` from here: what the database alone costs per query on this machine now. */
+async function pgRoundTripMs() {
+  const client = new pg.Client({ connectionString: base });
+  await client.connect();
+  try {
+    const times = [];
+    for (let i = 0; i < 200; i++) {
+      const t = performance.now();
+      await client.query('select 1');
+      times.push(performance.now() - t);
+    }
+    return median(times);
+  } finally {
+    await client.end();
+  }
+}
+
 async function main() {
   const name = `clipnest_bench_${Date.now().toString(36)}`;
   await admin(`CREATE DATABASE ${name}`);
@@ -83,6 +100,7 @@ async function main() {
   url.pathname = `/${name}`;
   const env = { DATABASE_URL: url.toString(), ENCRYPTION_KEY };
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'clipnest-scale-bench-'));
+  const roundTrip = await pgRoundTripMs();
   const loadBefore = os
     .loadavg()
     .map((l) => l.toFixed(1))
@@ -168,6 +186,8 @@ the figure to watch is that nothing collapses). The client is the same in both c
 req/s summed, p99 the worse of the two. ${PASTES} unlimited pastes (views counted in memory, written once a second per
 instance) and 4 pastes with max_views 10⁹ (every view one guarded \`UPDATE\`, the hot rows updated from both
 instances at once). One warm-up round; then one/two alternate ${ROUNDS} times per kind (medians; requests summed).
+A \`select 1\` round trip to this PostgreSQL took ${fmt(roundTrip, 2)} ms (median of 200) before the run: on a shared,
+loaded machine the absolute figures follow the database's latency; the two/one ratios are the result.
 
 | Pastes | instances | req/s | p99 ms | requests | non-2xx |
 |---|---|---:|---:|---:|---:|
