@@ -188,6 +188,8 @@ instance) and 4 pastes with max_views 10⁹ (every view one guarded \`UPDATE\`, 
 instances at once). One warm-up round; then one/two alternate ${ROUNDS} times per kind (medians; requests summed).
 A \`select 1\` round trip to this PostgreSQL took ${fmt(roundTrip, 2)} ms (median of 200) before the run: on a shared,
 loaded machine the absolute figures follow the database's latency; the two/one ratios are the result.
+The first run of this bench found the once-a-second view flushes of two instances deadlocking on PostgreSQL (rows
+updated in different orders: ~1 s stalls and lost counts); batches now update their rows in id order.
 
 | Pastes | instances | req/s | p99 ms | requests | non-2xx |
 |---|---|---:|---:|---:|---:|

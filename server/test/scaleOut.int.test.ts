@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from './support/harness.js';
 import { createMount } from './support/mounts.js';
 import { startS3rver as startS3Emulator, type S3Emulator } from './support/s3Emulator.js';
 import { createPaste } from './support/pastes.js';
+import { PasteRepository } from '../src/repositories/pasteRepository.js';
 import { ADMIN } from './support/harness.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -88,6 +89,23 @@ describe.skipIf(!pgUrl)(
       );
       // A always counted its own 5 at once; B's arrive with B's flush; never more than were served.
       expect(seen.every((v) => v >= 5 && v <= 15)).toBe(true);
+    });
+
+    it('view batches flushed by both instances at once (rows in any order) never deadlock nor lose a count', async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 30; i++)
+        ids.push((await createPaste(a, { token }, { content: `batch ${i}`, max_views: 0 })).id);
+      const repoA = new PasteRepository(a.built.database.db);
+      const repoB = new PasteRepository(b.built.database.db);
+      const forward = new Map(ids.map((id) => [id, 1]));
+      const backward = new Map([...ids].reverse().map((id) => [id, 2]));
+      for (let round = 0; round < 5; round++) await Promise.all([repoA.addViews(forward), repoB.addViews(backward)]);
+      const rows = await a.built.database.db
+        .selectFrom('pastes')
+        .select(['id', 'views'])
+        .where('id', 'in', ids)
+        .execute();
+      expect(rows.map((r) => Number(r.views))).toEqual(ids.map(() => 15));
     });
 
     it('a WebDAV lock taken on A blocks a PUT on B', async () => {
