@@ -59,6 +59,8 @@ import type { ApiKeyService } from './services/apiKeyService.js';
 import type { AuthService } from './services/authService.js';
 import type { SettingsService } from './services/settingsService.js';
 import type { SystemService } from './services/systemService.js';
+import { observe, type HttpMetrics } from './http/observability.js';
+import { timingSafeEqual } from 'node:crypto';
 
 export interface AppServices {
   auth: AuthService;
@@ -100,10 +102,34 @@ export interface AppOptions {
   trustProxy: boolean;
   /** TRUST_PROXY_HOPS: proxies in front of the app that append to X-Forwarded-For (default 1). */
   proxyHops?: number;
+  /** Prometheus metrics of the requests; `/metrics` serves them when `metricsToken` is set (Bearer). */
+  metrics?: HttpMetrics;
+  metricsToken?: string;
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 export function createApp(services: AppServices, options: AppOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  app.use('*', observe({ logger: options.logger, metrics: options.metrics }));
+  const { metrics, metricsToken } = options;
+  if (metrics && metricsToken) {
+    // Without METRICS_TOKEN the path is not served here (METRICS_PORT serves it on a port of its own).
+    app.get('/metrics', async (c) => {
+      const given = (c.req.header('authorization') ?? '').replace(/^Bearer\s+/i, '');
+      if (!sameSecret(given, metricsToken)) {
+        c.header('WWW-Authenticate', 'Bearer realm="metrics"');
+        return c.text('unauthorized\n', 401);
+      }
+      return c.body(await metrics.text(), 200, { 'Content-Type': metrics.contentType });
+    });
+  } else {
+    app.get('/metrics', (c) => c.text('not found: set METRICS_TOKEN (or METRICS_PORT) to serve metrics\n', 404));
+  }
   app.use(
     '*',
     secureHeaders({

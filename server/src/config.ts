@@ -73,6 +73,19 @@ const envSchema = z.object({
     })
     .optional(),
   WEB_DIST_DIR: z.string().optional(),
+  /** Seconds SIGTERM waits for in-flight requests and uploads before the process exits anyway. */
+  SHUTDOWN_TIMEOUT: seconds.default(30),
+  /** Bearer token GET /metrics requires; without it (and without METRICS_PORT) /metrics answers 404. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Serve /metrics (no token) on this port of HOST instead, e.g. for a scraper on a private network. */
+  METRICS_PORT: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be an integer')
+    .min(1, 'must be 1-65535')
+    .max(65535, 'must be 1-65535')
+    .optional(),
+  /** Seconds a task's claim lasts without renewal: another instance resumes a task this long after its instance died. */
+  TASK_LEASE: seconds.default(30),
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
 });
 
@@ -100,6 +113,10 @@ export interface Config {
   /** Absolute folders local storage configs must lie in (LOCAL_STORAGE_ROOTS). */
   localStorageRoots: string[];
   webDistDir: string;
+  shutdownTimeoutMs: number;
+  metricsToken?: string;
+  metricsPort?: number;
+  taskLeaseMs: number;
   logLevel: 'silent' | 'error' | 'info' | 'debug';
 }
 
@@ -149,6 +166,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir: strin
     backupMaxBytes: e.BACKUP_MAX_BYTES,
     localStorageRoots: localRootsOf(e.LOCAL_STORAGE_ROOTS, dataDir),
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? defaults.webDistDir),
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT * 1000,
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    taskLeaseMs: e.TASK_LEASE * 1000,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Server } from 'node:http';
 import { serve, type ServerType } from '@hono/node-server';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { applyHttpTimeouts } from './http/timeouts.js';
@@ -57,15 +58,63 @@ server.on('error', (error: NodeJS.ErrnoException) => {
   );
 });
 
+// METRICS_PORT: /metrics (no token) on a port of its own, for a scraper on a private network.
+let metricsServer: ServerType | undefined;
+const { metrics } = built;
+if (config.metricsPort !== undefined && metrics) {
+  metricsServer = serve(
+    {
+      fetch: async (request) =>
+        new URL(request.url).pathname === '/metrics'
+          ? new Response(await metrics.text(), { headers: { 'content-type': metrics.contentType } })
+          : new Response('not found\n', { status: 404 }),
+      port: config.metricsPort,
+      hostname: config.host,
+    },
+    (info) => logger.info(`metrics on http://${config.host}:${info.port}/metrics`),
+  );
+  metricsServer.on('error', (error: Error) =>
+    fail(`Could not serve metrics on port ${config.metricsPort}: ${error.message}`),
+  );
+}
+
+// Graceful stop: no new connections (readiness answers 503 meanwhile), in-flight requests and uploads finish
+// within SHUTDOWN_TIMEOUT (idle keep-alive connections are closed as they become idle), then counters are
+// flushed, running tasks handed back to the other instances, and the process exits 0.
 let stopping = false;
-function stop(signal: string) {
+async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
-  logger.info(`${signal} received, shutting down`);
-  server.close(() => {
-    built.close().finally(() => process.exit(0));
-  });
-  setTimeout(() => process.exit(0), 5000).unref();
+  const http = server as Server;
+  const timeoutMs = config.shutdownTimeoutMs;
+  built.services.system.markStopping();
+  logger.info(`${signal} received: finishing in-flight requests (up to ${timeoutMs / 1000} s), then stopping`);
+  // A last resort: whatever hangs, the process ends.
+  setTimeout(() => process.exit(0), timeoutMs + 15_000).unref();
+  const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+  http.closeIdleConnections();
+  const idle = setInterval(() => http.closeIdleConnections(), 100);
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = await Promise.race([
+    closed.then(() => false),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), timeoutMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  clearInterval(idle);
+  if (timedOut) {
+    logger.info('shutdown timeout: closing the connections still open (their uploads are discarded)');
+    http.closeAllConnections();
+  }
+  metricsServer?.close();
+  try {
+    await built.close();
+  } catch (error) {
+    logger.error('shutdown: closing the services failed', error);
+  }
+  logger.info('stopped');
+  process.exit(0);
 }
-process.on('SIGINT', () => stop('SIGINT'));
-process.on('SIGTERM', () => stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -73,6 +73,8 @@ import { TaskService } from './services/tasks/taskService.js';
 import { CopyService } from './services/tasks/copyService.js';
 import { ZipService } from './services/zip/zipService.js';
 import { SearchService } from './services/search/searchService.js';
+import { Cluster } from './db/cluster.js';
+import { HttpMetrics } from './http/observability.js';
 
 const packageVersion = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -105,12 +107,21 @@ export interface BuiltServer {
   createdAdmin: { username: string; password: string; generated: boolean } | null;
   generatedEncryptionKey: boolean;
   logger: Logger;
+  /** Prometheus metrics, kept only when METRICS_TOKEN or METRICS_PORT asks for them (see main.ts). */
+  metrics?: HttpMetrics;
   /** Sweeps what crashed uploads left (storage temp files, orphan multipart uploads, spooled parts). */
   sweepTemp(): Promise<TempSweepReport & { spooled: string[] }>;
   close(): Promise<void>;
 }
 
-function buildServices(database: DatabaseHandle, config: Config, encryptionKey: string, clock: Clock, logger: Logger) {
+function buildServices(
+  database: DatabaseHandle,
+  config: Config,
+  encryptionKey: string,
+  clock: Clock,
+  logger: Logger,
+  cluster: Cluster,
+) {
   const cipher = new SecretCipher(encryptionKey);
   const { db } = database;
   // One limiter for every secret check; its counters live in the database, shared by every instance.
@@ -123,13 +134,26 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     tokenTtlMs: config.adminTokenTtlMs,
   });
   const apiKeys = new ApiKeyService({ keys: new ApiKeyRepository(db), cipher, clock, limiter: secretAttempts });
-  const settings = new SettingsService({ settings: new SettingsRepository(db), clock });
+  const settings = new SettingsService({
+    settings: new SettingsRepository(db),
+    clock,
+    onSaved: () => cluster.notify({ kind: 'settings' }),
+  });
   const system = new SystemService({
     version: packageVersion,
     database: database.dialect,
     ping: () => pingDatabase(db),
     clock,
     startedAt: clock.now().getTime(),
+    instanceId: cluster.instanceId,
+    storages: async () =>
+      (await storageConfigs.allRows()).map((row) => ({
+        id: row.id,
+        name: row.name,
+        check: async () => {
+          await storageConfigs.driverOf(row).list('', { limit: 1 });
+        },
+      })),
   });
   const stats = new StatsService({ stats: new StatsRepository(db), clock, logger });
   const caches = new CacheRegistry();
@@ -171,6 +195,21 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     loadMounts: async () => (await mountRepository.list()).map(toMountRecord),
     driverFor: (storageConfigId) => storageConfigs.mountDriverOf(storageConfigId),
     now: () => clock.now().getTime(),
+    onMountsChanged: (mountId) => cluster.notify({ kind: 'mounts', ...(mountId ? { mountId } : {}) }),
+  });
+  // Cache invalidations across instances (PostgreSQL LISTEN/NOTIFY; docs/deployment.md lists every cache).
+  vfs.onChange((change) =>
+    cluster.notify({
+      kind: 'listing',
+      mountId: change.mountId,
+      path: change.path,
+      ...(change.toPath !== undefined ? { toPath: change.toPath } : {}),
+    }),
+  );
+  cluster.subscribe((event) => {
+    if (event.kind === 'settings') settings.cacheHandle().clear();
+    else if (event.kind === 'mounts') vfs.mountsChanged(event.mountId, true);
+    else if (event.kind === 'listing') vfs.remoteChange(event);
   });
   const mounts = new MountService({ mounts: mountRepository, storageConfigs, vfs, clock });
   const fileRows = new FileRepository(db);
@@ -222,6 +261,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     targets: storageBackupTargets(storageConfigs),
     clock,
     logger,
+    exclusive: (name, fn) => cluster.exclusive(name, fn),
   });
   const sessions = new UploadSessionRepository(db);
   const tempSweep = new TempSweepService({
@@ -240,8 +280,20 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     logger,
   });
   const multipartUploads = new MultipartUploadService({ sessions, uploads: fileUploads, direct: directUploads });
-  const taskRows = new TaskRepository(db);
-  const tasks = new TaskService({ tasks: taskRows, clock, logger });
+  const taskRows = new TaskRepository(db, database.dialect);
+  const tasks = new TaskService({
+    tasks: taskRows,
+    clock,
+    logger,
+    runnerId: cluster.instanceId,
+    leaseMs: config.taskLeaseMs,
+    singleInstance: database.dialect === 'sqlite',
+    // A task claimed from the database (its instance died) runs as the admin or key that started it.
+    principalOf: (createdBy) =>
+      createdBy.startsWith('apikey:')
+        ? apiKeys.principalById(createdBy.slice('apikey:'.length))
+        : auth.principalById(createdBy),
+  });
   const urlUploads = new UrlUploadService({
     guard: new SsrfGuard({ allowPrivate: config.allowPrivateUrls }),
     files: fileUploads,
@@ -252,7 +304,13 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
   });
   const copies = new CopyService({ vfs, tasks });
   const zips = new ZipService({ vfs, clock });
-  const search = new SearchService({ vfs, index: new FsIndexRepository(db), clock, logger });
+  const search = new SearchService({
+    vfs,
+    index: new FsIndexRepository(db),
+    clock,
+    logger,
+    runDue: (name, everyMs, now, fn) => cluster.runDue(name, everyMs, now, fn),
+  });
   const cloudpasteImport = new CloudpasteImportService({
     repo: new CloudpasteImportRepository(db),
     cipher,
@@ -266,6 +324,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     },
   });
   return {
+    cluster,
     cloudpasteImport,
     auth,
     secretAttempts,
@@ -323,18 +382,31 @@ export async function buildServer(
     await database.close();
     throw error;
   }
-  const services = buildServices(database, config, key, clock, logger);
+  const cluster = new Cluster({ database, url: config.databaseUrl, logger });
+  await cluster
+    .start()
+    .catch((error: unknown) =>
+      logger.error('cluster: LISTEN failed; caches of other instances refresh by their TTL only', error),
+    );
+  const services = buildServices(database, config, key, clock, logger, cluster);
   const createdAdmin = await services.auth.ensureAdmin(config.adminUsername, config.adminPassword);
   // A fresh install shares files with no S3 at all: the built-in local storage is the default.
   await services.storageConfigs.ensureBuiltin();
-  // Tasks a previous process left running or pending: failed, retryable (docs/api/fs-tasks.md).
-  const interrupted = await services.tasks.failInterrupted();
-  if (interrupted > 0) logger.info(`${interrupted} task(s) interrupted by the last stop are marked failed (retryable)`);
+  // Recorded only when someone can read them: no per-request cost otherwise.
+  const metrics = config.metricsToken !== undefined || config.metricsPort !== undefined ? new HttpMetrics() : undefined;
+  metrics?.gauge('clipnest_tasks', 'Tasks in the database by status (all instances)', ['status'], async () =>
+    Object.entries(await services.tasks.countsByStatus()).map(([status, n]) => [{ status }, n]),
+  );
+  metrics?.gauge('clipnest_tasks_running_here', 'Tasks this instance runs now', [], async () => [
+    [{}, services.tasks.runningHere],
+  ]);
   const app = createApp(services, {
     logger,
     webDistDir: config.webDistDir,
     trustProxy: config.trustProxy,
     proxyHops: config.proxyHops,
+    metrics,
+    metricsToken: config.metricsToken,
   });
   const fetch = withSendfile(app.fetch, {
     binding: sendfile,
@@ -350,26 +422,37 @@ export async function buildServer(
         : `local downloads are streamed: the sendfile addon is not available (${sendfileLoadError ?? 'unknown'})`,
   );
 
-  const sweep = setInterval(() => {
-    services.auth.sweepExpiredTokens().catch((error: unknown) => logger.error('token sweep failed', error));
-    services.secretAttempts.sweep().catch((error: unknown) => logger.error('secret attempt sweep failed', error));
-  }, 3600_000);
-  sweep.unref();
-  const pasteSweep = setInterval(() => {
-    services.pastes.sweepExpired().catch((error: unknown) => logger.error('paste sweep failed', error));
-  }, PASTE_SWEEP_INTERVAL_MS);
-  pasteSweep.unref();
+  // Periodic jobs run once per period across instances (Cluster.runDue: advisory lock + job_runs on PostgreSQL).
+  const periodic = (name: string, everyMs: number, job: () => Promise<unknown>) => {
+    const timer = setInterval(() => {
+      // A little under the period: timers of two instances drift, and the one that comes second must skip.
+      cluster
+        .runDue(name, everyMs * 0.9, clock.now(), async () => void (await job()))
+        .catch((error: unknown) => logger.error(`${name} failed`, error));
+    }, everyMs);
+    timer.unref();
+    return timer;
+  };
+  const sweep = periodic('token-sweep', 3600_000, async () => {
+    await services.auth.sweepExpiredTokens();
+    await services.secretAttempts.sweep();
+  });
+  const pasteSweep = periodic('paste-sweep', PASTE_SWEEP_INTERVAL_MS, () => services.pastes.sweepExpired());
   services.backupScheduler.start();
   services.search.start();
   // Direct uploads left unfinished for 24 h: abort the multipart upload / drop the object.
-  const uploadSweep = setInterval(() => {
-    services.directUploads.sweep().catch((error: unknown) => logger.error('upload sweep failed', error));
-  }, 3600_000);
-  uploadSweep.unref();
+  const uploadSweep = periodic('upload-sweep', 3600_000, () => services.directUploads.sweep());
+  // Poll for tasks to claim often enough that a dead instance's task moves within about one lease.
+  services.tasks.startClaiming(Math.min(5000, Math.max(250, config.taskLeaseMs / 2)));
   const sweepTemp = async () => {
     const olderThan = new Date(clock.now().getTime() - config.uploadIdleTimeoutMs);
     const spooled = await sweepSpoolDir(uploadSpoolDir(config.dataDir), olderThan);
-    const report = await services.tempSweep.sweep();
+    // The spool folder is this instance's own; the storages' temp files and uploads are shared: one sweeper.
+    const report = (await cluster.exclusive('temp-sweep', () => services.tempSweep.sweep(), { waitHere: true })) ?? {
+      tempFiles: [],
+      abortedUploads: [],
+      skipped: [],
+    };
     const removed = spooled.length + report.tempFiles.length + report.abortedUploads.length;
     if (removed > 0) {
       logger.info(
@@ -402,6 +485,7 @@ export async function buildServer(
     createdAdmin,
     generatedEncryptionKey: generated,
     logger,
+    metrics,
     sweepTemp,
     close: async () => {
       clearInterval(sweep);
@@ -415,6 +499,7 @@ export async function buildServer(
       services.urlUploads.close();
       await services.tasks.close();
       await services.search.stop();
+      await cluster.close();
       await services.storageRegistry.closeAll();
       await database.close();
     },

@@ -206,6 +206,8 @@ export interface TasksTable {
   error: string | null;
   /** Id of the process running it (null when not running). */
   runner: string | null;
+  /** ISO time until which `runner` holds a running task (0017); renewed while it runs. */
+  lease_until: string | null;
   created_by: string;
   created_at: string;
   updated_at: string;
@@ -293,4 +295,13 @@ export interface Database {
   fs_index: FsIndexTable;
   dav_properties: DavPropertiesTable;
   dav_locks: DavLocksTable;
+  job_runs: JobRunsTable;
+}
+
+/** Periodic background jobs: last run, by which instance, how many runs (0017). */
+export interface JobRunsTable {
+  name: string;
+  last_run_at: string;
+  last_instance: string;
+  runs: number;
 }

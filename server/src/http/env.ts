@@ -7,5 +7,7 @@ export interface AppEnv {
     principal?: Principal | null;
     /** The client's address (http/clientAddress.ts), set for every /api request from TRUST_PROXY(_HOPS). */
     clientAddress: string;
+    /** The request's id (http/observability.ts), in its log lines and the X-Request-Id answer header. */
+    requestId?: string;
   };
 }

@@ -5,6 +5,7 @@ import { isUniqueViolation, isUnstorableText } from '../db/errors.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../lib/logger.js';
 import { replyError } from './envelope.js';
+import type { AppEnv } from './env.js';
 
 /** The one place an error becomes an HTTP reply. A stack trace never reaches the client. */
 export function createErrorHandler(logger: Logger) {
@@ -21,7 +22,8 @@ export function createErrorHandler(logger: Logger) {
     if (isUniqueViolation(error)) return replyError(c, 'CONFLICT', 'a record with this value already exists');
     // A NUL or invalid UTF-8 in an id, slug or text that reached PostgreSQL (found by the security fuzzer).
     if (isUnstorableText(error)) return replyError(c, 'VALIDATION', 'the request contains a NUL or invalid character');
-    logger.error(`unhandled error on ${c.req.method} ${c.req.path}`, error);
+    const requestId = (c as Context<AppEnv>).get('requestId');
+    logger.error(`unhandled error on ${c.req.method} ${c.req.path}${requestId ? ` (req_id ${requestId})` : ''}`, error);
     return replyError(c, 'INTERNAL', 'internal server error');
   };
 }

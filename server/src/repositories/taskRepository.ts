@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, TaskItemsTable, TasksTable } from '../db/schema.js';
 
 export type TaskRow = Selectable<TasksTable>;
@@ -25,7 +25,10 @@ function itemRow(row: TaskItemRow): TaskItemRow {
 
 /** Server-side jobs and their files (0011). */
 export class TaskRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: 'sqlite' | 'postgres' = 'sqlite',
+  ) {}
 
   /** The task and its items, in one transaction. */
   async insert(task: TaskRow, items: TaskItemRow[]): Promise<void> {
@@ -79,13 +82,10 @@ export class TaskRepository {
   }
 
   /** Sets the status only while the task is in one of `from` (compare-and-set); answers whether it changed. */
-  async transition(id: string, from: string[], values: Partial<TaskRow>): Promise<boolean> {
-    const result = await this.db
-      .updateTable('tasks')
-      .set(values)
-      .where('id', '=', id)
-      .where('status', 'in', from)
-      .executeTakeFirst();
+  async transition(id: string, from: string[], values: Partial<TaskRow>, runner?: string): Promise<boolean> {
+    let query = this.db.updateTable('tasks').set(values).where('id', '=', id).where('status', 'in', from);
+    if (runner !== undefined) query = query.where('runner', '=', runner);
+    const result = await query.executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
@@ -127,29 +127,125 @@ export class TaskRepository {
   }
 
   /**
-   * Tasks a dead process left running or pending: failed and retryable. Answers how many. Items it was in
-   * the middle of fail with the same message.
+   * Claims one task for `runner` until `leaseUntil`: a pending one, or a running one whose lease ran out (its
+   * instance died). PostgreSQL: `FOR UPDATE SKIP LOCKED`, so instances claiming at once never take the same
+   * row. `foreignIsDead`: SQLite (one instance), where a task another runner left running is dead whatever
+   * its lease. Items a dead runner was in the middle of go back to pending and the counters are recomputed
+   * from the items, so the new run resumes where the old one stopped. Answers the claimed row.
    */
-  async failInterrupted(message: string, now: string, notRunner?: string): Promise<number> {
+  async claimNext(claim: {
+    runner: string;
+    now: string;
+    leaseUntil: string;
+    foreignIsDead: boolean;
+    exclude: string[];
+  }): Promise<TaskRow | undefined> {
     return this.db.transaction().execute(async (trx) => {
-      let query = trx.selectFrom('tasks').select('id').where('status', 'in', ['running', 'pending']);
-      if (notRunner !== undefined)
-        query = query.where((eb) => eb.or([eb('runner', 'is', null), eb('runner', '!=', notRunner)]));
-      const ids = (await query.execute()).map((row) => row.id);
-      if (ids.length === 0) return 0;
+      let query = trx
+        .selectFrom('tasks')
+        .select('id')
+        .where((eb) =>
+          eb.or([
+            eb('status', '=', 'pending'),
+            eb.and([
+              eb('status', '=', 'running'),
+              eb.or([
+                eb('lease_until', 'is', null),
+                eb('lease_until', '<', claim.now),
+                ...(claim.foreignIsDead ? [eb('runner', 'is', null), eb('runner', '!=', claim.runner)] : []),
+              ]),
+            ]),
+          ]),
+        );
+      if (claim.exclude.length > 0) query = query.where('id', 'not in', claim.exclude);
+      query = query.orderBy('created_at').orderBy('id').limit(1);
+      if (this.dialect === 'postgres') query = query.forUpdate().skipLocked();
+      const picked = await query.executeTakeFirst();
+      if (!picked) return undefined;
       await trx
         .updateTable('task_items')
-        .set({ status: 'failed', error: message, updated_at: now })
-        .where('task_id', 'in', ids)
+        .set({ status: 'pending', bytes_done: 0, updated_at: claim.now })
+        .where('task_id', '=', picked.id)
         .where('status', '=', 'downloading')
         .execute();
       await trx
         .updateTable('tasks')
-        .set({ status: 'failed', error: message, runner: null, speed: 0, updated_at: now, finished_at: now })
-        .where('id', 'in', ids)
+        .set({
+          ...(await this.countersOf(trx, picked.id)),
+          status: 'running',
+          runner: claim.runner,
+          lease_until: claim.leaseUntil,
+          speed: 0,
+          updated_at: claim.now,
+        })
+        .where('id', '=', picked.id)
         .execute();
-      return ids.length;
+      const row = await trx.selectFrom('tasks').selectAll().where('id', '=', picked.id).executeTakeFirstOrThrow();
+      return taskRow(row);
     });
+  }
+
+  /** How many tasks are in each status (metrics). */
+  async countByStatus(): Promise<Record<string, number>> {
+    const rows = await this.db
+      .selectFrom('tasks')
+      .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
+      .groupBy('status')
+      .execute();
+    return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
+  }
+
+  /** Renews the lease of a task this runner still runs; false when it is no longer its (cancelled, taken over). */
+  async renewLease(id: string, runner: string, leaseUntil: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('tasks')
+      .set({ lease_until: leaseUntil })
+      .where('id', '=', id)
+      .where('runner', '=', runner)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** A stopping runner hands its task back: pending again, claimed at once by another instance (or a restart). */
+  async release(id: string, runner: string, now: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('tasks')
+        .set({ status: 'pending', runner: null, lease_until: null, speed: 0, updated_at: now })
+        .where('id', '=', id)
+        .where('runner', '=', runner)
+        .where('status', '=', 'running')
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return;
+      await trx
+        .updateTable('task_items')
+        .set({ status: 'pending', bytes_done: 0, updated_at: now })
+        .where('task_id', '=', id)
+        .where('status', '=', 'downloading')
+        .execute();
+    });
+  }
+
+  private async countersOf(trx: Transaction<Database>, taskId: string) {
+    const rows = await trx
+      .selectFrom('task_items')
+      .select((eb) => [
+        'status',
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('bytes'),
+      ])
+      .where('task_id', '=', taskId)
+      .where('is_dir', '=', 0)
+      .where('status', 'in', ['completed', 'failed'])
+      .groupBy('status')
+      .execute();
+    const of = (status: string) => rows.find((row) => row.status === status);
+    return {
+      done_files: Number(of('completed')?.n ?? 0),
+      failed_files: Number(of('failed')?.n ?? 0),
+      bytes_done: Number(of('completed')?.bytes ?? 0),
+    };
   }
 
   /** Deletes finished-without-error tasks (and their items); answers how many. */

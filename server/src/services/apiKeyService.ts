@@ -167,6 +167,12 @@ export class ApiKeyService {
     return key ? this.deps.keys.findByHash(sha256Hex(key)) : undefined;
   }
 
+  /** The key with this id as a principal, undefined when it is gone, disabled or expired (resumed tasks). */
+  async principalById(id: string): Promise<ApiKeyPrincipal | undefined> {
+    const row = await this.deps.keys.findById(id);
+    return row ? this.usable(row).catch(() => undefined) : undefined;
+  }
+
   /** The principal of a key row; 401 when it is disabled or expired. */
   async usable(row: ApiKeyRow): Promise<ApiKeyPrincipal> {
     if (row.enabled !== 1) throw AppError.unauthorized('this API key is disabled');

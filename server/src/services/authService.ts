@@ -77,6 +77,12 @@ export class AuthService {
     return { type: 'admin', adminId: found.id, username: found.username, tokenHash: '', expiresAt: '' };
   }
 
+  /** The admin with this id (a task resumed by another instance acts as the admin who started it). */
+  async principalById(adminId: string): Promise<AdminPrincipal | undefined> {
+    const found = await this.deps.admins.findById(adminId);
+    return found && { type: 'admin', adminId: found.id, username: found.username, tokenHash: '', expiresAt: '' };
+  }
+
   /** The admin behind a bearer token, or null when the token is unknown, revoked or expired. */
   async verifyToken(token: string): Promise<AdminPrincipal | null> {
     const tokenHash = sha256Hex(token);

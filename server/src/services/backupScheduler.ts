@@ -31,6 +31,8 @@ export interface BackupSchedulerDeps {
   targets: BackupTargets;
   clock: Clock;
   logger: Logger;
+  /** Several instances: runs fn on one instance at a time, undefined when another holds it (`Cluster.exclusive`). */
+  exclusive?: <T>(name: string, fn: () => Promise<T>) => Promise<T | undefined>;
 }
 
 function stampOf(date: Date): string {
@@ -123,8 +125,17 @@ export class BackupScheduler {
     };
   }
 
-  /** Runs when enabled and due; returns the file written, if any. */
+  /**
+   * Runs when enabled and due; returns the file written, if any. Under the cluster's lock, so of several
+   * instances one writes and the others, coming after, see its file and find nothing due.
+   */
   async tick(): Promise<string | null> {
+    const { exclusive } = this.deps;
+    if (!exclusive) return this.tickHere();
+    return (await exclusive('scheduled-backup', () => this.tickHere())) ?? null;
+  }
+
+  private async tickHere(): Promise<string | null> {
     const config = await this.config();
     if (!config.enabled || !config.storageConfigId) return null;
     const target = await this.deps.targets.open(config.storageConfigId);

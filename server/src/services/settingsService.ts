@@ -22,6 +22,8 @@ export interface SettingsServiceDeps {
   clock: Clock;
   /** How long values are served from memory before the database is read again (other instances may write). */
   cacheTtlMs?: number;
+  /** Called after this instance saved settings (tells the other instances to reload). */
+  onSaved?: () => void;
 }
 
 interface Snapshot {
@@ -157,6 +159,7 @@ export class SettingsService {
     }
     await this.deps.settings.upsertMany(rows);
     this.snapshot = undefined;
+    this.deps.onSaved?.();
     return this.list(group);
   }
 }

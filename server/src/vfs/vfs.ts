@@ -46,6 +46,8 @@ export interface VfsDeps {
   /** How long the mount table is kept in memory (default 5 s; mount edits through this instance drop it at once). */
   mountsTtlMs?: number;
   now?: () => number;
+  /** Called after this instance changed a mount (tells the other instances to reload their table). */
+  onMountsChanged?: (mountId?: string) => void;
 }
 
 /** Pages gathered per driver call while filling the listing cache. */
@@ -113,10 +115,20 @@ export class Vfs {
     return (await this.allMounts()).filter((m) => m.is_active);
   }
 
-  /** Call after a mount was created, edited or deleted: the next request reloads the table. */
-  mountsChanged(mountId?: string): void {
+  /**
+   * Call after a mount was created, edited or deleted: the next request reloads the table. `remote`: the change
+   * was made by another instance (it is not announced again).
+   */
+  mountsChanged(mountId?: string, remote = false): void {
     this.mountTable = undefined;
     this.cache.clear(mountId);
+    if (!remote) this.deps.onMountsChanged?.(mountId);
+  }
+
+  /** Another instance wrote through its tree: drop what it made stale here (no listener is told). */
+  remoteChange(change: Pick<VfsChange, 'mountId' | 'path' | 'toPath'>): void {
+    this.dropCached(change.mountId, change.path);
+    if (change.toPath !== undefined) this.dropCachedAt(change.toPath);
   }
 
   async mountById(id: string): Promise<MountRecord | undefined> {

@@ -107,6 +107,11 @@ export class SearchService {
       clock: Clock;
       logger: Logger;
       crawl?: Partial<CrawlLimits>;
+      /**
+       * Several instances: runs a mount's crawl only when no instance crawled it within the interval (and none
+       * crawls it now): `Cluster.runDue`. Without it every due crawl runs here.
+       */
+      runDue?: (name: string, everyMs: number, now: Date, fn: () => Promise<void>) => Promise<boolean>;
     },
   ) {
     this.unsubscribe = deps.vfs.onChange((change) => {
@@ -240,7 +245,12 @@ export class SearchService {
       if (this.stopped) return;
       const state = this.crawls.get(mount.id);
       if (state && now - Date.parse(state.finishedAt) < this.limits.intervalMs) continue;
-      await this.crawl(mount);
+      const { runDue } = this.deps;
+      if (!runDue) await this.crawl(mount);
+      else
+        await runDue(`search-crawl:${mount.id}`, this.limits.intervalMs, new Date(now), async () => {
+          await this.crawl(mount);
+        });
     }
   }
 

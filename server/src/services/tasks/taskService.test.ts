@@ -4,7 +4,7 @@ import { systemClock } from '../../lib/clock.js';
 import { createLogger } from '../../lib/logger.js';
 import { TaskRepository, type TaskItemRow } from '../../repositories/taskRepository.js';
 import type { AdminPrincipal, ApiKeyPrincipal } from '../principal.js';
-import { INTERRUPTED_MESSAGE, TaskService, type TaskRunContext } from './taskService.js';
+import { TaskService, type TaskRunContext } from './taskService.js';
 
 const admin: AdminPrincipal = { type: 'admin', adminId: 'a1', username: 'admin', tokenHash: '', expiresAt: '' };
 const key: ApiKeyPrincipal = {
@@ -54,11 +54,13 @@ describe('TaskService', () => {
   let service: TaskService;
   let executor: FakeExecutor;
 
-  const build = () => {
+  const build = (extra: { leaseMs?: number; singleInstance?: boolean } = {}) => {
     const s = new TaskService({
       tasks: new TaskRepository(database.db),
       clock: systemClock,
       logger: createLogger('silent'),
+      principalOf: async (createdBy) => (createdBy === admin.adminId ? admin : undefined),
+      ...extra,
     });
     s.register('copy', executor);
     return s;
@@ -111,22 +113,62 @@ describe('TaskService', () => {
     expect(await service.get(admin, task.id)).toMatchObject({ status: 'completed', done_files: 3 });
   });
 
-  it('a task left running by a stopped process is failed and retryable on the next start', async () => {
+  it('a graceful stop hands a running task back; the next instance claims it and resumes the unfinished files', async () => {
     const task = await service.create(admin, { type: 'copy', name: 't', options: {}, items: items('a', 'gate', 'c') });
     await executor.atGate;
     await service.close();
-    expect((await service.get(admin, task.id)).status).toBe('running');
+    const handedBack = await service.get(admin, task.id);
+    expect(handedBack.status).toBe('pending');
+    expect(handedBack.items?.map((i) => i.status)).toEqual(['completed', 'pending', 'pending']);
     executor = new FakeExecutor();
     executor.open();
     service = build();
-    expect(await service.failInterrupted()).toBe(1);
-    const failed = await service.get(admin, task.id);
-    expect(failed).toMatchObject({ status: 'failed', error: INTERRUPTED_MESSAGE, retryable: true });
-    expect(failed.items?.map((i) => i.status)).toEqual(['completed', 'failed', 'pending']);
-    await service.retry(admin, task.id);
+    expect(await service.claimAll()).toBe(1);
     await service.settled(task.id);
     expect(executor.ran).toEqual(['gate', 'c']);
-    expect(await service.get(admin, task.id)).toMatchObject({ status: 'completed', done_files: 3 });
+    expect(await service.get(admin, task.id)).toMatchObject({ status: 'completed', done_files: 3, bytes_done: 30 });
+  });
+
+  it('a task whose instance died is claimed once its lease ran out (at once on SQLite), never while it is held', async () => {
+    service = build({ leaseMs: 60_000 });
+    const task = await service.create(admin, { type: 'copy', name: 't', options: {}, items: items('a', 'gate', 'c') });
+    await executor.atGate;
+    // Another instance while the lease holds: nothing to claim.
+    const other = build({ leaseMs: 60_000 });
+    expect(await other.claimAll()).toBe(0);
+    // The first one dies (no hand-back, like SIGKILL): still held for the lease…
+    await service.close({ abandon: true });
+    expect(await other.claimAll()).toBe(0);
+    // …but on SQLite there is one instance, so a foreign runner's task is dead at once.
+    executor = new FakeExecutor();
+    executor.open();
+    service = build({ leaseMs: 60_000, singleInstance: true });
+    expect(await service.claimAll()).toBe(1);
+    await service.settled(task.id);
+    expect(executor.ran).toEqual(['gate', 'c']);
+    const done = await service.get(admin, task.id);
+    expect(done).toMatchObject({ status: 'completed', done_files: 3, failed_files: 0, bytes_done: 30 });
+    await other.close();
+  });
+
+  it('an expired lease is claimed by another instance; a task whose creator is gone fails', async () => {
+    service = build({ leaseMs: 30 });
+    const task = await service.create(admin, { type: 'copy', name: 't', options: {}, items: items('a', 'gate') });
+    await executor.atGate;
+    await service.close({ abandon: true });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    executor.open();
+    service = build({ leaseMs: 30 });
+    expect(await service.claimAll()).toBe(1);
+    await service.settled(task.id);
+    expect((await service.get(admin, task.id)).status).toBe('completed');
+    const orphan = await service.create(key, { type: 'copy', name: 'k', options: {}, items: items('gate') });
+    executor = new FakeExecutor();
+    await service.close({ abandon: true });
+    service = build({ singleInstance: true });
+    service.register('copy', executor);
+    expect(await service.claimAll()).toBe(1);
+    expect(await service.get(admin, orphan.id)).toMatchObject({ status: 'failed', error: /no longer exists/ });
   });
 
   it('key holders see and touch only their own tasks; clear-completed drops only completed ones', async () => {

@@ -1,7 +1,10 @@
 // Server-side jobs kept in the database (tasks + task_items, migration 0011): one generic runner walks a
 // task's pending items through the executor of its type, records per-file status, bytes and speed, and
-// answers cancel, retry of failed files and clear-completed. A process that dies mid-task leaves it
-// `running`; the next start marks it failed and retryable (`failInterrupted`).
+// answers cancel, retry of failed files and clear-completed.
+// Several instances (0017, issue #26): a running task is leased to its runner (`runner`, `lease_until`),
+// renewed while it runs. Every instance polls for tasks to claim (`startClaiming`): pending ones and running
+// ones whose lease ran out because their instance died; the claimer resumes the unfinished items, acting as
+// the task's creator. A graceful stop hands its tasks back (pending) so another instance takes them at once.
 import type { TaskItemStatus, TaskStatus, TaskType, TaskView } from '@clipnest/contract';
 import { AppError } from '../../errors.js';
 import { isoNow, type Clock } from '../../lib/clock.js';
@@ -13,7 +16,6 @@ import { RETRYABLE, taskView } from './taskViews.js';
 
 /** Progress is written to the database at most this often while bytes flow (and at every file's end). */
 const PROGRESS_WRITE_MS = 1000;
-export const INTERRUPTED_MESSAGE = 'interrupted: the server stopped while the task ran; retry to finish it';
 
 export interface TaskRunContext {
   principal: Principal;
@@ -39,25 +41,106 @@ export interface NewTaskItem {
 interface Run {
   controller: AbortController;
   done: Promise<void>;
-  /** Set when the process is stopping: the run leaves the row as it is (the next start fails it). */
+  /** Set when the process is stopping or lost the lease: the run leaves the items as they are. */
   shutdown: boolean;
 }
+
+export interface TaskServiceDeps {
+  tasks: TaskRepository;
+  clock: Clock;
+  logger: Logger;
+  /** The creator of a task claimed from the database (another instance started it); undefined when gone. */
+  principalOf?: (createdBy: string) => Promise<Principal | undefined>;
+  /** How long a claim holds without renewal (default 30 s); renewed every third of it. */
+  leaseMs?: number;
+  /** SQLite: one instance, so a task another runner left running is dead whatever its lease. */
+  singleInstance?: boolean;
+  /** This instance's id (the cluster's); a fresh one by default. */
+  runnerId?: string;
+  /** Tasks this instance runs at once when claiming (default 4). */
+  maxClaimed?: number;
+}
+
+export const DEFAULT_TASK_LEASE_MS = 30_000;
 
 export class TaskService {
   private readonly running = new Map<string, Run>();
   private readonly executors = new Map<TaskType, TaskExecutor>();
   /** Identifies this process in `tasks.runner`. */
-  readonly runnerId = newId();
+  readonly runnerId: string;
 
-  constructor(private readonly deps: { tasks: TaskRepository; clock: Clock; logger: Logger }) {}
+  private claimTimer: NodeJS.Timeout | undefined;
+  private claiming: Promise<void> | undefined;
+  private stopping = false;
+
+  constructor(private readonly deps: TaskServiceDeps) {
+    this.runnerId = deps.runnerId ?? newId();
+  }
+
+  private get leaseMs(): number {
+    return this.deps.leaseMs ?? DEFAULT_TASK_LEASE_MS;
+  }
+
+  private leaseUntil(): string {
+    return new Date(this.deps.clock.now().getTime() + this.leaseMs).toISOString();
+  }
+
+  /** Polls for tasks to claim (pending, or abandoned by a dead instance): now, then every `everyMs`. */
+  startClaiming(everyMs = 5000): void {
+    this.stopClaiming();
+    this.stopping = false;
+    const tick = () => {
+      this.claiming ??= this.claimAll()
+        .then(() => undefined)
+        .catch((error: unknown) => this.deps.logger.error('task claim failed', error))
+        .finally(() => {
+          this.claiming = undefined;
+        });
+    };
+    tick();
+    this.claimTimer = setInterval(tick, everyMs);
+    this.claimTimer.unref();
+  }
+
+  private stopClaiming(): void {
+    if (this.claimTimer) clearInterval(this.claimTimer);
+    this.claimTimer = undefined;
+  }
+
+  /** Claims and starts tasks until none is left or this instance runs `maxClaimed`; answers how many. */
+  async claimAll(): Promise<number> {
+    let claimed = 0;
+    while (!this.stopping && this.running.size < (this.deps.maxClaimed ?? 4)) {
+      const row = await this.deps.tasks.claimNext({
+        runner: this.runnerId,
+        now: isoNow(this.deps.clock),
+        leaseUntil: this.leaseUntil(),
+        foreignIsDead: this.deps.singleInstance ?? false,
+        exclude: [...this.running.keys()],
+      });
+      if (!row) break;
+      claimed += 1;
+      const principal = await this.deps.principalOf?.(row.created_by);
+      if (!principal) {
+        const now = isoNow(this.deps.clock);
+        await this.deps.tasks.transition(row.id, ['running'], {
+          status: 'failed',
+          runner: null,
+          lease_until: null,
+          error: 'the API key or admin that started this task no longer exists',
+          finished_at: now,
+          updated_at: now,
+        });
+        continue;
+      }
+      this.deps.logger.info(`task ${row.id} claimed by this instance (resumed)`);
+      this.start(row.id, principal, true);
+    }
+    return claimed;
+  }
 
   register(type: TaskType, executor: TaskExecutor): void {
     this.executors.set(type, executor);
-  }
-
-  /** Start-up: tasks a dead process left running or pending become failed and retryable. */
-  async failInterrupted(): Promise<number> {
-    return this.deps.tasks.failInterrupted(INTERRUPTED_MESSAGE, isoNow(this.deps.clock), this.runnerId);
   }
 
   /** Records a task with its items and starts it in the background; answers it as stored. */
@@ -87,6 +170,7 @@ export class TaskService {
       speed: 0,
       error: null,
       runner: null,
+      lease_until: null,
       created_by: creatorId(principal),
       created_at: now,
       updated_at: now,
@@ -158,19 +242,40 @@ export class TaskService {
     return this.get(principal, id);
   }
 
+  /** Tasks per status in the database (every instance's): for metrics. */
+  async countsByStatus(): Promise<Record<string, number>> {
+    return this.deps.tasks.countByStatus();
+  }
+
+  get runningHere(): number {
+    return this.running.size;
+  }
+
   /** Deletes the caller's completed tasks (an admin: everyone's). */
   async clearCompleted(principal: Principal): Promise<{ cleared: number }> {
     return { cleared: await this.deps.tasks.deleteCompleted(this.ownerFilter(principal)) };
   }
 
-  /** Stops every run of this process without touching their rows (a restart fails them, retryable). */
-  async close(): Promise<void> {
-    const runs = [...this.running.values()];
-    for (const run of runs) {
+  /**
+   * Stops every run of this process and hands the tasks back (pending: another instance, or the next start,
+   * resumes them). `abandon`: leave the rows as a killed process would (tests of lease expiry).
+   */
+  async close(options: { abandon?: boolean } = {}): Promise<void> {
+    this.stopping = true;
+    this.stopClaiming();
+    await this.claiming;
+    const runs = [...this.running.entries()];
+    for (const [, run] of runs) {
       run.shutdown = true;
       run.controller.abort(new AppError('UNAVAILABLE', 'server stopping'));
     }
-    await Promise.all(runs.map((run) => run.done));
+    await Promise.all(runs.map(([, run]) => run.done));
+    if (options.abandon) return;
+    const now = isoNow(this.deps.clock);
+    for (const [id] of runs)
+      await this.deps.tasks
+        .release(id, this.runnerId, now)
+        .catch((error: unknown) => this.deps.logger.error(`task ${id} could not be handed back`, error));
   }
 
   /** Resolves when the task's current run (if any) has ended: for tests and graceful stops. */
@@ -189,26 +294,57 @@ export class TaskService {
     return row;
   }
 
-  private start(id: string, principal: Principal): void {
+  private start(id: string, principal: Principal, claimed = false): void {
     const run: Run = { controller: new AbortController(), done: Promise.resolve(), shutdown: false };
-    run.done = this.run(id, principal, run)
+    run.done = this.run(id, principal, run, claimed)
       .catch((error: unknown) => this.deps.logger.error(`task ${id} stopped on an error`, error))
-      .finally(() => this.running.delete(id));
+      .finally(() => {
+        // A run that found the task claimed meanwhile (by this instance's poller) leaves that run's entry.
+        if (this.running.get(id) === run) this.running.delete(id);
+      });
     this.running.set(id, run);
   }
 
-  private async run(id: string, principal: Principal, run: Run): Promise<void> {
+  private async run(id: string, principal: Principal, run: Run, alreadyClaimed: boolean): Promise<void> {
     const { tasks, clock } = this.deps;
     const startedAt = clock.now().getTime();
-    const claimed = await tasks.transition(id, ['pending'], {
-      status: 'running',
-      runner: this.runnerId,
-      speed: 0,
-      started_at: new Date(startedAt).toISOString(),
-      updated_at: new Date(startedAt).toISOString(),
-    });
+    const claimed =
+      alreadyClaimed ||
+      (await tasks.transition(id, ['pending'], {
+        status: 'running',
+        runner: this.runnerId,
+        lease_until: this.leaseUntil(),
+        speed: 0,
+        started_at: new Date(startedAt).toISOString(),
+        updated_at: new Date(startedAt).toISOString(),
+      }));
     const row = await tasks.find(id);
-    if (!claimed || !row) return;
+    if (!claimed || !row || row.runner !== this.runnerId) return;
+    if (row.started_at === null) await tasks.update(id, { started_at: new Date(startedAt).toISOString() });
+    // Heartbeat: renew the lease; a lost lease (cancelled elsewhere, or taken over after a stall) stops the run.
+    const heartbeat = setInterval(
+      () => {
+        tasks
+          .renewLease(id, this.runnerId, this.leaseUntil())
+          .then((ours) => {
+            if (ours || run.controller.signal.aborted) return;
+            run.shutdown = true;
+            run.controller.abort(new AppError('CONFLICT', 'task no longer held by this instance'));
+          })
+          .catch((error: unknown) => this.deps.logger.error(`task ${id}: lease renewal failed`, error));
+      },
+      Math.max(Math.floor(this.leaseMs / 3), 10),
+    );
+    heartbeat.unref();
+    try {
+      await this.runItems(id, principal, run, row, startedAt);
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  private async runItems(id: string, principal: Principal, run: Run, row: TaskRow, startedAt: number): Promise<void> {
+    const { tasks, clock } = this.deps;
     const executor = this.executors.get(row.type as TaskType);
     const options = JSON.parse(row.options_json) as Record<string, unknown>;
     const counters = {
@@ -280,12 +416,18 @@ export class TaskService {
     const status: TaskStatus = counters.failed === 0 ? 'completed' : counters.done > 0 ? 'partial' : 'failed';
     const now = isoNow(clock);
     // Only a task still running ends here: a cancel already wrote its own final status.
-    await tasks.transition(id, ['running'], {
-      status,
-      runner: null,
-      error: counters.failed > 0 ? `${counters.failed} file(s) failed` : null,
-      finished_at: now,
-      updated_at: now,
-    });
+    await tasks.transition(
+      id,
+      ['running'],
+      {
+        status,
+        runner: null,
+        lease_until: null,
+        error: counters.failed > 0 ? `${counters.failed} file(s) failed` : null,
+        finished_at: now,
+        updated_at: now,
+      },
+      this.runnerId,
+    );
   }
 }
