@@ -203,3 +203,25 @@ export interface FsMultipartInit {
   presigned: boolean;
   presignedUrls: Array<{ partNumber: number; url: string }>;
 }
+
+/** Edge lengths a thumbnail is made at: a requested size is rounded up to the next one (so the cache stays small). */
+export const FS_THUMBNAIL_SIZES = [64, 128, 256, 512] as const;
+export type FsThumbnailSize = (typeof FS_THUMBNAIL_SIZES)[number];
+/** Originals larger than this get no thumbnail (the client shows the type's icon). */
+export const FS_THUMBNAIL_MAX_INPUT_BYTES = 50 * 1024 * 1024;
+
+/** GET /api/fs/thumbnail: a small WebP (or JPEG) of an image, made on the server. */
+export const fsThumbnailQuerySchema = z.strictObject({
+  path: pathField('path'),
+  /** Longest edge in pixels, 16–512 (default 256), rounded up to one of FS_THUMBNAIL_SIZES. */
+  size: intish('size', 16, 512).optional(),
+  format: z.enum(['webp', 'jpeg'], { error: 'format must be webp or jpeg' }).optional(),
+  /** The object's ETag as the listing gave it: makes the URL change with the object, so it may be cached long. */
+  v: z.string().max(256).optional(),
+});
+
+/** The thumbnail size a requested size gets. */
+export function thumbnailSizeFor(size: number | undefined): FsThumbnailSize {
+  const wanted = size ?? 256;
+  return FS_THUMBNAIL_SIZES.find((s) => s >= wanted) ?? 512;
+}

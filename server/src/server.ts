@@ -69,6 +69,7 @@ import { TaskService } from './services/tasks/taskService.js';
 import { CopyService } from './services/tasks/copyService.js';
 import { ZipService } from './services/zip/zipService.js';
 import { SearchService } from './services/search/searchService.js';
+import { ThumbnailService } from './services/thumbnailService.js';
 
 const packageVersion = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -236,6 +237,10 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
   const copies = new CopyService({ vfs, tasks });
   const zips = new ZipService({ vfs, clock });
   const search = new SearchService({ vfs, index: new FsIndexRepository(db), clock, logger });
+  const thumbnails = new ThumbnailService(
+    { vfs, logger },
+    { cacheDir: path.join(config.dataDir, 'cache', 'thumbnails') },
+  );
   return {
     auth,
     secretAttempts,
@@ -245,6 +250,7 @@ function buildServices(database: DatabaseHandle, config: Config, encryptionKey: 
     copies,
     zips,
     search,
+    thumbnails,
     directUploads,
     multipartUploads,
     urlUploads,
