@@ -220,6 +220,21 @@ export const fsThumbnailQuerySchema = z.strictObject({
   v: z.string().max(256).optional(),
 });
 
+/** Image types thumbnails are made of (no SVG, HEIC or video: the client shows the type's icon for those). */
+export const FS_THUMBNAIL_TYPES: readonly string[] = [
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'image/gif',
+  'image/avif',
+  'image/tiff',
+];
+
+/** Whether the server makes a thumbnail of a file of this type and size. */
+export function hasThumbnail(mimetype: string | undefined, size: number): boolean {
+  return mimetype !== undefined && FS_THUMBNAIL_TYPES.includes(mimetype) && size <= FS_THUMBNAIL_MAX_INPUT_BYTES;
+}
+
 /** The thumbnail size a requested size gets. */
 export function thumbnailSizeFor(size: number | undefined): FsThumbnailSize {
   const wanted = size ?? 256;

@@ -1,7 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { FS_THUMBNAIL_MAX_INPUT_BYTES, Permission, thumbnailSizeFor, type FsThumbnailSize } from '@clipnest/contract';
+import {
+  FS_THUMBNAIL_MAX_INPUT_BYTES,
+  FS_THUMBNAIL_TYPES,
+  Permission,
+  thumbnailSizeFor,
+  type FsThumbnailSize,
+} from '@clipnest/contract';
 import sharp from 'sharp';
 import { AppError } from '../errors.js';
 import { ConcurrencyGate } from '../lib/concurrencyGate.js';
@@ -9,9 +15,6 @@ import type { Logger } from '../lib/logger.js';
 import type { Vfs } from '../vfs/vfs.js';
 import { etagOf, mimetypeOf } from './fsService.js';
 import type { Principal } from './principal.js';
-
-/** Image types the bundled libvips decodes (no SVG: a thumbnail never renders a document; no HEIC/video). */
-const THUMBNAIL_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif', 'image/tiff']);
 
 /** Bumped when the way thumbnails are made changes, so old cache files are never served again. */
 const RECIPE = 'v1';
@@ -39,9 +42,9 @@ export interface ThumbnailOptions {
   queue?: number;
 }
 
-/** Whether a file of this type and size can get a thumbnail (so the client asks only for those). */
-export function canThumbnail(mimetype: string): boolean {
-  return THUMBNAIL_TYPES.has(mimetype);
+/** Image types the bundled libvips decodes (no SVG: a thumbnail never renders a document; no HEIC/video). */
+function canThumbnail(mimetype: string): boolean {
+  return FS_THUMBNAIL_TYPES.includes(mimetype);
 }
 
 /**
