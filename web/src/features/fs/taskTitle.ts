@@ -1,0 +1,19 @@
+import type { TaskView } from '@clipnest/contract';
+import type { TFunction } from 'i18next';
+import { baseName, parentPath } from './paths';
+
+/**
+ * A task's title in the reader's language, from its structured fields (the server's `name` is a fixed
+ * English summary): "Copy photos to /cloud", "Copy 3 items to /cloud/backup"; other tasks, and tasks made
+ * before `subject` existed, by type and file count.
+ */
+export function taskTitle(t: TFunction, task: Pick<TaskView, 'type' | 'subject' | 'total_files'>): string {
+  const { subject } = task;
+  if (task.type === 'copy' && subject) {
+    const target = parentPath(subject.target);
+    return subject.count === 1
+      ? t('fs.tasks.names.copyOne', { name: baseName(subject.source), target })
+      : t('fs.tasks.names.copyMany', { count: subject.count, target });
+  }
+  return t('fs.tasks.names.other', { type: t(`fs.tasks.types.${task.type}`), count: task.total_files });
+}
