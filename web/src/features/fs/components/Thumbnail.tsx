@@ -1,4 +1,5 @@
-import { hasThumbnail, thumbnailSizeFor, type FsEntryView } from '@clipnest/contract';
+import type { FsEntryView } from '@clipnest/contract';
+import { hasThumbnail, thumbnailSizeFor } from '@clipnest/contract/fs-limits';
 import { useEffect, useRef, useState } from 'react';
 import { apiUrl } from '../../../lib/api';
 import { authorizationHeader, getSession } from '../../../lib/auth';
