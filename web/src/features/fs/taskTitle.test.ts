@@ -21,6 +21,8 @@ describe('taskTitle', () => {
     const t = i18n.t.bind(i18n);
     expect(taskTitle(t, one)).toBe('Copy Archive to /cloud');
     expect(taskTitle(t, many)).toBe('Copy 3 items to /cloud/backup');
+    const renamed = { ...one, subject: { ...one.subject, target: '/cloud/Archive copy' } };
+    expect(taskTitle(t, renamed)).toBe('Copy Archive to /cloud/Archive copy');
     expect(taskTitle(t, old)).toBe('Copy: 1 file');
     expect(taskTitle(t, { type: 'delete', total_files: 5 })).toBe('Delete: 5 files');
     await i18n.changeLanguage('zh-CN');

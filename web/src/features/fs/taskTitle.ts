@@ -10,10 +10,13 @@ import { baseName, parentPath } from './paths';
 export function taskTitle(t: TFunction, task: Pick<TaskView, 'type' | 'subject' | 'total_files'>): string {
   const { subject } = task;
   if (task.type === 'copy' && subject) {
-    const target = parentPath(subject.target);
-    return subject.count === 1
-      ? t('fs.tasks.names.copyOne', { name: baseName(subject.source), target })
-      : t('fs.tasks.names.copyMany', { count: subject.count, target });
+    const name = baseName(subject.source);
+    if (subject.count === 1) {
+      // "Copy photos to /cloud"; under another name, the full target ("Copy photos to /cloud/photos-2025").
+      const target = baseName(subject.target) === name ? parentPath(subject.target) : subject.target;
+      return t('fs.tasks.names.copyOne', { name, target });
+    }
+    return t('fs.tasks.names.copyMany', { count: subject.count, target: parentPath(subject.target) });
   }
   return t('fs.tasks.names.other', { type: t(`fs.tasks.types.${task.type}`), count: task.total_files });
 }
