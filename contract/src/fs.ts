@@ -5,8 +5,9 @@
  */
 import { z } from 'zod';
 
-/** Largest text `POST /api/fs/update` accepts (spec §9: editor content max 10 MB). */
-export const FS_UPDATE_MAX_BYTES = 10 * 1024 * 1024;
+// Limits and thumbnail helpers live apart from the schemas so the web can import them without zod.
+export * from './fsLimits.js';
+
 /** Most paths one batch-remove takes. */
 export const FS_BATCH_MAX = 1000;
 /** Most entries one list page answers. */
@@ -203,3 +204,13 @@ export interface FsMultipartInit {
   presigned: boolean;
   presignedUrls: Array<{ partNumber: number; url: string }>;
 }
+
+/** GET /api/fs/thumbnail: a small WebP (or JPEG) of an image, made on the server. */
+export const fsThumbnailQuerySchema = z.strictObject({
+  path: pathField('path'),
+  /** Longest edge in pixels, 16–512 (default 256), rounded up to one of FS_THUMBNAIL_SIZES. */
+  size: intish('size', 16, 512).optional(),
+  format: z.enum(['webp', 'jpeg'], { error: 'format must be webp or jpeg' }).optional(),
+  /** The object's ETag as the listing gave it: makes the URL change with the object, so it may be cached long. */
+  v: z.string().max(256).optional(),
+});

@@ -84,6 +84,21 @@ export interface TaskView {
   finished_at: string | null;
   /** GET /api/fs/tasks/{id} only. */
   items?: TaskItemView[];
+  /**
+   * What the task was asked to work on, so a client can title it in its own language (`name` is a fixed
+   * English summary): the first item's source and target and how many items the request named. Absent on
+   * tasks created before it existed.
+   */
+  subject?: TaskSubject;
+}
+
+export interface TaskSubject {
+  /** Virtual path of the first source. */
+  source: string;
+  /** Virtual path the first source goes to. */
+  target: string;
+  /** Items the request named (before folders were walked). */
+  count: number;
 }
 
 /** Answer of POST /api/fs/batch-copy. */

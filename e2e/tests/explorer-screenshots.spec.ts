@@ -37,6 +37,7 @@ test.describe('explorer screenshots', () => {
     for (const lang of languages) {
       for (const width of widths) {
         test(`${theme}, ${lang}, ${width}px`, async ({ page, token }) => {
+          test.setTimeout(120_000);
           await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
           await seedStorage(page, { themeMode: theme, language: lang, admin_token: token });
           const suffix = `${lang}-${theme}-${width}`;
@@ -65,13 +66,23 @@ test.describe('explorer screenshots', () => {
           await shot('explorer-menu');
           await page.keyboard.press('Escape');
           await page.getByRole('radio', { name: en ? 'Grid view' : '网格视图' }).click();
-          await expect(page.locator('img').first()).toBeVisible();
+          // Server thumbnails (a few KB each) replace the placeholders.
+          await expect(page.getByTestId('fs-thumb').first()).toBeVisible();
+          await expect(page.getByTestId('fs-thumb')).toHaveCount(width < 600 ? 2 : 6);
           await shot('explorer-grid');
           await page.getByRole('radio', { name: en ? 'Gallery view' : '画廊视图' }).click();
           await page.getByRole('button', { name: en ? 'Sort and view settings' : '排序和视图设置' }).click();
           await expect(page.getByTestId('gallery-settings')).toBeVisible();
+          await expect(page.getByTestId('fs-thumb').first()).toBeVisible();
           await shot('explorer-gallery');
           await page.keyboard.press('Escape');
+          // A short window: the settings menu fits and scrolls.
+          await page.setViewportSize({ width, height: width < 600 ? 500 : 600 });
+          await page.getByRole('button', { name: en ? 'Sort and view settings' : '排序和视图设置' }).click();
+          await page.getByTestId('gallery-settings').getByRole('button').scrollIntoViewIfNeeded();
+          await shot('explorer-gallery-short');
+          await page.keyboard.press('Escape');
+          await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
           await page.getByRole('radio', { name: en ? 'List view' : '列表视图' }).click();
           await page.goto('/mount-explorer/team/Reports?preview=%2Fteam%2FReports%2Fnotes.md');
           await expect(page.getByTestId('fs-editor')).toBeVisible();

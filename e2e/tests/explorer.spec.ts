@@ -42,6 +42,8 @@ test.describe('mount explorer', () => {
       'pics/a.png': 'not really a png',
       'pics/b.png': 'not really a png',
       'pics/c.txt': 'text',
+      'keys/notes.md': '# keyboard',
+      'keys/readme.txt': 'keyboard',
     });
     // Written asynchronously: a long synchronous loop stalls this process past the server's keep-alive.
     const big = path.join(localRoot, 'big');
@@ -121,6 +123,8 @@ test.describe('mount explorer', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
     await row(page, 'inbox').dblclick();
     await expect(page).toHaveURL(/\/cloud\/inbox$/);
+    // Drops are taken once the listing says the folder is writable.
+    await expect(page.getByText('This folder is empty')).toBeVisible();
     await dropFiles(page, [
       { name: 'one.txt', content: 'first' },
       { name: 'two.txt', content: 'second' },
@@ -183,6 +187,37 @@ test.describe('mount explorer', () => {
     await page.getByRole('radio', { name: 'List view' }).click();
   });
 
+  test('the gallery settings menu fits short windows and scrolls to its last control', async ({
+    adminPage: page,
+  }, info) => {
+    await page.goto('/mount-explorer/local/pics');
+    await page.getByRole('radio', { name: 'Gallery view' }).click();
+    for (const size of [
+      { width: 390, height: 500 },
+      { width: 1280, height: 600 },
+      { width: 1280, height: 420 },
+    ]) {
+      await page.setViewportSize(size);
+      await page.getByRole('button', { name: 'Sort and view settings' }).click();
+      const menu = page.getByRole('menu');
+      await expect(menu.getByTestId('gallery-settings')).toBeVisible();
+      const box = (await menu.boundingBox())!;
+      expect(box.y, `${size.width}×${size.height}`).toBeGreaterThanOrEqual(0);
+      expect(box.y + box.height, `${size.width}×${size.height}`).toBeLessThanOrEqual(size.height);
+      expect(box.x + box.width).toBeLessThanOrEqual(size.width);
+      // The last control is reachable: the menu scrolls (Playwright scrolls it into view, else the click fails).
+      const reset = menu.getByRole('button', { name: 'Reset view settings' });
+      await reset.scrollIntoViewIfNeeded();
+      await expect(reset).toBeInViewport();
+      await page.screenshot({ path: info.outputPath(`gallery-settings-${size.width}x${size.height}.png`) });
+      await reset.click();
+      await page.keyboard.press('Escape');
+      await expect(menu).toHaveCount(0);
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.getByRole('radio', { name: 'List view' }).click();
+  });
+
   test('moves a file into another folder through the folder picker', async ({ adminPage: page }) => {
     await page.goto('/mount-explorer/local/photos');
     await row(page, 'a.txt').click({ button: 'right' });
@@ -227,6 +262,41 @@ test.describe('mount explorer', () => {
     await expect(page.getByTestId('fs-editor')).toHaveValue('edited in the browser');
   });
 
+  test('keyboard: arrows move and select, Enter opens, Escape closes and clears, Ctrl+A selects all', async ({
+    adminPage: page,
+  }) => {
+    await page.goto('/mount-explorer/local/keys');
+    await expect(page.getByTestId('fs-entry')).toHaveCount(2);
+    const [first, second] = ['notes.md', 'readme.txt'];
+    await row(page, first).click();
+    await expect(row(page, first)).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('ArrowDown');
+    await expect(row(page, second)).toHaveAttribute('data-focused', 'true');
+    await expect(row(page, second)).toHaveAttribute('aria-selected', 'true');
+    await expect(row(page, first)).toHaveAttribute('aria-selected', 'false');
+    await page.keyboard.press('Shift+ArrowUp');
+    await expect(row(page, first)).toHaveAttribute('aria-selected', 'true');
+    await expect(row(page, second)).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('Escape');
+    await expect(page.locator('[data-testid="fs-entry"][aria-selected="true"]')).toHaveCount(0);
+    await page.keyboard.press('Control+a');
+    await expect(page.locator('[data-testid="fs-entry"][aria-selected="true"]')).toHaveCount(2);
+    await page.keyboard.press('Escape');
+    // Enter opens the focused file's preview (?preview=), Escape closes it again.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\?preview=%2Flocal%2Fkeys%2F/);
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(page).not.toHaveURL(/preview=/);
+    // Enter on a folder goes into it.
+    await page.goto('/mount-explorer/local');
+    await row(page, 'keys').click();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/mount-explorer\/local\/keys$/);
+  });
+
   test('a key confined to a base path is sent into it and sees only what its bits allow', async ({ page, token }) => {
     const key = await createKey(token, {
       name: uniqueName('team-viewer'),
@@ -255,9 +325,58 @@ test.describe('mount explorer', () => {
     await expect(menu.getByRole('menuitem', { name: 'Download' })).toBeVisible();
     await expect(menu.getByRole('menuitem', { name: 'Rename' })).toHaveCount(0);
     await expect(menu.getByRole('menuitem', { name: 'Delete' })).toHaveCount(0);
+    await expect(menu.getByRole('menuitem', { name: 'Copy to…' })).toHaveCount(0);
+    await expect(menu.getByRole('menuitem', { name: 'Move to…' })).toHaveCount(0);
+    await expect(menu.getByRole('menuitem', { name: 'Share' })).toHaveCount(0);
     await page.keyboard.press('Escape');
+    // The keys of actions the key lacks do nothing either.
+    await row(page, 'inside.txt').click();
+    await page.keyboard.press('Delete');
+    await page.keyboard.press('F2');
+    await expect(page.getByRole('alertdialog')).toHaveCount(0);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
     await page.goto('/mount-explorer');
     await expect(page).toHaveURL(/\/mount-explorer\/local\/team$/);
+    // A deep link outside the base path, and the breadcrumb above it, lead back inside.
+    await page.goto('/mount-explorer/local/other/outside.txt?preview=%2Flocal%2Fother%2Foutside.txt');
+    await expect(page).toHaveURL(/\/mount-explorer\/local\/team$/);
+  });
+
+  test('each permission bit shows exactly its actions', async ({ page, token }) => {
+    const key = await createKey(token, {
+      name: uniqueName('team-editor'),
+      permissions: Perm.MOUNT_VIEW | Perm.MOUNT_RENAME | Perm.MOUNT_COPY,
+      basic_path: '/local/team',
+    });
+    await seedStorage(page, {
+      api_key: key.key,
+      api_key_permissions: String(key.permissions),
+      api_key_info: JSON.stringify({
+        id: key.id,
+        name: key.name,
+        basic_path: '/local/team',
+        is_guest: 0,
+        role: 'GENERAL',
+        expires_at: null,
+      }),
+    });
+    await page.goto('/mount-explorer/local/team');
+    await expect(row(page, 'inside.txt')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Upload' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'New folder' })).toHaveCount(0);
+    await row(page, 'inside.txt').click({ button: 'right' });
+    const menu = page.getByRole('menu');
+    for (const shown of ['Download', 'Rename', 'Copy to…', 'Move to…'])
+      await expect(menu.getByRole('menuitem', { name: shown }), shown).toBeVisible();
+    for (const hidden of ['Delete', 'Share', 'Edit'])
+      await expect(menu.getByRole('menuitem', { name: hidden }), hidden).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    await row(page, 'inside.txt').click();
+    await page.keyboard.press('Delete');
+    await expect(page.getByRole('alertdialog')).toHaveCount(0);
+    await page.keyboard.press('F2');
+    await expect(page.getByRole('dialog').getByLabel('Name')).toHaveValue('inside.txt');
+    await page.keyboard.press('Escape');
   });
 
   test('a folder of 10,000 entries pages in and scrolls to the end', async ({ adminPage: page }) => {
@@ -296,7 +415,19 @@ test.describe('mount explorer', () => {
     const box = (await target.boundingBox())!;
     const x = box.x + 40;
     const y = box.y + box.height / 2;
-    await target.dispatchEvent('pointerdown', { pointerType: 'touch', clientX: x, clientY: y, isPrimary: true });
+    const touch = { pointerType: 'touch', isPrimary: true };
+    // A finger that slides more than 10 px is a scroll, not a press; one lifted early is a tap.
+    await target.dispatchEvent('pointerdown', { ...touch, clientX: x, clientY: y });
+    await target.dispatchEvent('pointermove', { ...touch, clientX: x + 12, clientY: y });
+    await page.waitForTimeout(800);
+    await expect(page.getByRole('menu')).toHaveCount(0);
+    await target.dispatchEvent('pointerdown', { ...touch, clientX: x, clientY: y });
+    await target.dispatchEvent('pointerup', { ...touch, clientX: x, clientY: y });
+    await page.waitForTimeout(800);
+    await expect(page.getByRole('menu')).toHaveCount(0);
+    // Held, with a wobble inside the 10 px tolerance: the menu opens.
+    await target.dispatchEvent('pointerdown', { ...touch, clientX: x, clientY: y });
+    await target.dispatchEvent('pointermove', { ...touch, clientX: x + 6, clientY: y + 6 });
     await expect(page.getByRole('menu')).toBeVisible();
     await expect(page.getByRole('menu').getByRole('menuitem', { name: 'Rename' })).toBeVisible();
     await context.close();

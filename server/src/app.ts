@@ -41,6 +41,8 @@ import type { FsUploadService } from './services/fsUploadService.js';
 import type { FsService } from './services/fsService.js';
 import { fsCopyRoutes } from './routes/fsCopyRoutes.js';
 import { fsSearchRoutes } from './routes/fsSearchRoutes.js';
+import { fsThumbnailRoutes } from './routes/fsThumbnailRoutes.js';
+import type { ThumbnailService } from './services/thumbnailService.js';
 import { fsZipRoutes } from './routes/fsZipRoutes.js';
 import { taskRoutes } from './routes/taskRoutes.js';
 import type { TaskService } from './services/tasks/taskService.js';
@@ -88,6 +90,7 @@ export interface AppServices {
   copies: CopyService;
   zips: ZipService;
   search: SearchService;
+  thumbnails: ThumbnailService;
   webdav: WebdavService;
   davAuth: DavAuth;
   /** PUBLIC_URL, for absolute links in API answers. */
@@ -183,6 +186,7 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/fs', fsCopyRoutes(services));
   api.route('/fs', fsZipRoutes(services));
   api.route('/fs', fsSearchRoutes(services));
+  api.route('/fs', fsThumbnailRoutes(services));
   api.route('/', maxUploadSizeRoutes(services));
   api.route('/', publicFileRoutes({ files: services.fileServing, trustProxy: options.trustProxy }));
   api.route('/admin/webdav', webdavSettingsRoutes(services));

@@ -75,6 +75,7 @@ import { ZipService } from './services/zip/zipService.js';
 import { SearchService } from './services/search/searchService.js';
 import { Cluster } from './db/cluster.js';
 import { HttpMetrics } from './http/observability.js';
+import { ThumbnailService } from './services/thumbnailService.js';
 
 const packageVersion = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -323,6 +324,10 @@ function buildServices(
       caches.clearAll();
     },
   });
+  const thumbnails = new ThumbnailService(
+    { vfs, logger },
+    { cacheDir: path.join(config.dataDir, 'cache', 'thumbnails') },
+  );
   return {
     cluster,
     cloudpasteImport,
@@ -334,6 +339,7 @@ function buildServices(
     copies,
     zips,
     search,
+    thumbnails,
     directUploads,
     multipartUploads,
     urlUploads,

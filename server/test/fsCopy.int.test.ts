@@ -65,6 +65,8 @@ describe.each(dbTargets)('copy tasks on %s', (target) => {
     expect(started.body.data?.requiresClientSideCopy).toBe(false);
     const id = started.body.data?.task.id as string;
     expect(started.body.data?.task).toMatchObject({ type: 'copy', total_files: FILES });
+    // The structured subject the client titles the task from (in its own language).
+    expect(started.body.data?.task.subject).toEqual({ source: '/local/src', target: '/s3/dst', count: 1 });
     await gate.atGate;
 
     const cancelled = await server.call<TaskView>('POST', `/api/fs/tasks/${id}/cancel`, { token });

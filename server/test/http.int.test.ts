@@ -140,7 +140,15 @@ describe('web app serving with a build', () => {
     expect(asset.status).toBe(200);
     expect(asset.headers.get('content-type')).toMatch(/javascript/);
     expect(asset.headers.get('cache-control')).toMatch(/immutable/);
-    for (const route of ['/', '/admin/key-management', '/paste/abc', '/no/such/page']) {
+    for (const route of [
+      '/',
+      '/admin/key-management',
+      '/paste/abc',
+      '/no/such/page',
+      // Explorer deep links carry names of the tree, dots included.
+      '/mount-explorer/local/v1.2',
+      '/mount-explorer/local/docs/readme.txt?preview=%2Flocal%2Fdocs%2Freadme.txt',
+    ]) {
       const res = await fetch(server.url + route);
       expect(res.status, route).toBe(200);
       expect(await res.text()).toContain('<div id="root">');

@@ -56,8 +56,11 @@ export function createWebAppHandler(distDir: string) {
         if (c.req.method === 'HEAD') return c.body(null, 200);
         return c.body(Readable.toWeb(createReadStream(sent)) as ReadableStream<Uint8Array>, 200);
       }
-      // A missing asset is a 404, not the SPA: a stale hashed bundle must not be answered with HTML.
-      if (/\.[a-z0-9]{1,8}$/i.test(requested)) return c.text('Not Found', 404);
+      // A missing asset is a 404, not the SPA: a stale hashed bundle must not be answered with HTML. The
+      // explorer's URLs carry folder and file names of the tree (`/mount-explorer/photos/v1.2`): those are routes.
+      if (/\.[a-z0-9]{1,8}$/i.test(requested) && !requested.startsWith('/mount-explorer/')) {
+        return c.text('Not Found', 404);
+      }
     }
     indexHtml ??= readFile(indexFile, 'utf8').then(appShellRenderer, (error: unknown) => {
       indexHtml = undefined;

@@ -93,7 +93,13 @@ export class CopyService implements TaskExecutor {
     const task = await this.deps.tasks.create(principal, {
       type: 'copy',
       name,
-      options: { skipExisting: input.skipExisting },
+      options: {
+        skipExisting: input.skipExisting,
+        // For the task view's `subject` (clients title the task in their language from it).
+        ...(first
+          ? { subject: { source: first.sourcePath, target: first.targetPath, count: input.items.length } }
+          : {}),
+      },
       items,
     });
     return { task, requiresClientSideCopy: false };

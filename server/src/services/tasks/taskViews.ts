@@ -1,4 +1,4 @@
-import type { TaskItemStatus, TaskItemView, TaskStatus, TaskType, TaskView } from '@clipnest/contract';
+import type { TaskItemStatus, TaskItemView, TaskStatus, TaskSubject, TaskType, TaskView } from '@clipnest/contract';
 import type { TaskItemRow, TaskRow } from '../../repositories/taskRepository.js';
 
 /** Statuses a task can be retried from (failed files, or a run cut short). */
@@ -20,6 +20,24 @@ export function itemView(row: TaskItemRow): TaskItemView {
   };
 }
 
+/** The `subject` a task's options carry (copy tasks made since it existed), else undefined. */
+function subjectOf(optionsJson: string): TaskSubject | undefined {
+  try {
+    const subject = (JSON.parse(optionsJson) as { subject?: Partial<TaskSubject> }).subject;
+    if (
+      subject &&
+      typeof subject.source === 'string' &&
+      typeof subject.target === 'string' &&
+      typeof subject.count === 'number'
+    ) {
+      return { source: subject.source, target: subject.target, count: subject.count };
+    }
+  } catch {
+    // Options written by something else: no subject.
+  }
+  return undefined;
+}
+
 export function taskView(row: TaskRow, items?: TaskItemRow[]): TaskView {
   const status = row.status as TaskStatus;
   const progress =
@@ -30,6 +48,7 @@ export function taskView(row: TaskRow, items?: TaskItemRow[]): TaskView {
         : status === 'completed'
           ? 100
           : 0;
+  const subject = subjectOf(row.options_json);
   return {
     id: row.id,
     type: row.type as TaskType,
@@ -50,5 +69,6 @@ export function taskView(row: TaskRow, items?: TaskItemRow[]): TaskView {
     started_at: row.started_at,
     finished_at: row.finished_at,
     ...(items ? { items: items.map(itemView) } : {}),
+    ...(subject ? { subject } : {}),
   };
 }

@@ -21,8 +21,10 @@ export function DropdownMenuContent({
       <RadixMenu.Content
         align={align}
         sideOffset={6}
+        collisionPadding={8}
         className={cn(
-          'z-50 min-w-44 rounded-lg border border-border bg-surface p-1 text-foreground shadow-lg data-[state=open]:animate-pop-in',
+          // Never taller than the room the window leaves: a long menu (the gallery settings) scrolls on short screens.
+          'z-50 max-h-(--radix-dropdown-menu-content-available-height) min-w-44 overflow-y-auto overscroll-contain rounded-lg border border-border bg-surface p-1 text-foreground shadow-lg data-[state=open]:animate-pop-in',
           className,
         )}
       >

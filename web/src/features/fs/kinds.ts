@@ -1,4 +1,5 @@
-import { fileKindOf, type FileKind, type FsEntryView } from '@clipnest/contract';
+import type { FsEntryView } from '@clipnest/contract';
+import { fileKindOf, type FileKind } from '@clipnest/contract/file-kinds';
 
 const BY_EXT: Record<string, string> = {
   png: 'image/png',

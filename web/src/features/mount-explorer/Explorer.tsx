@@ -1,4 +1,5 @@
-import { Permission, type FsEntryView } from '@clipnest/contract';
+import type { FsEntryView } from '@clipnest/contract';
+import { Permission } from '@clipnest/contract/permissions';
 import { useQuery } from '@tanstack/react-query';
 import {
   Copy,

@@ -1,4 +1,4 @@
-import { hasPermission, Permission } from '@clipnest/contract';
+import { hasPermission, Permission } from '@clipnest/contract/permissions';
 import { FolderTree, Lock } from 'lucide-react';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';

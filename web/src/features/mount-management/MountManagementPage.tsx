@@ -55,7 +55,7 @@ function MountRow({
           <dt>{t('fs.mounts.fields.path')}</dt>
           <dd className="truncate font-mono text-xs leading-5 text-foreground">{mount.path}</dd>
           <dt>{t('fs.mounts.fields.storage')}</dt>
-          <dd className="truncate">
+          <dd className="[overflow-wrap:anywhere]">
             {configName} · {t(`files.storage.types.${mount.storage_type === 'local' ? 'local' : 's3'}`)}
           </dd>
           <dt>{t('fs.mounts.fields.sortOrder')}</dt>

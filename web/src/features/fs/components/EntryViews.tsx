@@ -1,15 +1,13 @@
 import type { FsEntryView } from '@clipnest/contract';
-import { useQuery } from '@tanstack/react-query';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '../../../lib/cn';
 import { formatBytes, formatDateTime } from '../../../lib/format';
-import { fileLink } from '../api';
 import type { ExplorerPrefs } from '../viewPrefs';
 import { useLongPress } from '../useLongPress';
 import { EntryIcon } from './EntryIcon';
-import { isImage } from '../viewPrefs';
+import { Thumbnail } from './Thumbnail';
 
 export interface EntryViewProps {
   entries: FsEntryView[];
@@ -37,33 +35,6 @@ function useWidth() {
     return () => ro.disconnect();
   }, []);
   return { ref, width };
-}
-
-/** Thumbnail through a short-lived file link (so <img> needs no credentials); the icon meanwhile. */
-function Thumb({ entry, fit }: { entry: FsEntryView; fit: 'cover' | 'contain' }) {
-  const link = useQuery({
-    queryKey: ['fs', 'link', entry.path, entry.etag ?? entry.modified ?? ''],
-    queryFn: () => fileLink(entry.path),
-    staleTime: 30 * 60 * 1000,
-    enabled: isImage(entry),
-  });
-  const [failed, setFailed] = useState(false);
-  if (!isImage(entry) || !link.data || failed)
-    return (
-      <div className="grid size-full place-items-center">
-        <EntryIcon entry={entry} className="size-10" />
-      </div>
-    );
-  return (
-    <img
-      src={link.data.url}
-      alt=""
-      loading="lazy"
-      decoding="async"
-      onError={() => setFailed(true)}
-      className={cn('size-full', fit === 'cover' ? 'object-cover' : 'object-contain')}
-    />
-  );
 }
 
 /**
@@ -212,7 +183,7 @@ function Tile({
       )}
     >
       <div className="overflow-hidden rounded-md bg-surface-muted" style={{ height: size }}>
-        <Thumb entry={entry} fit={gallery ? 'cover' : 'contain'} />
+        <Thumbnail entry={entry} px={size} fit={gallery ? 'cover' : 'contain'} />
       </div>
       {!gallery && <span className="truncate px-1 py-2 text-center text-xs">{entry.name}</span>}
     </div>

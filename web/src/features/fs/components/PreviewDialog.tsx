@@ -1,5 +1,5 @@
 import type { FsEntryView } from '@clipnest/contract';
-import { FS_UPDATE_MAX_BYTES } from '@clipnest/contract';
+import { FS_UPDATE_MAX_BYTES } from '@clipnest/contract/fs-limits';
 import { useQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { useState } from 'react';

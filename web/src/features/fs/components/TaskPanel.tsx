@@ -9,6 +9,7 @@ import { IconButton } from '../../../components/ui/icon-button';
 import { Progress } from '../../../components/ui/progress';
 import { errorMessage } from '../../../lib/api';
 import { formatBytes, formatSpeed } from '../../../lib/format';
+import { taskTitle } from '../taskTitle';
 import { isActive, useClearCompleted, useInvalidateAfter, useTask, useTaskAction, useTasks } from '../tasksApi';
 
 const TONE: Record<TaskStatus, 'neutral' | 'primary' | 'success' | 'warning' | 'danger'> = {
@@ -72,8 +73,9 @@ function TaskRow({ task }: { task: TaskView }) {
   const act = (a: 'cancel' | 'retry') =>
     action.mutate({ id: task.id, action: a }, { onError: (e) => toast.error(errorMessage(e)) });
   const lang = i18n.language;
+  const title = taskTitle(t, task);
   return (
-    <li className="text-sm" data-testid="fs-task" data-status={task.status} data-name={task.name}>
+    <li className="text-sm" data-testid="fs-task" data-status={task.status} data-name={title}>
       <div className="flex items-center gap-2">
         <IconButton
           label={open ? t('fs.tasks.hideFiles') : t('fs.tasks.showFiles')}
@@ -84,8 +86,8 @@ function TaskRow({ task }: { task: TaskView }) {
         </IconButton>
         <div className="min-w-0 flex-1">
           <div className="flex items-center justify-between gap-2">
-            <span className="truncate" title={task.name}>
-              {task.name}
+            <span className="truncate" title={title} data-testid="fs-task-title">
+              {title}
             </span>
             <Badge tone={TONE[task.status]} data-testid="fs-task-status">
               {t(`fs.tasks.status.${task.status}`)}
@@ -94,7 +96,7 @@ function TaskRow({ task }: { task: TaskView }) {
           <Progress
             value={task.progress}
             tone={task.status === 'failed' ? 'danger' : task.status === 'completed' ? 'success' : 'primary'}
-            label={t('fs.tasks.progressLabel', { name: task.name })}
+            label={t('fs.tasks.progressLabel', { name: title })}
           />
           <p className="mt-0.5 truncate text-xs tabular-nums text-muted-foreground">
             {t('fs.tasks.summary', {
@@ -109,12 +111,12 @@ function TaskRow({ task }: { task: TaskView }) {
           {task.error && <p className="truncate text-xs text-destructive-soft-foreground">{task.error}</p>}
         </div>
         {isActive(task) && (
-          <IconButton label={t('fs.tasks.cancel', { name: task.name })} size="icon-sm" onClick={() => act('cancel')}>
+          <IconButton label={t('fs.tasks.cancel', { name: title })} size="icon-sm" onClick={() => act('cancel')}>
             <X className="size-4" />
           </IconButton>
         )}
         {task.retryable && !isActive(task) && (
-          <IconButton label={t('fs.tasks.retry', { name: task.name })} size="icon-sm" onClick={() => act('retry')}>
+          <IconButton label={t('fs.tasks.retry', { name: title })} size="icon-sm" onClick={() => act('retry')}>
             <RotateCcw className="size-4" />
           </IconButton>
         )}
