@@ -19,3 +19,4 @@ export * from './mounts.js';
 export * from './fs.js';
 export * from './tasks.js';
 export * from './search.js';
+export * from './e2ee.js';
