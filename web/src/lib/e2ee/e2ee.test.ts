@@ -134,7 +134,11 @@ describe('e2ee file format (CNF1)', () => {
     expect(enc.encryption).toEqual(FILE_PARAMS);
     expect(bytes.toString('hex')).toBe(SMALL_FILE_HEX);
     const header = JSON.stringify({ name: 'hello.txt', type: 'text/plain', size: 13 });
-    const ref = refFile({ ...refInputs, prefix: Buffer.from(seq(0xb0, 8)) }, header, Buffer.from(FILE_VECTOR.small.data));
+    const ref = refFile(
+      { ...refInputs, prefix: Buffer.from(seq(0xb0, 8)) },
+      header,
+      Buffer.from(FILE_VECTOR.small.data),
+    );
     expect(ref.toString('hex')).toBe(SMALL_FILE_HEX);
     const out = await decryptAll(Buffer.from(SMALL_FILE_HEX, 'hex'));
     expect(out.header).toEqual({ name: 'hello.txt', type: 'text/plain', size: 13 });
@@ -147,7 +151,11 @@ describe('e2ee file format (CNF1)', () => {
     expect(enc.size).toBe(MULTI_FILE_SIZE);
     expect(sha256Hex(bytes)).toBe(MULTI_FILE_SHA256);
     const header = JSON.stringify({ name: 'pattern.bin', type: 'application/octet-stream', size: 70_000 });
-    const ref = refFile({ ...refInputs, prefix: Buffer.from(seq(0xb0, 8)) }, header, Buffer.from(FILE_VECTOR.multi.data));
+    const ref = refFile(
+      { ...refInputs, prefix: Buffer.from(seq(0xb0, 8)) },
+      header,
+      Buffer.from(FILE_VECTOR.multi.data),
+    );
     expect(sha256Hex(ref)).toBe(MULTI_FILE_SHA256);
     for (const chunk of [1_000, E2EE_CHUNK_SIZE + E2EE_TAG_BYTES, 1 << 20]) {
       const out = await decryptAll(bytes, FILE_PARAMS as never, KEY, chunk);

@@ -13,7 +13,17 @@ import {
 } from '@clipnest/contract/e2ee';
 import { toBase64Url } from './base64url';
 import { E2eeError } from './errors';
-import { checkParams, cryptoRandom, decodeSalt, deriveAesKey, newLinkKey, parseLinkKey, type RandomSource } from './keys';
+import {
+  type AesKey,
+  bs,
+  checkParams,
+  cryptoRandom,
+  decodeSalt,
+  deriveAesKey,
+  newLinkKey,
+  parseLinkKey,
+  type RandomSource,
+} from './keys';
 
 /**
  * The CNF1 stream (docs/encryption.md): magic "CNF1" ‖ nonce prefix (8) ‖ u32be header length ‖ header
@@ -50,20 +60,20 @@ function aad(flag: number): Uint8Array {
   return out;
 }
 
-async function seal(key: CryptoKey, prefix: Uint8Array, counter: number, flag: number, data: Uint8Array) {
+async function seal(key: AesKey, prefix: Uint8Array, counter: number, flag: number, data: Uint8Array) {
   const sealed = await crypto.subtle.encrypt(
-    { name: 'AES-GCM', iv: nonce(prefix, counter), additionalData: aad(flag) },
+    { name: 'AES-GCM', iv: bs(nonce(prefix, counter)), additionalData: bs(aad(flag)) },
     key,
-    data,
+    bs(data),
   );
   return new Uint8Array(sealed);
 }
 
-async function open(key: CryptoKey, prefix: Uint8Array, counter: number, flag: number, data: Uint8Array) {
+async function open(key: AesKey, prefix: Uint8Array, counter: number, flag: number, data: Uint8Array) {
   const opened = await crypto.subtle.decrypt(
-    { name: 'AES-GCM', iv: nonce(prefix, counter), additionalData: aad(flag) },
+    { name: 'AES-GCM', iv: bs(nonce(prefix, counter)), additionalData: bs(aad(flag)) },
     key,
-    data,
+    bs(data),
   );
   return new Uint8Array(opened);
 }
@@ -147,7 +157,7 @@ export async function encryptFileToBlob(
   options: { password?: string; onProgress?: (done: number, total: number) => void; signal?: AbortSignal } = {},
 ): Promise<{ blob: Blob; encryption: E2eeParams; key: string }> {
   const enc = await encryptFile(file, meta, options);
-  const parts: BlobPart[] = [enc.head as Uint8Array<ArrayBuffer>];
+  const parts: (Blob | Uint8Array<ArrayBuffer>)[] = [enc.head as Uint8Array<ArrayBuffer>];
   let batch: Uint8Array<ArrayBuffer>[] = [];
   for await (const record of enc.records((done) => options.onProgress?.(done, file.size))) {
     if (options.signal?.aborted) throw new DOMException('cancelled', 'AbortError');
@@ -216,7 +226,8 @@ export async function createFileDecryptor(
   async function readHeader(): Promise<boolean> {
     const fixed = MAGIC.length + E2EE_NONCE_PREFIX_BYTES + 4;
     if (buffer.length < fixed) return false;
-    for (let i = 0; i < MAGIC.length; i++) if (buffer[i] !== MAGIC[i]) fail(new E2eeError('unsupported', 'not a CNF1 stream'));
+    for (let i = 0; i < MAGIC.length; i++)
+      if (buffer[i] !== MAGIC[i]) fail(new E2eeError('unsupported', 'not a CNF1 stream'));
     const length = new DataView(buffer.buffer, buffer.byteOffset).getUint32(MAGIC.length + E2EE_NONCE_PREFIX_BYTES);
     if (length < E2EE_TAG_BYTES || length > HEADER_MAX_BYTES) fail(new E2eeError('tampered'));
     if (buffer.length < fixed + length) return false;

@@ -10,6 +10,14 @@ import { E2eeError } from './errors';
 
 const encoder = new TextEncoder();
 
+/** The derived AES-GCM key (named without the DOM's CryptoKey so the server's tests compile this too). */
+export type AesKey = Awaited<ReturnType<typeof crypto.subtle.deriveKey>>;
+
+/** Web Crypto wants ArrayBuffer-backed views; every array of this module is one. */
+export function bs(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  return bytes as Uint8Array<ArrayBuffer>;
+}
+
 /** Random bytes; tests inject a deterministic source to reproduce the published vectors. */
 export type RandomSource = (length: number) => Uint8Array;
 
@@ -61,12 +69,12 @@ export async function deriveAesKey(
   salt: Uint8Array,
   info: string,
   password: { text: string; iterations: number } | null,
-): Promise<CryptoKey> {
+): Promise<AesKey> {
   let ikm = linkKey;
   if (password) {
     const pwKey = await crypto.subtle.importKey('raw', encoder.encode(password.text), 'PBKDF2', false, ['deriveBits']);
     const bits = await crypto.subtle.deriveBits(
-      { name: 'PBKDF2', hash: 'SHA-256', salt, iterations: password.iterations },
+      { name: 'PBKDF2', hash: 'SHA-256', salt: bs(salt), iterations: password.iterations },
       pwKey,
       256,
     );
@@ -74,9 +82,9 @@ export async function deriveAesKey(
     ikm.set(linkKey, 0);
     ikm.set(new Uint8Array(bits), linkKey.length);
   }
-  const base = await crypto.subtle.importKey('raw', ikm, 'HKDF', false, ['deriveKey']);
+  const base = await crypto.subtle.importKey('raw', bs(ikm), 'HKDF', false, ['deriveKey']);
   return crypto.subtle.deriveKey(
-    { name: 'HKDF', hash: 'SHA-256', salt, info: encoder.encode(info) },
+    { name: 'HKDF', hash: 'SHA-256', salt: bs(salt), info: encoder.encode(info) },
     base,
     { name: 'AES-GCM', length: 256 },
     false,

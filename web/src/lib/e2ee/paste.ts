@@ -8,7 +8,16 @@ import {
 } from '@clipnest/contract/e2ee';
 import { fromBase64Url, toBase64Url } from './base64url';
 import { E2eeError } from './errors';
-import { checkParams, cryptoRandom, decodeSalt, deriveAesKey, newLinkKey, parseLinkKey, type RandomSource } from './keys';
+import {
+  bs,
+  checkParams,
+  cryptoRandom,
+  decodeSalt,
+  deriveAesKey,
+  newLinkKey,
+  parseLinkKey,
+  type RandomSource,
+} from './keys';
 
 const encoder = new TextEncoder();
 
@@ -45,7 +54,7 @@ export async function encryptPaste(
   );
   const body = JSON.stringify({ content: plaintext.content, remark: plaintext.remark, type: plaintext.type });
   const sealed = await crypto.subtle.encrypt(
-    { name: 'AES-GCM', iv, additionalData: encoder.encode(E2EE_PASTE_AAD) },
+    { name: 'AES-GCM', iv: bs(iv), additionalData: encoder.encode(E2EE_PASTE_AAD) },
     key,
     encoder.encode(body),
   );
@@ -97,9 +106,9 @@ export async function decryptPaste(
   let opened: ArrayBuffer;
   try {
     opened = await crypto.subtle.decrypt(
-      { name: 'AES-GCM', iv, additionalData: encoder.encode(E2EE_PASTE_AAD) },
+      { name: 'AES-GCM', iv: bs(iv), additionalData: encoder.encode(E2EE_PASTE_AAD) },
       key,
-      sealed,
+      bs(sealed),
     );
   } catch {
     throw new E2eeError('wrong_key');

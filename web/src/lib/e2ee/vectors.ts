@@ -31,5 +31,9 @@ export const PASTE_VECTOR = {
 /** "hello, world\n" (13 bytes) and a two-record file of 70 000 bytes (byte i = i mod 251). */
 export const FILE_VECTOR = {
   small: { name: 'hello.txt', type: 'text/plain', data: new TextEncoder().encode('hello, world\n') },
-  multi: { name: 'pattern.bin', type: 'application/octet-stream', data: Uint8Array.from({ length: 70_000 }, (_, i) => i % 251) },
+  multi: {
+    name: 'pattern.bin',
+    type: 'application/octet-stream',
+    data: Uint8Array.from({ length: 70_000 }, (_, i) => i % 251),
+  },
 };
