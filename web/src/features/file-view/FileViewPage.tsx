@@ -36,6 +36,8 @@ import { ImagePreview } from '../../components/preview/ImagePreview';
 // Text/Markdown/Office previews pull in highlight.js, marked and DOMPurify: load them on demand.
 const CodePreview = lazy(() => import('./previews/TextPreview').then((m) => ({ default: m.CodePreview })));
 const MarkdownPreview = lazy(() => import('./previews/TextPreview').then((m) => ({ default: m.MarkdownPreview })));
+// Only encrypted shares load the crypto code.
+const EncryptedFile = lazy(() => import('./EncryptedFile'));
 const OfficePreview = lazy(() => import('./previews/OfficePreview').then((m) => ({ default: m.OfficePreview })));
 
 const KIND_ICONS: Record<FileKind, typeof FileIcon> = {
@@ -319,6 +321,13 @@ export default function FileViewPage() {
   }
   if (info.data.requires_password) {
     return <PasswordPrompt onSubmit={(password) => void verify(password)} busy={verifying} error={passwordError} />;
+  }
+  if (info.data.encryption) {
+    return (
+      <Suspense fallback={<PageSkeleton />}>
+        <EncryptedFile key={info.data.access_token} file={info.data} />
+      </Suspense>
+    );
   }
   return <Details key={info.data.access_token} file={info.data} onRefresh={refresh} />;
 }
