@@ -1,10 +1,16 @@
 // End-to-end encrypted pastes (#25, docs/encryption.md): created on Home, opened in another browser context
 // from the link; the browser never sends the key or the plaintext; missing/wrong key, wrong password, burn
-// after reading. Screenshots of the new states go to test-results/e2ee (light/dark, 390/1280).
+// after reading; an encrypted file through multipart, downloaded and compared by SHA-256, refused once a
+// byte is flipped in storage. Screenshots of the new states go to test-results/e2ee (light/dark, 390/1280).
+import { closeSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import type { FileView, ListPage } from '@clipnest/contract';
 import type { Browser, Page, Request } from '@playwright/test';
+import { call } from '../support/api';
 import { BASE_URL } from '../support/env';
 import { expect as baseExpect, test } from '../support/fixtures';
 import { deleteAllPastes } from '../support/pastes';
+import { randomFile, sha256 } from '../support/uploads';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 const MARKER = 'MARKER-e2e-Wq4';
@@ -127,5 +133,90 @@ test.describe('end-to-end encrypted pastes', () => {
     const late = await openInFreshContext(browser, link);
     await expect(late.page.getByTestId('paste-gone')).toBeVisible();
     await late.close();
+  });
+});
+
+test.describe('end-to-end encrypted files', () => {
+  test.describe.configure({ timeout: 300_000 });
+  // 20 MB by default (multipart: over two 5 MiB parts); E2EE_FILE_MB=200 for the full size.
+  const sizeMb = Number(process.env.E2EE_FILE_MB ?? 20);
+
+  test('a big encrypted file goes through multipart, is downloaded, decrypted and matches; a flipped byte is refused', async ({
+    adminPage: page,
+    browser,
+    token,
+  }) => {
+    const big = randomFile('secret-e2ee.bin', sizeMb * 1024 * 1024);
+    try {
+      const bodies = recordBodies(page);
+      await page.goto('/upload');
+      await page.getByTestId('upload-input').setInputFiles(big.path);
+      await page.getByRole('switch', { name: 'End-to-end encrypted' }).click();
+      await page.getByRole('button', { name: 'Upload 1 file' }).click();
+      const item = page.getByTestId('upload-item').filter({ hasText: 'secret-e2ee.bin' });
+      await expect(item).toHaveAttribute('data-stage', 'completed', { timeout: 240_000 });
+      const link = (await item.getByTestId('upload-link').getAttribute('href'))!;
+      const [, key] = link.split('#') as [string, string];
+      expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      const sent = bodies.join('\n');
+      expect(sent).toContain('/api/upload/multipart/init');
+      expect(sent).toContain('encryption');
+      expect(sent).not.toContain('secret-e2ee');
+      expect(sent).not.toContain(key);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.screenshot({ path: 'test-results/e2ee/upload-390-light.png', fullPage: true });
+
+      // The server holds a placeholder name and ciphertext.
+      const slug = decodeURIComponent(new URL(link, BASE_URL).pathname.split('/').pop()!);
+      const { envelope } = await call<ListPage<FileView>>('GET', '/files?limit=100&sort=created_at&order=desc', {
+        token,
+      });
+      const row = envelope.data!.items.find((f) => f.slug === slug)!;
+      expect(row.filename).toBe('encrypted.bin');
+      expect(row.encryption?.kind).toBe('file');
+
+      // Another browser (no File System Access API here: the Blob path) downloads and decrypts.
+      const reader = await openInFreshContext(browser, 'about:blank');
+      await reader.page.addInitScript(() => {
+        delete (window as { showSaveFilePicker?: unknown }).showSaveFilePicker;
+      });
+      await reader.page.goto(link);
+      await expect(reader.page.getByTestId('file-name')).toHaveText('secret-e2ee.bin');
+      await expect(reader.page.getByTestId('file-encrypted')).toBeVisible();
+      await reader.page.screenshot({ path: 'test-results/e2ee/file-1280-light.png', fullPage: true });
+      const downloading = reader.page.waitForEvent('download', { timeout: 120_000 });
+      await reader.page.getByTestId('e2ee-download').click();
+      const download = await downloading;
+      expect(download.suggestedFilename()).toBe('secret-e2ee.bin');
+      const saved = await download.path();
+      expect(sha256(readFileSync(saved!))).toBe(big.sha256);
+      await reader.close();
+
+      // One byte flipped in storage, in a data record: the download is refused with a clear message.
+      const objectPath = path.join(process.env.CLIPNEST_E2E_DATA_DIR!, 'storage', 'local', row.storage_path);
+      const fd = openSync(objectPath, 'r+');
+      const at = Math.floor(statSync(objectPath).size / 2);
+      const one = Buffer.alloc(1);
+      readSync(fd, one, 0, 1, at);
+      one[0] = one[0]! ^ 0x01;
+      writeSync(fd, one, 0, 1, at);
+      closeSync(fd);
+      const tampered = await openInFreshContext(browser, 'about:blank', { dark: true });
+      await tampered.page.addInitScript(() => {
+        delete (window as { showSaveFilePicker?: unknown }).showSaveFilePicker;
+      });
+      await tampered.page.goto(link);
+      await tampered.page.getByTestId('e2ee-download').click();
+      await expect(tampered.page.getByText('The encrypted file was altered')).toBeVisible({ timeout: 120_000 });
+      await tampered.page.screenshot({ path: 'test-results/e2ee/file-tampered-1280-dark.png', fullPage: true });
+      await tampered.close();
+
+      // Without the fragment: the key is missing.
+      const noKey = await openInFreshContext(browser, link.split('#')[0]!, { width: 390 });
+      await expect(noKey.page.getByRole('heading', { name: 'The link is missing its key' })).toBeVisible();
+      await noKey.close();
+    } finally {
+      big.cleanup();
+    }
   });
 });
