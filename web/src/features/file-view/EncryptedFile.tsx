@@ -113,44 +113,52 @@ export default function EncryptedFile({ file }: { file: PublicFileDetails }) {
   const { t, i18n } = useTranslation();
   const fragment = window.location.hash;
   const [password, setPassword] = useState<string | undefined>();
-  const [stage, setStage] = useState<Stage>({ kind: 'header' });
+  const [stage, setStage] = useState<Stage>(() => {
+    try {
+      parseLinkKey(fragment);
+    } catch (error) {
+      return { kind: 'failed', code: codeOf(error) };
+    }
+    return file.encryption!.kdf !== 'none' ? { kind: 'password', busy: false } : { kind: 'header' };
+  });
   const [progress, setProgress] = useState<number | null>(null);
   const [decrypted, setDecrypted] = useState<{ blob: Blob; header: FileHeader } | null>(null);
   const [downloadError, setDownloadError] = useState<Failure | 'tooLarge' | null>(null);
 
-  async function open(pw?: string) {
+  /** Previewable types are decrypted at once (below the auto-preview limit). */
+  async function preview(header: FileHeader, pw?: string) {
+    const kind = fileKindOf(header.name, header.type);
+    if (kind === 'other' || kind === 'office' || header.size > E2EE_AUTO_PREVIEW_LIMIT) return;
+    setProgress(0);
     try {
-      const header = await readHeader(file, fragment, pw);
-      setPassword(pw);
-      setStage({ kind: 'ready', header });
-      const kind = fileKindOf(header.name, header.type);
-      if (kind !== 'other' && kind !== 'office' && header.size <= E2EE_AUTO_PREVIEW_LIMIT) {
-        setProgress(0);
-        try {
-          setDecrypted(await decryptToBlob(file, fragment, pw, setProgress));
-        } catch (error) {
-          setDownloadError(codeOf(error));
-        } finally {
-          setProgress(null);
-        }
-      }
+      setDecrypted(await decryptToBlob(file, fragment, pw, setProgress));
     } catch (error) {
-      const code = codeOf(error);
-      if (pw !== undefined && code === 'wrong_key') {
-        setStage({ kind: 'password', error: t('files.view.e2ee.wrongPassword'), busy: false });
-      } else setStage({ kind: 'failed', code });
+      setDownloadError(codeOf(error));
+    } finally {
+      setProgress(null);
     }
   }
 
+  /** Reads and decrypts the header: the key (and password) are right, or the page says why not. */
+  function open(pw?: string) {
+    void readHeader(file, fragment, pw).then(
+      (header) => {
+        setPassword(pw);
+        setStage({ kind: 'ready', header });
+        void preview(header, pw);
+      },
+      (error: unknown) => {
+        const code = codeOf(error);
+        if (pw !== undefined && code === 'wrong_key') {
+          setStage({ kind: 'password', error: t('files.view.e2ee.wrongPassword'), busy: false });
+        } else setStage({ kind: 'failed', code });
+      },
+    );
+  }
+
   useEffect(() => {
-    try {
-      parseLinkKey(fragment);
-    } catch (error) {
-      setStage({ kind: 'failed', code: codeOf(error) });
-      return;
-    }
-    if (file.encryption!.kdf !== 'none') setStage({ kind: 'password', busy: false });
-    else void open();
+    if (stage.kind === 'header') open();
+    // Once per share (the page keys this component by its access token).
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [file]);
 
@@ -186,7 +194,7 @@ export default function EncryptedFile({ file }: { file: PublicFileDetails }) {
         error={stage.error}
         onSubmit={(pw) => {
           setStage({ kind: 'password', busy: true });
-          void open(pw);
+          open(pw);
         }}
       />
     );

@@ -42,32 +42,36 @@ export default function EncryptedPaste({
 }) {
   const { t } = useTranslation();
   const fragment = typeof window === 'undefined' ? '' : window.location.hash;
-  const [state, setState] = useState<State>({ kind: 'decrypting' });
-
-  async function open(password?: string) {
-    try {
-      const plain = await decryptPaste(paste.content, paste.encryption!, fragment, password);
-      setState({ kind: 'open', paste: { ...paste, content: plain.content, remark: plain.remark, type: plain.type } });
-    } catch (error) {
-      const code: E2eeErrorCode = isE2eeError(error) ? error.code : 'tampered';
-      if (password !== undefined && code === 'wrong_key') {
-        setState({ kind: 'password', error: t('paste.view.e2eeWrongPassword'), busy: false });
-      } else {
-        setState({ kind: 'failed', code });
-      }
-    }
-  }
-
-  useEffect(() => {
+  // What can be told before any crypto runs: a missing or malformed key, or that a password is needed.
+  const [state, setState] = useState<State>(() => {
     try {
       parseLinkKey(fragment);
     } catch (error) {
-      setState({ kind: 'failed', code: isE2eeError(error) ? error.code : 'bad_key' });
-      return;
+      return { kind: 'failed', code: isE2eeError(error) ? error.code : 'bad_key' };
     }
-    if (pasteNeedsPassword(paste.encryption!)) setState({ kind: 'password', error: null, busy: false });
-    else void open();
-    // Decrypt once per paste.
+    return pasteNeedsPassword(paste.encryption!)
+      ? { kind: 'password', error: null, busy: false }
+      : { kind: 'decrypting' };
+  });
+
+  /** The state after one decryption attempt. */
+  async function attempt(password?: string): Promise<State> {
+    try {
+      const plain = await decryptPaste(paste.content, paste.encryption!, fragment, password);
+      return { kind: 'open', paste: { ...paste, content: plain.content, remark: plain.remark, type: plain.type } };
+    } catch (error) {
+      const code: E2eeErrorCode = isE2eeError(error) ? error.code : 'tampered';
+      if (password !== undefined && code === 'wrong_key') {
+        return { kind: 'password', error: t('paste.view.e2eeWrongPassword'), busy: false };
+      }
+      return { kind: 'failed', code };
+    }
+  }
+  const open = (password?: string) => void attempt(password).then(setState);
+
+  useEffect(() => {
+    if (state.kind === 'decrypting') void attempt().then(setState);
+    // Decrypt once per paste (the page keys this component by slug).
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [paste]);
 
@@ -83,7 +87,7 @@ export default function EncryptedPaste({
         body={t('paste.view.e2eePasswordBody', { slug: paste.slug })}
         onSubmit={(password) => {
           setState({ kind: 'password', error: null, busy: true });
-          void open(password);
+          open(password);
         }}
       />
     );
