@@ -2,7 +2,18 @@
 // from the link; the browser never sends the key or the plaintext; missing/wrong key, wrong password, burn
 // after reading; an encrypted file through multipart, downloaded and compared by SHA-256, refused once a
 // byte is flipped in storage. Screenshots of the new states go to test-results/e2ee (light/dark, 390/1280).
-import { closeSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FileView, ListPage } from '@clipnest/contract';
 import type { Browser, Page, Request } from '@playwright/test';
@@ -217,6 +228,32 @@ test.describe('end-to-end encrypted files', () => {
       await noKey.close();
     } finally {
       big.cleanup();
+    }
+  });
+
+  test('a small encrypted Markdown file is previewed after decryption in the browser', async ({
+    adminPage: page,
+    browser,
+  }) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'clipnest-e2ee-md-'));
+    const file = path.join(dir, 'notes-e2ee.md');
+    writeFileSync(file, `# Private notes\n\n- ${MARKER}\n`);
+    try {
+      await page.goto('/upload');
+      await page.getByTestId('upload-input').setInputFiles(file);
+      await page.getByRole('switch', { name: 'End-to-end encrypted' }).click();
+      await page.getByRole('button', { name: 'Upload 1 file' }).click();
+      const item = page.getByTestId('upload-item').filter({ hasText: 'notes-e2ee.md' });
+      await expect(item).toHaveAttribute('data-stage', 'completed', { timeout: 60_000 });
+      const link = (await item.getByTestId('upload-link').getAttribute('href'))!;
+      const reader = await openInFreshContext(browser, link, { width: 390, dark: true });
+      await expect(reader.page.getByTestId('file-name')).toHaveText('notes-e2ee.md');
+      await expect(reader.page.getByRole('heading', { name: 'Private notes' })).toBeVisible();
+      await expect(reader.page.getByText(MARKER)).toBeVisible();
+      await reader.page.screenshot({ path: 'test-results/e2ee/file-md-390-dark.png', fullPage: true });
+      await reader.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
