@@ -22,7 +22,26 @@
  *   DELETE /api/files/batch-delete {ids, delete_mode} → BatchDeleteFilesResult.
  */
 import { z } from 'zod';
-import { expiresInSchema, maxViewsSchema, remarkSchema, sharePasswordSchema, slugSchema } from './shares.js';
+import type { E2eeParams } from './e2ee.js';
+import {
+  e2eeParamsSchema,
+  expiresInSchema,
+  maxViewsSchema,
+  remarkSchema,
+  sharePasswordSchema,
+  slugSchema,
+} from './shares.js';
+
+/** Form fields are strings: `encryption` comes as JSON text (or an object in a JSON body). */
+const jsonField = (v: unknown) => {
+  if (v === '' || v === null) return undefined;
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    return v;
+  }
+};
 
 // Name and type helpers live apart from the schemas so the web can import them without zod.
 export * from './fileKinds.js';
@@ -69,6 +88,12 @@ export const uploadFieldsSchema = z.object({
    * With it the server streams to S3 in one PUT instead of buffering multipart parts.
    */
   size: z.preprocess(emptyToUndefined, formInt(z.number().int().min(0, 'size cannot be negative')).optional()),
+  /**
+   * End-to-end encrypted file (docs/encryption.md): E2eeParams as JSON with kind "file". The bytes are then
+   * a CNF1 stream; the server stores the placeholder name/type, refuses `password` and `remark` (the password
+   * is mixed in on the client) and offers no preview.
+   */
+  encryption: z.preprocess(jsonField, e2eeParamsSchema.optional()),
 });
 export type UploadFields = z.output<typeof uploadFieldsSchema>;
 
@@ -165,6 +190,8 @@ export interface FileView {
   /** /api/file-view/{slug} and /api/file-download/{slug} (add ?password= when protected). */
   preview_url: string;
   download_url: string;
+  /** Parameters of an end-to-end encrypted file (the object is ciphertext), else null. */
+  encryption: E2eeParams | null;
   created_by: string;
   created_at: string;
   updated_at: string;
@@ -199,6 +226,11 @@ export interface PublicFileDetails {
   access_token: string;
   /** True when the file is served inline from our origin (false for HTML/SVG/unknown: download only). */
   inline_safe: boolean;
+  /**
+   * Parameters of an end-to-end encrypted file, else null. Then `filename`/`mimetype` are placeholders and
+   * the client downloads `download_url` (ciphertext) and decrypts it with the key of the link fragment.
+   */
+  encryption: E2eeParams | null;
 }
 
 export type PublicFileInfo = PublicFileLocked | PublicFileDetails;

@@ -21,3 +21,4 @@ export * from './tasks.js';
 export * from './search.js';
 export * from './cloudpasteImport.js';
 export * from './webdav.js';
+export * from './e2ee.js';

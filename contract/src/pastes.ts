@@ -23,7 +23,15 @@
  */
 import { z } from 'zod';
 import type { ListPage } from './envelope.js';
-import { expiresInSchema, maxViewsSchema, remarkSchema, sharePasswordSchema, slugSchema } from './shares.js';
+import type { E2eeParams } from './e2ee.js';
+import {
+  e2eeParamsSchema,
+  expiresInSchema,
+  maxViewsSchema,
+  remarkSchema,
+  sharePasswordSchema,
+  slugSchema,
+} from './shares.js';
 
 /** Spec §9: paste list default limit. */
 export const PASTE_LIST_DEFAULT_LIMIT = 10;
@@ -77,8 +85,30 @@ export const createPasteSchema = z
     expires_in: expiresInSchema.optional(),
     expires_at: pasteExpiresAtSchema.optional(),
     max_views: maxViewsSchema.default(0),
+    /**
+     * End-to-end encrypted paste (docs/encryption.md): `content` is base64url ciphertext of the content,
+     * remark and type; the key stays in the link fragment. The share password, if any, is mixed in by the
+     * client, so `password` and `remark` must not be sent.
+     */
+    encryption: e2eeParamsSchema.optional(),
   })
-  .refine(noBothExpiry.check, noBothExpiry.message);
+  .refine(noBothExpiry.check, noBothExpiry.message)
+  .refine((v) => v.encryption === undefined || v.encryption.kind === 'paste', {
+    message: 'encryption.kind must be paste',
+    path: ['encryption', 'kind'],
+  })
+  .refine((v) => v.encryption === undefined || /^[A-Za-z0-9_-]+$/.test(v.content), {
+    message: 'an encrypted paste sends its ciphertext as base64url',
+    path: ['content'],
+  })
+  .refine((v) => v.encryption === undefined || v.password === undefined, {
+    message: 'an encrypted paste mixes its password in on the client: do not send password',
+    path: ['password'],
+  })
+  .refine((v) => v.encryption === undefined || !v.remark, {
+    message: 'an encrypted paste keeps its remark inside the ciphertext: do not send remark',
+    path: ['remark'],
+  });
 export type CreatePasteInput = z.input<typeof createPasteSchema>;
 export type CreatePaste = z.output<typeof createPasteSchema>;
 
@@ -181,6 +211,8 @@ export interface PasteView {
   is_owner: boolean;
   /** Only present for the owner (for PUT /api/pastes/{id}). */
   id?: string;
+  /** Parameters of an end-to-end encrypted paste (content is then ciphertext), else null. */
+  encryption: E2eeParams | null;
 }
 
 export type PasteViewResult = PasteView | PasteLocked;
@@ -203,6 +235,7 @@ export interface PasteCreated {
   expires_at: string | null;
   max_views: number;
   created_at: string;
+  encrypted: boolean;
 }
 
 /** A row of GET /api/pastes. */
@@ -211,7 +244,7 @@ export interface PasteListItem {
   slug: string;
   type: PasteType;
   remark: string;
-  /** First 200 characters of the content. */
+  /** First 200 characters of the content ('' for an encrypted paste). */
   preview: string;
   /** Content size in UTF-8 bytes. */
   size: number;
@@ -222,6 +255,8 @@ export interface PasteListItem {
   remaining_views: number | null;
   /** Expired by date or out of views. */
   expired: boolean;
+  /** End-to-end encrypted: the server holds ciphertext only (size and dates are all it can show). */
+  encrypted: boolean;
   created_by: string;
   created_at: string;
   updated_at: string;

@@ -57,6 +57,8 @@ export interface PastesTable {
   created_by: string;
   created_at: string;
   updated_at: string;
+  /** 0016: E2eeParams as JSON for an end-to-end encrypted paste (content is ciphertext), else null. */
+  encryption: string | null;
 }
 
 export interface StorageConfigsTable {
@@ -105,6 +107,8 @@ export interface FilesTable {
   updated_at: string;
   /** 0010: the mount a share made from the fs tree points into (the object is the mount's, never deleted with the share). */
   mount_id: string | null;
+  /** 0016: E2eeParams as JSON for an end-to-end encrypted file (the object is a CNF1 stream), else null. */
+  encryption: string | null;
 }
 
 /** A direct upload in progress (0006). `share_json`: the share's fields (password already hashed). */

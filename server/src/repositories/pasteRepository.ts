@@ -34,6 +34,7 @@ const META_COLUMNS = [
   'created_by',
   'created_at',
   'updated_at',
+  'encryption',
 ] as const;
 
 function likePattern(search: string): string {
@@ -120,11 +121,13 @@ export class PasteRepository {
     if (filter.search) {
       const pattern = likePattern(filter.search);
       base = base.where((eb) =>
-        eb.or(
-          (['slug', 'remark', 'content'] as const).map(
+        eb.or([
+          ...(['slug', 'remark'] as const).map(
             (column) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`,
           ),
-        ),
+          // The ciphertext of an end-to-end encrypted paste is not searchable.
+          sql<boolean>`(encryption is null and lower(content) like ${pattern} escape '\\')`,
+        ]),
       );
     }
     const totalRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();

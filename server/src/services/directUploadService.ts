@@ -2,7 +2,7 @@
 // the client-side URL upload. The server keeps a session per upload (id = the future file id) with
 // the share's fields and a record of every part, so resume works on backends without ListParts
 // (s3rver) and a commit is checked against what is really stored.
-import type { FileView, PresignResult, UploadFields } from '@clipnest/contract';
+import type { E2eeParams, FileView, PresignResult, UploadFields } from '@clipnest/contract';
 import { UPLOAD_SESSION_TTL_MS } from '@clipnest/contract';
 import { AppError } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
@@ -43,6 +43,7 @@ interface ShareJson {
   expires_in?: number;
   max_views?: number;
   use_proxy?: boolean;
+  encryption?: E2eeParams;
 }
 
 export interface DirectUploadInput extends UploadFields {
@@ -76,6 +77,7 @@ export class DirectUploadService {
       ...(input.expires_in ? { expires_in: input.expires_in } : {}),
       ...(input.max_views ? { max_views: input.max_views } : {}),
       ...(input.use_proxy !== undefined ? { use_proxy: input.use_proxy } : {}),
+      ...(input.encryption ? { encryption: input.encryption } : {}),
     };
     return JSON.stringify(share);
   }
@@ -214,6 +216,7 @@ export class DirectUploadService {
         expiresIn: share.expires_in,
         maxViews: share.max_views,
         useProxy: share.use_proxy,
+        encryption: share.encryption,
       });
     } catch (error) {
       // Committed by an earlier (retried) request: answer the share.

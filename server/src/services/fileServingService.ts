@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import {
   fileKindOf,
+  parseStoredE2ee,
   slugSchema,
   type OfficePreviewResult,
   type PublicFileDetails,
@@ -208,6 +209,7 @@ export class FileServingService {
       download_url: `/api/file-download/${slug}${q}`,
       access_token: token,
       inline_safe: servingPolicy(row.mimetype).inline,
+      encryption: parseStoredE2ee(row.encryption),
     };
   }
 
@@ -355,6 +357,11 @@ export class FileServingService {
     requestOrigin: string,
   ): Promise<OfficePreviewResult> {
     const row = await this.requireBySlug(slug);
+    if (row.encryption !== null) {
+      throw AppError.validation(
+        'an end-to-end encrypted file has no server-side preview: it is decrypted in the browser',
+      );
+    }
     const parent = this.readToken(row, access.token);
     if (parent?.kind === 'preview') {
       throw AppError.forbidden('a preview link cannot open another preview: open the share again');

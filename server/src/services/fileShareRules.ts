@@ -1,4 +1,4 @@
-import type { UploadFields } from '@clipnest/contract';
+import type { E2eeParams, UploadFields } from '@clipnest/contract';
 import { AppError } from '../errors.js';
 
 /** Multipart framing and text fields around the file part, allowed on top of the max size in Content-Length. */
@@ -116,4 +116,27 @@ export interface NewShare {
   useProxy?: boolean;
   /** A share of a mounted object in place (POST /api/fs/create-share). */
   mountId?: string;
+  /** E2eeParams of an end-to-end encrypted file (0016). */
+  encryption?: E2eeParams;
+}
+
+/**
+ * An encrypted upload keeps its password on the client and has no server-side remark: refused with a 400
+ * rather than stored in the clear next to the ciphertext.
+ */
+export function checkEncryptedFields(fields: UploadFields): void {
+  if (!fields.encryption) return;
+  if (fields.encryption.kind !== 'file') {
+    throw AppError.validation('encryption.kind must be file', [{ path: 'encryption.kind', message: 'must be file' }]);
+  }
+  if (fields.password) {
+    throw AppError.validation('an encrypted file mixes its password in on the client: do not send password', [
+      { path: 'password', message: 'not allowed with encryption' },
+    ]);
+  }
+  if (fields.remark) {
+    throw AppError.validation('an encrypted file cannot have a remark the server could read', [
+      { path: 'remark', message: 'not allowed with encryption' },
+    ]);
+  }
 }

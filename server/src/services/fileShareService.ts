@@ -1,5 +1,8 @@
 import {
+  E2EE_FILE_PLACEHOLDER_NAME,
+  E2EE_FILE_PLACEHOLDER_TYPE,
   fileKindOf,
+  parseStoredE2ee,
   maxUploadBytes,
   type BatchDeleteFilesResult,
   type DeleteMode,
@@ -66,6 +69,7 @@ export class FileShareService {
       link: `/file/${row.slug}`,
       preview_url: `/api/file-view/${encodeURIComponent(row.slug)}`,
       download_url: `/api/file-download/${encodeURIComponent(row.slug)}`,
+      encryption: parseStoredE2ee(row.encryption),
       created_by: row.created_by,
       created_at: row.created_at,
       updated_at: row.updated_at,
@@ -105,8 +109,9 @@ export class FileShareService {
     return {
       id: input.id,
       slug: input.slug ?? '',
-      filename: input.filename,
-      mimetype: input.mimetype,
+      // The real name and type of an encrypted file are in its encrypted header.
+      filename: input.encryption ? E2EE_FILE_PLACEHOLDER_NAME : input.filename,
+      mimetype: input.encryption ? E2EE_FILE_PLACEHOLDER_TYPE : input.mimetype,
       size: input.size,
       storage_config_id: input.configId,
       storage_path: input.storagePath,
@@ -121,6 +126,7 @@ export class FileShareService {
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
       mount_id: input.mountId ?? null,
+      encryption: input.encryption ? JSON.stringify(input.encryption) : null,
     };
   }
 

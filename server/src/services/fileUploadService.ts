@@ -9,6 +9,7 @@ import { ByteMeter, nodeFromBody } from '../storage/streams.js';
 import { isStorageError, type WriteBody } from '../storage/types.js';
 import { shareMimetype } from './fileServing.js';
 import {
+  checkEncryptedFields,
   cleanFilename,
   formatBytes,
   insufficientStorage,
@@ -47,6 +48,7 @@ export class FileUploadService {
   }
 
   async prepareUpload(fields: UploadFields, requestLength?: number) {
+    checkEncryptedFields(fields);
     const maxBytes = await this.checkDeclaredSize(requestLength);
     const config = await this.deps.storageConfigs.resolveForUpload(fields.s3_config_id);
     let folder: string;
@@ -139,6 +141,12 @@ export class FileUploadService {
         throw error;
       }
       mimetype = shareMimetype(filename, fields.mimetype, meta.partMimetype);
+      try {
+        checkEncryptedFields(fields);
+      } catch (error) {
+        await driver.remove(storagePath).catch(() => undefined);
+        throw error;
+      }
     }
 
     const row = await this.deps.shares.newShareRow(principal, {
@@ -160,6 +168,7 @@ export class FileUploadService {
       expiresIn: fields.expires_in,
       maxViews: fields.max_views,
       useProxy: fields.use_proxy,
+      encryption: fields.encryption,
     });
     try {
       // Parallel uploads may each have fit alone: the row goes in only while the capacity still holds it.

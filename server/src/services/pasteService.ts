@@ -3,6 +3,7 @@ import {
   PASTE_MAX_BYTES,
   PasteMessages,
   SLUG_MAX,
+  parseStoredE2ee,
   type CreatePaste,
   type ListPastesQuery,
   type PasteCreated,
@@ -129,7 +130,8 @@ export class PasteService {
       slug: row.slug,
       type: asType(row.type),
       remark: row.remark,
-      preview: row.preview,
+      // The server cannot read an encrypted paste: no preview, only its size and dates.
+      preview: row.encryption ? '' : row.preview,
       size: row.size,
       has_password: row.password_hash !== null,
       expires_at: row.expires_at,
@@ -140,6 +142,7 @@ export class PasteService {
       created_by: row.created_by,
       created_at: row.created_at,
       updated_at: row.updated_at,
+      encrypted: row.encryption !== null,
     };
   }
 
@@ -170,6 +173,7 @@ export class PasteService {
       requires_password: false,
       is_owner: owner,
       ...(owner ? { id: row.id } : {}),
+      encryption: parseStoredE2ee(row.encryption),
     };
   }
 
@@ -190,6 +194,7 @@ export class PasteService {
       created_by: creatorId(principal),
       created_at: now,
       updated_at: now,
+      encryption: input.encryption ? JSON.stringify(input.encryption) : null,
     };
     for (let attempt = 0; ; attempt++) {
       try {
@@ -212,6 +217,7 @@ export class PasteService {
       expires_at: row.expires_at,
       max_views: row.max_views,
       created_at: row.created_at,
+      encrypted: row.encryption !== null,
     };
   }
 
@@ -328,6 +334,18 @@ export class PasteService {
     await this.flushViews();
     const row = await this.requireOwned(principal, id);
     if (input.content !== undefined) this.checkContent(input.content);
+    if (
+      row.encryption !== null &&
+      (input.content !== undefined ||
+        input.type !== undefined ||
+        input.remark !== undefined ||
+        input.password !== undefined)
+    ) {
+      throw AppError.validation(
+        'an encrypted paste cannot be edited on the server: only its link, expiry and view limit can change',
+        [{ path: 'content', message: 'the paste is end-to-end encrypted' }],
+      );
+    }
     const changes: Updateable<PastesTable> = {};
     if (input.content !== undefined) changes.content = input.content;
     if (input.type !== undefined) changes.type = input.type;

@@ -18,7 +18,8 @@ function dbOf(target: TestServer | Db): Db {
 
 export type PasteRowInput = Pick<PastesTable, 'id'> & Partial<PastesTable>;
 
-export function pasteRow(input: PasteRowInput): PastesTable {
+/** Without `encryption` (0016) unless given, so rows can be written before that migration ran. */
+export function pasteRow(input: PasteRowInput): Omit<PastesTable, 'encryption'> & Partial<PastesTable> {
   const created = input.created_at ?? EPOCH;
   return {
     slug: input.id,
@@ -39,7 +40,11 @@ export function pasteRow(input: PasteRowInput): PastesTable {
 /** Inserts pastes (one or many; batched by the caller for large counts). */
 export async function insertPaste(target: TestServer | Db, rows: PasteRowInput | PasteRowInput[]): Promise<void> {
   const list = (Array.isArray(rows) ? rows : [rows]).map(pasteRow);
-  if (list.length) await dbOf(target).insertInto('pastes').values(list).execute();
+  if (list.length)
+    await dbOf(target)
+      .insertInto('pastes')
+      .values(list as PastesTable[])
+      .execute();
 }
 
 export type StorageConfigRowInput = Pick<StorageConfigsTable, 'id'> & Partial<StorageConfigsTable>;
@@ -84,7 +89,8 @@ export async function insertStorageConfig(
 
 export type FileRowInput = Pick<FilesTable, 'id' | 'storage_config_id'> & Partial<FilesTable>;
 
-export function fileRow(input: FileRowInput): FilesTable {
+/** Without `encryption` (0016) unless given, so rows can be written before that migration ran. */
+export function fileRow(input: FileRowInput): Omit<FilesTable, 'encryption'> & Partial<FilesTable> {
   const created = input.created_at ?? EPOCH;
   const filename = input.filename ?? `${input.id}.bin`;
   return {

@@ -10,6 +10,7 @@ import { mounts } from './0010_mounts.js';
 import { tasksAndSearch } from './0011_tasks_and_search.js';
 import { localStorageRoots } from './0012_local_storage_roots.js';
 import { webdav } from './0013_webdav.js';
+import { e2ee } from './0016_e2ee.js';
 import { scaleOut } from './0017_scale_out.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a landed one. */
@@ -25,5 +26,6 @@ export const migrations: Record<string, Migration> = {
   '0011_tasks_and_search': tasksAndSearch,
   '0012_local_storage_roots': localStorageRoots,
   '0013_webdav': webdav,
+  '0016_e2ee': e2ee,
   '0017_scale_out': scaleOut,
 };

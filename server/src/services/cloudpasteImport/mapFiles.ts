@@ -60,6 +60,8 @@ export async function mapFiles(
       storage_config_id: String(row.storage_config_id),
       storage_path: (row.storage_path ?? '').replace(/^\/+/, ''),
       etag: row.etag ?? null,
+      // CloudPaste has no end-to-end encryption: every imported row is readable by the server.
+      encryption: null,
       remark: (row.remark ?? '').slice(0, 1000),
       password_hash: null,
       expires_at: row.expires_at ?? null,

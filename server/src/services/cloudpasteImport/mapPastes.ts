@@ -49,6 +49,8 @@ export async function mapPastes(
       remark: remarkOf(row.slug, row.title, row.remark),
       password_hash: null,
       expires_at: row.expires_at ?? null,
+      // CloudPaste has no end-to-end encryption: every imported row is readable by the server.
+      encryption: null,
       max_views: row.max_views ?? 0,
       views: row.views ?? 0,
       created_by: creator(ctx, row.created_by),

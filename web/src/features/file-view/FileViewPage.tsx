@@ -35,6 +35,8 @@ import { ImagePreview } from '../../components/preview/ImagePreview';
 const CodePreview = lazy(() => import('./previews/TextPreview').then((m) => ({ default: m.CodePreview })));
 const MarkdownPreview = lazy(() => import('./previews/TextPreview').then((m) => ({ default: m.MarkdownPreview })));
 const QrDialog = lazy(() => import('./QrDialog'));
+// Only encrypted shares load the crypto code.
+const EncryptedFile = lazy(() => import('./EncryptedFile'));
 const OfficePreview = lazy(() => import('./previews/OfficePreview').then((m) => ({ default: m.OfficePreview })));
 
 const KIND_ICONS: Record<FileKind, typeof FileIcon> = {
@@ -316,6 +318,13 @@ export default function FileViewPage() {
   }
   if (info.data.requires_password) {
     return <PasswordPrompt onSubmit={(password) => void verify(password)} busy={verifying} error={passwordError} />;
+  }
+  if (info.data.encryption) {
+    return (
+      <Suspense fallback={<PageSkeleton />}>
+        <EncryptedFile key={info.data.access_token} file={info.data} />
+      </Suspense>
+    );
   }
   return <Details key={info.data.access_token} file={info.data} onRefresh={refresh} />;
 }

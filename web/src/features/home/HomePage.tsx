@@ -74,7 +74,7 @@ export default function HomePage() {
   const [showErrors, setShowErrors] = useState(false);
   const [contentTouched, setContentTouched] = useState(false);
   const [submitting, setSubmitting] = useState(false);
-  const [created, setCreated] = useState<PasteCreated | null>(null);
+  const [created, setCreated] = useState<{ paste: PasteCreated; key?: string } | null>(null);
   const [confirmClear, setConfirmClear] = useState(false);
   const [exporting, setExporting] = useState<'docx' | 'png' | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -184,8 +184,14 @@ export default function HomePage() {
     if (Object.keys(optionErrors).length > 0) return;
     setSubmitting(true);
     try {
-      const result = await createPaste(toCreateInput(content, type, options));
-      setCreated(result);
+      if (options.encrypted) {
+        // The crypto code loads only now: Home stays as small as before for everyone else.
+        const { createEncryptedPaste } = await import('../pastes/encryptedPaste');
+        const { created: paste, key } = await createEncryptedPaste(content, type, options);
+        setCreated({ paste, key });
+      } else {
+        setCreated({ paste: await createPaste(toCreateInput(content, type, options)) });
+      }
       setOptions((o) => ({ ...o, slug: '', password: '' }));
       setShowErrors(false);
       toast.success(t('paste.home.created'));
@@ -405,7 +411,7 @@ export default function HomePage() {
         </div>
       </section>
 
-      {created && <ShareResult created={created} onHide={hideResult} />}
+      {created && <ShareResult created={created.paste} linkKey={created.key} onHide={hideResult} />}
 
       <ConfirmDialog
         open={confirmClear}

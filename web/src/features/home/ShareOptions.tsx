@@ -4,6 +4,7 @@ import { ChoiceChips } from '../../components/ui/choice-chips';
 import { Field, fieldAria } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
 import { PasswordInput } from '../../components/ui/password-input';
+import { SwitchField } from '../../components/ui/switch';
 import { EXPIRY_CHOICES, type ExpiryChoice, type ShareFieldError, type ShareOptionsState } from '../pastes/shareForm';
 
 export function useExpiryOptions() {
@@ -31,6 +32,7 @@ export function ShareOptionsFields({
     password: `${base}-password`,
     expiry: `${base}-expiry`,
     maxViews: `${base}-max-views`,
+    encrypted: `${base}-encrypted`,
   };
   const set = <K extends keyof ShareOptionsState>(key: K, next: ShareOptionsState[K]) =>
     onChange({ ...value, [key]: next });
@@ -39,6 +41,14 @@ export function ShareOptionsFields({
 
   return (
     <div className="grid gap-4 sm:grid-cols-2">
+      <SwitchField
+        id={ids.encrypted}
+        className="rounded-lg border border-border px-3 py-2.5 sm:col-span-2"
+        label={t('paste.share.encrypted')}
+        help={value.encrypted ? t('paste.share.encryptedOnHelp') : t('paste.share.encryptedHelp')}
+        checked={value.encrypted === true}
+        onCheckedChange={(next) => set('encrypted', next)}
+      />
       <Field id={ids.remark} label={t('paste.share.remark')} optional={t('common.optional')} error={err('remark')}>
         <Input
           {...fieldAria(ids.remark, err('remark'), false)}
@@ -76,7 +86,7 @@ export function ShareOptionsFields({
         id={ids.password}
         label={t('paste.share.password')}
         optional={t('common.optional')}
-        help={t('paste.share.passwordHelp')}
+        help={value.encrypted ? t('paste.share.passwordHelpEncrypted') : t('paste.share.passwordHelp')}
         error={err('password')}
       >
         <PasswordInput

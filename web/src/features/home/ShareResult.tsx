@@ -14,9 +14,18 @@ import { pasteShareUrl } from '../pastes/api';
 /** Seconds the link stays on screen after creating (spec §2: hidden after a countdown). */
 export const SHARE_LINK_VISIBLE_SECONDS = 60;
 
-export function ShareResult({ created, onHide }: { created: PasteCreated; onHide: () => void }) {
+export function ShareResult({
+  created,
+  linkKey,
+  onHide,
+}: {
+  created: PasteCreated;
+  /** The key of an end-to-end encrypted paste: it goes in the fragment, never to the server. */
+  linkKey?: string;
+  onHide: () => void;
+}) {
   const { t, i18n } = useTranslation();
-  const url = pasteShareUrl(created.slug);
+  const url = pasteShareUrl(created.slug) + (linkKey ? `#${linkKey}` : '');
   const [left, setLeft] = useState(SHARE_LINK_VISIBLE_SECONDS);
   const ref = useRef<HTMLElement>(null);
 
@@ -76,6 +85,7 @@ export function ShareResult({ created, onHide }: { created: PasteCreated; onHide
             </Button>
           </div>
           <div className="flex flex-wrap gap-1.5">
+            {created.encrypted && <Badge tone="success">{t('paste.result.encrypted')}</Badge>}
             {created.has_password && <Badge tone="warning">{t('paste.result.passwordProtected')}</Badge>}
             <Badge>
               {created.expires_at
@@ -106,6 +116,7 @@ export function ShareResult({ created, onHide }: { created: PasteCreated; onHide
         </div>
       </div>
       <div className="border-t border-border bg-surface-muted px-4 py-2 text-xs text-muted-foreground sm:px-5">
+        {created.encrypted && <p className="mb-1">{t('paste.result.encryptedNote')}</p>}
         <p aria-live="off" data-testid="share-countdown">
           {t('paste.result.countdown', { count: left })}
         </p>

@@ -78,11 +78,16 @@ export function PasswordPrompt({
   busy,
   error,
   onSubmit,
+  title,
+  body,
 }: {
   slug: string;
   busy: boolean;
   error: string | null;
   onSubmit: (password: string) => void;
+  /** Texts of the encrypted variant (the password is checked by decryption, not by the server). */
+  title?: string;
+  body?: string;
 }) {
   const { t } = useTranslation();
   const id = useId();
@@ -106,8 +111,8 @@ export function PasswordPrompt({
         <div className="grid size-12 place-items-center rounded-full bg-primary-soft text-primary-soft-foreground">
           <LockKeyhole className="size-6" aria-hidden="true" />
         </div>
-        <h1 className="mt-4 text-xl font-semibold tracking-tight">{t('paste.view.lockedTitle')}</h1>
-        <p className="mt-1.5 text-sm text-muted-foreground">{t('paste.view.lockedBody', { slug })}</p>
+        <h1 className="mt-4 text-xl font-semibold tracking-tight">{title ?? t('paste.view.lockedTitle')}</h1>
+        <p className="mt-1.5 text-sm text-muted-foreground">{body ?? t('paste.view.lockedBody', { slug })}</p>
       </div>
       <form className="mt-6 flex flex-col gap-4" onSubmit={submit} noValidate>
         <Field id={id} label={t('paste.view.password')} error={shown ?? undefined}>

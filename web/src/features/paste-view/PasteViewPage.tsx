@@ -23,6 +23,8 @@ void loadMarkdownRuntime().catch(() => undefined);
 
 const InlineEditor = lazy(() => import('./PasteEditor'));
 const QrDialog = lazy(() => import('./QrDialog'));
+// Only pastes with an `encryption` load the crypto code.
+const EncryptedPaste = lazy(() => import('./EncryptedPaste'));
 
 type Failure = 'gone' | 'notFound' | 'error';
 
@@ -38,6 +40,11 @@ function Meta({ paste }: { paste: PasteView }) {
   return (
     <div className="flex flex-wrap gap-1.5" data-testid="paste-meta">
       <Badge tone="primary">{paste.type === 'markdown' ? t('paste.type.markdown') : t('paste.type.text')}</Badge>
+      {paste.encryption && (
+        <Badge tone="success" data-testid="paste-encrypted">
+          {t('paste.view.encrypted')}
+        </Badge>
+      )}
       {paste.has_password && <Badge tone="warning">{t('paste.view.protected')}</Badge>}
       <Badge title={paste.expires_at ? formatDateTime(paste.expires_at, i18n.language) : undefined}>
         {paste.expires_at
@@ -54,13 +61,23 @@ function Meta({ paste }: { paste: PasteView }) {
   );
 }
 
-function PasteContent({ paste: initial, password }: { paste: PasteView; password?: string }) {
+function PasteContent({
+  paste: initial,
+  password,
+  linkKey,
+}: {
+  paste: PasteView;
+  password?: string;
+  /** An encrypted paste's fragment key: kept in the shared link, never sent. */
+  linkKey?: string;
+}) {
   const { t } = useTranslation();
   const [paste, setPaste] = useState(initial);
   const [editing, setEditing] = useState(false);
   // undefined until first opened: the dialog chunk loads then.
   const [qrOpen, setQrOpen] = useState<boolean | undefined>(undefined);
-  const url = pasteShareUrl(paste.slug);
+  const encrypted = paste.encryption !== null && paste.encryption !== undefined;
+  const url = pasteShareUrl(paste.slug) + (linkKey ? `#${linkKey}` : '');
   const raw = rawPasteUrl(paste.slug, password);
 
   async function copy(text: string, done: string) {
@@ -94,16 +111,19 @@ function PasteContent({ paste: initial, password }: { paste: PasteView; password
               <QrIcon className="size-4" />
             </IconButton>
             {/* The raw endpoint counts a view; it is a plain link the reader opens on purpose. */}
-            <a
-              href={raw}
-              target="_blank"
-              rel="noopener noreferrer"
-              className="inline-flex h-10 items-center gap-1.5 rounded-lg px-3 text-sm font-medium hover:bg-surface-hover focus-visible:outline-2 focus-visible:outline-ring"
-            >
-              <FileCode2 className="size-4" aria-hidden="true" />
-              <span className="max-sm:sr-only">{t('paste.view.raw')}</span>
-            </a>
-            {paste.is_owner && paste.id && !editing && (
+            {/* An encrypted paste's raw text would be ciphertext: no raw link. */}
+            {!encrypted && (
+              <a
+                href={raw}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="inline-flex h-10 items-center gap-1.5 rounded-lg px-3 text-sm font-medium hover:bg-surface-hover focus-visible:outline-2 focus-visible:outline-ring"
+              >
+                <FileCode2 className="size-4" aria-hidden="true" />
+                <span className="max-sm:sr-only">{t('paste.view.raw')}</span>
+              </a>
+            )}
+            {paste.is_owner && paste.id && !editing && !encrypted && (
               <Button variant="ghost" size="sm" onClick={() => setEditing(true)}>
                 <Pencil className="size-4" aria-hidden="true" />
                 <span className="max-sm:sr-only">{t('common.edit')}</span>
@@ -112,6 +132,7 @@ function PasteContent({ paste: initial, password }: { paste: PasteView; password
           </div>
         </div>
         <Meta paste={paste} />
+        {encrypted && <p className="text-xs text-muted-foreground">{t('paste.view.noServerFeatures')}</p>}
       </header>
 
       {paste.remaining_views === 0 && (
@@ -198,6 +219,16 @@ export default function PasteViewPage() {
   const data = query.data;
   if (data.requires_password) {
     return <PasswordPrompt slug={slug} busy={unlocking} error={unlockError} onSubmit={(pw) => void unlock(pw)} />;
+  }
+  if (data.encryption) {
+    return (
+      <Suspense fallback={<PasteSkeleton />}>
+        <EncryptedPaste
+          paste={data}
+          render={(paste, linkKey) => <PasteContent key={slug} paste={paste} linkKey={linkKey} />}
+        />
+      </Suspense>
+    );
   }
   return <PasteContent key={slug} paste={data} />;
 }

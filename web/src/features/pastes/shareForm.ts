@@ -13,6 +13,8 @@ export interface ShareOptionsState {
   expiry: ExpiryChoice;
   /** As typed; empty means 0 (unlimited). */
   maxViews: string;
+  /** End-to-end encrypted in the browser (docs/encryption.md); the password then becomes part of the key. */
+  encrypted?: boolean;
 }
 
 export const DEFAULT_SHARE_OPTIONS: ShareOptionsState = {

@@ -11,7 +11,7 @@ import { Field, fieldAria } from '../../components/ui/field';
 import { Input, Textarea } from '../../components/ui/input';
 import { Skeleton } from '../../components/ui/skeleton';
 import { errorMessage, isApiError } from '../../lib/api';
-import { formatDateTime } from '../../lib/format';
+import { formatBytes, formatDateTime } from '../../lib/format';
 import { PasswordInput } from '../../components/ui/password-input';
 import { usePasteDetail, useUpdatePaste } from '../pastes/api';
 import {
@@ -87,15 +87,22 @@ function EditFields({ paste, onDone }: { paste: PasteDetail; onDone: () => void 
           { value: 'text', label: t('paste.home.modeText') },
         ]}
       />
-      <Field id={ids.content} label={t('paste.manage.content')} error={msg('content')}>
-        <Textarea
-          {...fieldAria(ids.content, msg('content'), false)}
-          value={form.content}
-          onChange={(event) => set('content', event.target.value)}
-          spellCheck={false}
-          className="min-h-48 font-mono text-[13px]"
-        />
-      </Field>
+      {paste.encrypted ? (
+        // The server holds ciphertext only: nothing to show or edit here (the link's key is not known).
+        <p className="rounded-lg border border-border bg-surface-muted p-3 text-sm text-muted-foreground">
+          {t('paste.manage.encryptedContent', { size: formatBytes(paste.size) })}
+        </p>
+      ) : (
+        <Field id={ids.content} label={t('paste.manage.content')} error={msg('content')}>
+          <Textarea
+            {...fieldAria(ids.content, msg('content'), false)}
+            value={form.content}
+            onChange={(event) => set('content', event.target.value)}
+            spellCheck={false}
+            className="min-h-48 font-mono text-[13px]"
+          />
+        </Field>
+      )}
       <div className="grid gap-4 sm:grid-cols-2">
         <Field id={ids.remark} label={t('paste.share.remark')} optional={t('common.optional')} error={msg('remark')}>
           <Input

@@ -59,6 +59,11 @@ function StatusBadges({ paste }: { paste: PasteListItem }) {
       ) : (
         <Badge tone="success">{t('paste.manage.status.active')}</Badge>
       )}
+      {paste.encrypted && (
+        <Badge tone="primary" data-testid="paste-encrypted-badge">
+          {t('paste.manage.encrypted')}
+        </Badge>
+      )}
       {paste.has_password && (
         <Badge tone="warning">
           <KeyRound aria-hidden="true" />

@@ -19,6 +19,7 @@ const paste: PasteDetail = {
   created_by: 'admin',
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
+  encrypted: false,
 };
 
 describe('edit paste form', () => {

@@ -52,13 +52,16 @@ export function RecentUploads({ files, loading }: { files: FileView[]; loading: 
                   {formatBytes(file.size, i18n.language)} · {formatRelative(file.created_at, i18n.language)}
                 </p>
               </div>
-              <IconButton
-                label={t('files.upload.copyLink', { name: file.filename })}
-                size="icon-sm"
-                onClick={() => void copy(file.slug)}
-              >
-                <Copy className="size-4" />
-              </IconButton>
+              {/* An encrypted share's key was only in the link shown after upload: no copy here. */}
+              {!file.encryption && (
+                <IconButton
+                  label={t('files.upload.copyLink', { name: file.filename })}
+                  size="icon-sm"
+                  onClick={() => void copy(file.slug)}
+                >
+                  <Copy className="size-4" />
+                </IconButton>
+              )}
             </li>
           ))}
         </ul>

@@ -8,6 +8,7 @@ import { IconButton } from '../../components/ui/icon-button';
 import { Input } from '../../components/ui/input';
 import { Select } from '../../components/ui/select';
 import { Skeleton } from '../../components/ui/skeleton';
+import { SwitchField } from '../../components/ui/switch';
 import { cn } from '../../lib/cn';
 import type { ShareOptions } from '../../lib/uploader';
 
@@ -22,6 +23,8 @@ export interface ShareOptionsState {
   expiry: string;
   max_views: string;
   proxy: ProxyChoice;
+  /** End-to-end encrypt in the browser (docs/encryption.md). */
+  encrypted?: boolean;
 }
 
 export const EMPTY_OPTIONS: ShareOptionsState = {
@@ -170,6 +173,15 @@ export function ShareOptionsForm({
         />
       )}
 
+      <SwitchField
+        id="upload-encrypted"
+        className="rounded-lg border border-border px-3 py-2.5"
+        label={t('files.upload.options.encrypted')}
+        help={value.encrypted ? t('files.upload.options.encryptedOnHelp') : t('files.upload.options.encryptedHelp')}
+        checked={value.encrypted === true}
+        onCheckedChange={(next) => set('encrypted', next)}
+      />
+
       <ExpiryField id="upload-expiry" value={value.expiry} onChange={(v) => set('expiry', v)} />
 
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-1">
@@ -177,7 +189,9 @@ export function ShareOptionsForm({
           id="upload-password"
           label={t('files.upload.options.password')}
           optional={t('common.optional')}
-          help={t('files.upload.options.passwordHelp')}
+          help={
+            value.encrypted ? t('files.upload.options.passwordHelpEncrypted') : t('files.upload.options.passwordHelp')
+          }
         >
           <div className="relative">
             <Input
@@ -261,14 +275,17 @@ export function ShareOptionsForm({
             />
           </Field>
         </div>
-        <Field id="upload-remark" label={t('files.upload.options.remark')} optional={t('common.optional')}>
-          <Input
-            id="upload-remark"
-            value={value.remark}
-            maxLength={1000}
-            onChange={(event) => set('remark', event.target.value)}
-          />
-        </Field>
+        {/* The server would store a remark in clear next to the ciphertext: none for encrypted files. */}
+        {!value.encrypted && (
+          <Field id="upload-remark" label={t('files.upload.options.remark')} optional={t('common.optional')}>
+            <Input
+              id="upload-remark"
+              value={value.remark}
+              maxLength={1000}
+              onChange={(event) => set('remark', event.target.value)}
+            />
+          </Field>
+        )}
         {(!showTargets || target?.storage_type === 's3') && (
           <Field id="upload-proxy" label={t('files.upload.options.access')} help={t('files.upload.options.accessHelp')}>
             <ChoiceChips

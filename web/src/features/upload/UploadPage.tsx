@@ -111,7 +111,7 @@ function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
       toast.error(t('errors.upload.selectStorageConfig'));
       return;
     }
-    void queue.start(pending, toShareOptions(effective)).then((outcomes) => {
+    void queue.start(pending, toShareOptions(effective), e2eeOf(effective)).then((outcomes) => {
       const conflicts = outcomes.filter((o) => o.status === 409).length;
       if (conflicts === 0) return;
       toast.error(
@@ -124,7 +124,8 @@ function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
     });
   };
 
-  const retry = (item: QueueItem) => void queue.start([item], { ...toShareOptions(effective), slug: undefined });
+  const retry = (item: QueueItem) =>
+    void queue.start([item], { ...toShareOptions(effective), slug: undefined }, e2eeOf(effective));
 
   return (
     // Phones read top to bottom: files, options, the upload button, recent uploads. On wide screens
@@ -200,6 +201,12 @@ function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
 }
 
 /** /upload (spec §2 Upload): file upload tab and upload from a URL. */
+/** End-to-end encryption of the upload, when chosen: the password then becomes part of the key. */
+function e2eeOf(state: ShareOptionsState): { password?: string } | undefined {
+  if (!state.encrypted) return undefined;
+  return state.password ? { password: state.password } : {};
+}
+
 export default function UploadPage() {
   const { t } = useTranslation();
   const session = useSession();

@@ -48,7 +48,7 @@ function QueueRow({
   const { t, i18n } = useTranslation();
   const active = isActive(item);
   const percent = item.total > 0 ? (item.loaded / item.total) * 100 : item.stage === 'completed' ? 100 : 0;
-  const link = item.result ? shareLink(item.result.slug) : null;
+  const link = item.result ? shareLink(item.result.slug) + (item.linkKey ? `#${item.linkKey}` : '') : null;
 
   const copy = async () => {
     if (!link) return;

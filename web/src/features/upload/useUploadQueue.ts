@@ -25,6 +25,8 @@ export interface QueueItem {
   problem?: string;
   error?: string;
   result?: UploadResult;
+  /** Link key of an end-to-end encrypted upload (the share link is `/file/{slug}#{key}`). */
+  linkKey?: string;
 }
 
 const CONCURRENCY = 2;
@@ -95,15 +97,39 @@ export function useUploadQueue({
   }, []);
 
   const runOne = useCallback(
-    async (item: QueueItem, options: ShareOptions) => {
+    async (item: QueueItem, shareOptions: ShareOptions, e2ee?: { password?: string }) => {
       const controller = new AbortController();
       controllers.current.set(item.id, controller);
       patch(item.id, { stage: 'starting', error: undefined, loaded: 0, speed: null, etaSeconds: null });
       try {
-        const uploader = chooseUploader(item.file, callbacks.current.targetOf?.(options));
+        let file = item.file;
+        let filename = item.name;
+        let options = shareOptions;
+        let linkKey: string | undefined;
+        if (e2ee) {
+          // Encrypt first (progress in plaintext bytes), then upload the ciphertext like any file.
+          const { encryptForUpload } = await import('./encryptUpload');
+          patch(item.id, { stage: 'processing' });
+          const sealed = await encryptForUpload(
+            item.file,
+            item.name,
+            shareOptions,
+            e2ee.password,
+            (done) => patch(item.id, { loaded: done }),
+            controller.signal,
+          ).catch((error: unknown) => {
+            if (controller.signal.aborted) throw new UploadError('cancelled', { cancelled: true });
+            throw error;
+          });
+          ({ file, options } = sealed);
+          filename = file.name;
+          linkKey = sealed.key;
+          patch(item.id, { linkKey });
+        }
+        const uploader = chooseUploader(file, callbacks.current.targetOf?.(options));
         const result = await uploader.upload({
-          file: item.file,
-          filename: item.name,
+          file,
+          filename,
           options,
           signal: controller.signal,
           onProgress: (p) =>
@@ -134,7 +160,7 @@ export function useUploadQueue({
 
   /** Uploads the given items with the options; a custom slug is numbered per file. Resolves per-item outcomes. */
   const start = useCallback(
-    async (targets: QueueItem[], options: ShareOptions) => {
+    async (targets: QueueItem[], options: ShareOptions, e2ee?: { password?: string }) => {
       let next = 0;
       const outcomes: { ok: boolean; status: number }[] = [];
       const worker = async () => {
@@ -142,7 +168,7 @@ export function useUploadQueue({
           const index = next;
           next += 1;
           const item = targets[index]!;
-          outcomes[index] = await runOne(item, { ...options, slug: slugForIndex(options.slug, index) });
+          outcomes[index] = await runOne(item, { ...options, slug: slugForIndex(options.slug, index) }, e2ee);
         }
       };
       await Promise.all(Array.from({ length: Math.min(CONCURRENCY, targets.length) }, worker));

@@ -16,6 +16,7 @@ export function shareOptionEntries(options: ShareOptions): [string, string][] {
   if (options.expires_in !== undefined && options.expires_in > 0) out.push(['expires_in', String(options.expires_in)]);
   if (options.max_views !== undefined && options.max_views > 0) out.push(['max_views', String(options.max_views)]);
   if (options.use_proxy !== undefined) out.push(['use_proxy', options.use_proxy ? 'true' : 'false']);
+  if (options.encryption) out.push(['encryption', options.encryption]);
   return out;
 }
 

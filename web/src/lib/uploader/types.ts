@@ -33,6 +33,8 @@ export interface ShareOptions {
   /** 0 = unlimited. */
   max_views?: number;
   use_proxy?: boolean;
+  /** E2eeParams JSON of an end-to-end encrypted file (the bytes are then a CNF1 stream, docs/encryption.md). */
+  encryption?: string;
 }
 
 export interface UploadProgress {
