@@ -10,14 +10,23 @@ interface ChunkNode {
   fileName: string;
   isEntry: boolean;
   imports: string[];
+  moduleIds?: string[];
   viteMetadata?: { importedCss: Set<string> };
 }
 
-/** The entry chunks, everything they import statically, and the CSS those chunks import. */
+/**
+ * Lazy modules the shell needs while offline, though it loads them only on demand: the offline database,
+ * the request queue and the offline fallback (a paste written offline must queue without a network).
+ */
+const OFFLINE_MODULES = /[\\/]src[\\/](lib[\\/]offline|app[\\/]pwa)[\\/]/;
+
+/** The entry chunks, the offline layer's chunks, everything they import statically, and their CSS. */
 export function shellFiles(chunks: readonly ChunkNode[]): Set<string> {
   const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
   const shell = new Set<string>();
-  const queue = chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName);
+  const queue = chunks
+    .filter((chunk) => chunk.isEntry || (chunk.moduleIds ?? []).some((id) => OFFLINE_MODULES.test(id)))
+    .map((chunk) => chunk.fileName);
   for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
     const chunk = byName.get(name);
     if (shell.has(name) || !chunk) continue;

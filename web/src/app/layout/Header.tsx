@@ -10,6 +10,7 @@ import { cn } from '../../lib/cn';
 import { setLanguage } from '../../lib/i18n';
 import { LANGUAGES } from '../../lib/language';
 import { useSiteConfig } from '../../lib/siteConfig';
+import { OfflineIndicator } from '../pwa/OfflineIndicator';
 import { LanguageMenu } from './LanguageMenu';
 import { ThemeToggle } from './ThemeToggle';
 
@@ -124,6 +125,7 @@ export function Header() {
           ))}
         </nav>
         <div className="ms-auto flex items-center gap-0.5">
+          <OfflineIndicator />
           <IconButton label={t('app.github')} asChild className="hidden sm:inline-flex">
             <a href={GITHUB_URL} target="_blank" rel="noreferrer noopener">
               <GithubIcon className="size-[18px]" />

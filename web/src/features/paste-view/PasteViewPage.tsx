@@ -16,6 +16,7 @@ import { errorMessage, isApiError } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
 import { formatDateTime, formatRelative } from '../../lib/format';
 import { PasteFullState, PasteSkeleton, PasswordPrompt } from './PasteStates';
+import { OfflineCopyNotice } from '../../components/OfflineCopyNotice';
 import { fetchPaste, pasteShareUrl, rawPasteUrl, unlockPaste } from '../pastes/api';
 import { PlainTextView } from '../pastes/PlainTextView';
 
@@ -198,5 +199,10 @@ export default function PasteViewPage() {
   if (data.requires_password) {
     return <PasswordPrompt slug={slug} busy={unlocking} error={unlockError} onSubmit={(pw) => void unlock(pw)} />;
   }
-  return <PasteContent key={slug} paste={data} />;
+  return (
+    <>
+      <OfflineCopyNotice value={data} />
+      <PasteContent key={slug} paste={data} />
+    </>
+  );
 }

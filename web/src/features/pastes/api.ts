@@ -12,22 +12,39 @@ import type {
   UpdatePasteInput,
 } from '@clipnest/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, apiUrl } from '../../lib/api';
+import { api, apiUrl, isApiError } from '../../lib/api';
+import { readThrough } from '../../lib/offline/readThrough';
 
 export const PASTES_QUERY_KEY = ['admin', 'pastes'] as const;
 
 const enc = encodeURIComponent;
 
-export function createPaste(input: CreatePasteInput): Promise<PasteCreated> {
-  return api.post<PasteCreated>('/paste', input);
+/** Creates a paste; without a network it is queued (throws QueuedOffline) and shared when the network returns. */
+export async function createPaste(input: CreatePasteInput): Promise<PasteCreated> {
+  try {
+    return await api.post<PasteCreated>('/paste', input);
+  } catch (error) {
+    if (!isApiError(error) || error.transport !== 'network') throw error;
+    const queue = await import('../../lib/offline/queue');
+    throw new queue.QueuedOffline(
+      await queue.enqueue({ type: 'createPaste', endpoint: '/paste', method: 'POST', data: input }),
+    );
+  }
 }
 
+/** The paste; a copy of one opened before answers when the network is gone (offline reading). */
 export function fetchPaste(slug: string, signal?: AbortSignal): Promise<PasteViewResult> {
-  return api.get<PasteViewResult>(`/paste/${enc(slug)}`, { signal });
+  return readThrough(
+    'pastes',
+    slug,
+    () => api.get<PasteViewResult>(`/paste/${enc(slug)}`, { signal }),
+    (paste) => !paste.requires_password,
+  );
 }
 
+/** A protected paste the user unlocked is kept in this browser's offline database only. */
 export function unlockPaste(slug: string, password: string): Promise<PasteView> {
-  return api.post<PasteView>(`/paste/${enc(slug)}`, { password });
+  return readThrough('pastes', slug, () => api.post<PasteView>(`/paste/${enc(slug)}`, { password }));
 }
 
 /** Absolute link to the raw text; the password (if any) travels as a query parameter (spec §7). */
