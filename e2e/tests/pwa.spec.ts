@@ -306,3 +306,26 @@ test('a new build shows the update prompt; accepting it reloads into the new ver
     for (const ext of compressed) renameSync(`${sw}${ext}.e2e-keep`, sw + ext);
   }
 });
+
+test('a settings change saved offline is queued and applied when the network returns', async ({
+  page,
+  context,
+  token,
+}) => {
+  await signedIn(page, token);
+  await page.goto('/');
+  await controlled(page);
+  await page.goto('/admin/settings/global');
+  const lifetime = page.getByLabel('Signature lifetime');
+  await expect(lifetime).toBeVisible();
+  await goOffline(context, page);
+  await lifetime.fill('777');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('You are offline: the change is saved on this device')).toBeVisible();
+  await expect(page.getByTestId('offline-pending')).toHaveText('1');
+  await context.setOffline(false);
+  await expect.poll(() => storeCount(page, 'offlineQueue')).toBe(0);
+  const settings = await call<{ key: string; value: unknown }[]>('GET', '/admin/settings?group=1', { token });
+  expect(settings.envelope.data?.find((s) => s.key === 'proxy_sign_expires')?.value).toBe(777);
+  await call('PUT', '/admin/settings/group/1', { token, body: { proxy_sign_expires: 0 } });
+});

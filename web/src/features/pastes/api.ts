@@ -12,7 +12,8 @@ import type {
   UpdatePasteInput,
 } from '@clipnest/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, apiUrl, isApiError } from '../../lib/api';
+import { api, apiUrl } from '../../lib/api';
+import { queueable } from '../../lib/offline/queueable';
 import { readThrough } from '../../lib/offline/readThrough';
 
 export const PASTES_QUERY_KEY = ['admin', 'pastes'] as const;
@@ -20,16 +21,10 @@ export const PASTES_QUERY_KEY = ['admin', 'pastes'] as const;
 const enc = encodeURIComponent;
 
 /** Creates a paste; without a network it is queued (throws QueuedOffline) and shared when the network returns. */
-export async function createPaste(input: CreatePasteInput): Promise<PasteCreated> {
-  try {
-    return await api.post<PasteCreated>('/paste', input);
-  } catch (error) {
-    if (!isApiError(error) || error.transport !== 'network') throw error;
-    const queue = await import('../../lib/offline/queue');
-    throw new queue.QueuedOffline(
-      await queue.enqueue({ type: 'createPaste', endpoint: '/paste', method: 'POST', data: input }),
-    );
-  }
+export function createPaste(input: CreatePasteInput): Promise<PasteCreated> {
+  return queueable({ type: 'createPaste', endpoint: '/paste', method: 'POST', data: input }, () =>
+    api.post<PasteCreated>('/paste', input),
+  );
 }
 
 /** The paste; a copy of one opened before answers when the network is gone (offline reading). */
@@ -99,7 +94,10 @@ export function usePasteDetail(id: string | null) {
 }
 
 export function updatePaste(id: string, input: UpdatePasteInput): Promise<PasteDetail> {
-  return api.put<PasteDetail>(`/pastes/${enc(id)}`, input);
+  const endpoint = `/pastes/${enc(id)}`;
+  return queueable({ type: 'updatePaste', endpoint, method: 'PUT', data: input }, () =>
+    api.put<PasteDetail>(endpoint, input),
+  );
 }
 
 function useInvalidatePastes() {
@@ -118,8 +116,13 @@ export function useUpdatePaste() {
 export function useDeletePastes() {
   const invalidate = useInvalidatePastes();
   return useMutation({
-    mutationFn: (ids: string[]) =>
-      api.delete<PastesDeleted>('/pastes/batch-delete', { ids } satisfies BatchDeletePastesInput),
+    mutationFn: (ids: string[]) => {
+      const body = { ids } satisfies BatchDeletePastesInput;
+      return queueable(
+        { type: 'batchDeletePastes', endpoint: '/pastes/batch-delete', method: 'DELETE', data: body },
+        () => api.delete<PastesDeleted>('/pastes/batch-delete', body),
+      );
+    },
     onSuccess: () => void invalidate(),
   });
 }
@@ -127,7 +130,11 @@ export function useDeletePastes() {
 export function useClearExpiredPastes() {
   const invalidate = useInvalidatePastes();
   return useMutation({
-    mutationFn: () => api.post<PastesDeleted>('/pastes/clear-expired', { clearExpired: true }),
+    mutationFn: () =>
+      queueable(
+        { type: 'clearExpiredPastes', endpoint: '/pastes/clear-expired', method: 'POST', data: { clearExpired: true } },
+        () => api.post<PastesDeleted>('/pastes/clear-expired', { clearExpired: true }),
+      ),
     onSuccess: () => void invalidate(),
   });
 }

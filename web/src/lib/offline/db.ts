@@ -11,9 +11,10 @@ export type QueueStatus = 'pending' | 'failed' | 'conflict';
 /** A state-changing request made while offline (spec §3 "Queued offline request"). */
 export interface QueuedRequest {
   id?: number;
-  type: 'createPaste' | 'updatePaste' | 'batchDeletePastes' | 'clearExpiredPastes';
+  type:
+    'createPaste' | 'updatePaste' | 'updateGroupSettings' | 'batchDeletePastes' | 'clearExpiredPastes' | 'clearCache';
   endpoint: string;
-  method: 'POST' | 'PUT';
+  method: 'POST' | 'PUT' | 'DELETE';
   /** The JSON body, sealed (secretBox) when it carries a password. */
   data: unknown;
   sealed: boolean;

@@ -2,6 +2,7 @@
 // network wait in IndexedDB (status pending), and are replayed in order once it returns — by the service
 // worker's background sync (tag sync-offline-queue) or, without it, on the window's `online` event.
 import { apiEnvelope, isApiError, type RequestAuth } from '../api';
+import i18n from '../i18n';
 import { authorizationHeader, getSession } from '../auth';
 import { offlineDb, type QueuedRequest } from './db';
 import { open, seal } from './secretBox';
@@ -33,10 +34,10 @@ async function mirrorCount(): Promise<void> {
   setPendingCount(await (await offlineDb()).count('offlineQueue'));
 }
 
-/** Thrown by `sendOrQueue` when the request was queued instead of sent. */
+/** Thrown when the request was queued instead of sent; its message tells the user so. */
 export class QueuedOffline extends Error {
   constructor(readonly item: QueuedRequest) {
-    super('queued offline');
+    super(i18n.t('pwa.queuedChange'));
     this.name = 'QueuedOffline';
   }
 }
@@ -109,18 +110,6 @@ async function authOf(item: QueuedRequest): Promise<RequestAuth> {
   const header = await open(item.authToken);
   if (header.startsWith('Bearer ')) return { bearer: header.slice(7) };
   return { apiKey: header.replace(/^ApiKey /, '') };
-}
-
-/** Sends the request, or queues it when there is no network (navigator offline or no answer). */
-export async function sendOrQueue<T>(item: Pick<QueuedRequest, 'type' | 'endpoint' | 'method' | 'data'>): Promise<T> {
-  if (typeof navigator !== 'undefined' && navigator.onLine === false) throw new QueuedOffline(await enqueue(item));
-  try {
-    const envelope = await apiEnvelope<T>(item.endpoint, { method: item.method, body: item.data });
-    return envelope.data as T;
-  } catch (error) {
-    if (isApiError(error) && error.transport === 'network') throw new QueuedOffline(await enqueue(item));
-    throw error;
-  }
 }
 
 let replaying: Promise<void> | null = null;
