@@ -29,4 +29,18 @@ describe('shellFiles', () => {
     ]);
     expect([...shell].sort()).toEqual(['assets/en.js', 'assets/index.js', 'assets/paste.js']);
   });
+
+  it('adds the offline layer (queue, database, fallback) though it loads lazily: a paste written offline must queue', () => {
+    const shell = shellFiles([
+      chunk('assets/index.js', [], [], true),
+      { ...chunk('assets/queue.js', ['assets/db.js']), moduleIds: ['/repo/web/src/lib/offline/queue.ts'] },
+      {
+        ...chunk('assets/db.js'),
+        moduleIds: ['/repo/web/src/lib/offline/db.ts', '/repo/node_modules/idb/build/index.js'],
+      },
+      { ...chunk('assets/QueueDialog.js'), moduleIds: ['/repo/web/src/app/pwa/QueueDialog.tsx'] },
+      { ...chunk('assets/UploadPage.js'), moduleIds: ['/repo/web/src/features/upload/UploadPage.tsx'] },
+    ]);
+    expect([...shell].sort()).toEqual(['assets/QueueDialog.js', 'assets/db.js', 'assets/index.js', 'assets/queue.js']);
+  });
 });

@@ -14,11 +14,21 @@ interface ChunkNode {
   viteMetadata?: { importedCss: Set<string> };
 }
 
-/** The entry chunks, everything they import statically, and the CSS those chunks import. */
+/**
+ * Lazy modules the shell needs while offline, though it loads them only on demand: the offline database,
+ * the request queue, the offline fallback (a paste written offline must queue without a network) and the
+ * toaster (the offline toasts are often the first toast of a visit).
+ */
+const OFFLINE_MODULES =
+  /[\\/]src[\\/](lib[\\/]offline|app[\\/]pwa)[\\/]|[\\/]node_modules[\\/]sonner[\\/]|[\\/]components[\\/]ui[\\/]sonnerToaster/;
+
+/** The entry chunks, the offline layer's chunks, everything they import statically, and their CSS. */
 export function shellFiles(chunks: readonly ChunkNode[]): Set<string> {
   const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
   const shell = new Set<string>();
-  const queue = chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName);
+  const queue = chunks
+    .filter((chunk) => chunk.isEntry || (chunk.moduleIds ?? []).some((id) => OFFLINE_MODULES.test(id)))
+    .map((chunk) => chunk.fileName);
   for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
     const chunk = byName.get(name);
     if (shell.has(name) || !chunk) continue;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
@@ -5,10 +6,16 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { compressAssets } from './compressAssets.ts';
 import { shellPrecache } from './pwaPrecache.ts';
 
+/** The app version (web/package.json): the offline database's version derives from it. */
+function appVersion(): string {
+  return (JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
 const apiTarget = process.env.CLIPNEST_API_URL ?? 'http://127.0.0.1:8787';
 const precache = shellPrecache();
 
 export default defineConfig({
+  define: { __APP_VERSION__: JSON.stringify(appVersion()) },
   plugins: [
     react(),
     tailwindcss(),
@@ -17,7 +24,7 @@ export default defineConfig({
       // The app shows its own "new version" prompt instead of reloading behind the user's back.
       registerType: 'prompt',
       injectRegister: false,
-      includeAssets: ['favicon.svg'],
+      includeAssets: ['favicon.svg', 'sw-sync.js'],
       manifest: {
         name: 'Clipnest',
         short_name: 'Clipnest',
@@ -39,6 +46,10 @@ export default defineConfig({
         // The API, raw/download endpoints and WebDAV are always live, never served from the app shell.
         navigateFallbackDenylist: [/^\/api\//, /^\/dav(\/|$)/],
         cleanupOutdatedCaches: true,
+        // Background sync of the offline queue (public/sw-sync.js).
+        importScripts: ['/sw-sync.js'],
+        // The first worker controls the page that installed it, so what that page loads next is kept for offline use.
+        clientsClaim: true,
         // Only the shell is precached: screens and libraries load on demand (a paste link stays light).
         manifestTransforms: [precache.manifestTransform],
         // What is loaded on demand is kept once used (hashed names never change), so it works offline after.

@@ -134,6 +134,8 @@ export function updateApiKeyDetails(permissions: number, keyInfo: ApiKeyInfo | n
 export function logout(cause: LogoutCause = 'user', message?: string): void {
   const wasLoggedIn = current.type !== 'none' || safeStorage.get(StorageKeys.adminToken) !== null;
   clearStoredCredentials();
+  // Explorer folders listed under this session leave the offline database with it.
+  void import('./offline/cache').then((m) => m.clearPrivateCaches()).catch(() => undefined);
   lastValidatedAt = null;
   lastLogoutCause = cause;
   lastLogoutMessage = message ?? null;

@@ -11,7 +11,10 @@ export const queryClient = new QueryClient({
       },
       refetchOnWindowFocus: false,
       staleTime: 30_000,
+      // Offline, the first attempt still runs: reads answer from the offline database (lib/offline/readThrough).
+      networkMode: 'offlineFirst',
     },
-    mutations: { retry: false },
+    // Never paused offline: state-changing calls queue themselves (lib/offline/queueable) instead.
+    mutations: { retry: false, networkMode: 'always' },
   },
 });

@@ -10,6 +10,8 @@ export const StorageKeys = {
   siteConfigCache: 'site_config_cache',
   announcementDismissed: 'announcement_dismissed',
   pwaInstallDismissed: 'pwa-install-dismissed',
+  /** How many offline-queue items wait (mirrors IndexedDB so the shell knows without loading it). */
+  offlineQueueCount: 'offline_queue_count',
 } as const;
 
 /** localStorage that never throws (private mode, disabled storage). */

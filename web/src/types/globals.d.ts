@@ -10,3 +10,8 @@ declare global {
     __CLIPNEST_CONFIG__?: unknown;
   }
 }
+
+declare global {
+  /** The app version (package.json), set by Vite's `define`. */
+  const __APP_VERSION__: string | undefined;
+}

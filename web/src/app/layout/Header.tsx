@@ -7,6 +7,7 @@ import { Logo } from '../../components/Logo';
 import { IconButton, type IconButtonProps } from '../../components/ui/icon-button';
 import { cn } from '../../lib/cn';
 import { useSiteConfig } from '../../lib/siteConfig';
+import { OfflineIndicator } from '../pwa/OfflineIndicator';
 import { LanguageMenu } from './LanguageMenu';
 import { ThemeToggle } from './ThemeToggle';
 
@@ -80,6 +81,7 @@ export function Header() {
           ))}
         </nav>
         <div className="ms-auto flex items-center gap-0.5">
+          <OfflineIndicator />
           <IconButton label={t('app.github')} asChild className="hidden sm:inline-flex">
             <a href={GITHUB_URL} target="_blank" rel="noreferrer noopener">
               <GithubIcon className="size-[18px]" />

@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { PageFallback } from '../../components/PageFallback';
 import { cn } from '../../lib/cn';
+import { PwaLayer } from '../pwa/PwaLayer';
+import { RouteErrorBoundary } from '../pwa/RouteErrorBoundary';
 import { AnnouncementBanner } from './AnnouncementBanner';
 import { DocumentTitle } from './DocumentTitle';
 import { Footer } from './Footer';
@@ -54,9 +56,11 @@ export function RootLayout() {
         className={cn('flex flex-1 flex-col outline-none', !onAdmin && 'min-h-dvh px-4 py-8 sm:px-6 sm:py-12')}
       >
         {pathname === '/' && <AnnouncementBanner />}
-        <Suspense fallback={<PageFallback />}>
-          <Outlet />
-        </Suspense>
+        <RouteErrorBoundary resetKey={pathname}>
+          <Suspense fallback={<PageFallback />}>
+            <Outlet />
+          </Suspense>
+        </RouteErrorBoundary>
       </main>
       {!onAdmin && <Footer />}
       <DocumentTitle />
@@ -67,6 +71,7 @@ export function RootLayout() {
           <PwaUpdatePrompt />
         </Suspense>
       )}
+      <PwaLayer />
     </div>
   );
 }

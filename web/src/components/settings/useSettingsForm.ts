@@ -9,6 +9,7 @@ import { useCallback, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../lib/toast';
 import { fieldAria } from '../ui/field';
+import { queueable } from '../../lib/offline/queueable';
 import { api, errorMessage, isApiError } from '../../lib/api';
 import { refreshSiteConfig } from '../../lib/siteConfig';
 import {
@@ -34,7 +35,12 @@ export function useSettingsGroup(group: SettingGroupId) {
 export function useSaveSettingsGroup(group: SettingGroupId) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (values: FormValues) => api.put<SettingView[]>(`/admin/settings/group/${group}`, values),
+    mutationFn: (values: FormValues) => {
+      const endpoint = `/admin/settings/group/${group}`;
+      return queueable({ type: 'updateGroupSettings', endpoint, method: 'PUT', data: values }, () =>
+        api.put<SettingView[]>(endpoint, values),
+      );
+    },
     onSuccess: async (views) => {
       client.setQueryData(settingsQueryKey(group), views);
       // Site settings drive the shell (title, favicon, footer, announcement): show them at once.

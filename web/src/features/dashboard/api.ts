@@ -1,5 +1,6 @@
 import type { DashboardStats } from '@clipnest/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queueable } from '../../lib/offline/queueable';
 import { api } from '../../lib/api';
 
 export const DASHBOARD_QUERY_KEY = ['admin', 'dashboard'] as const;
@@ -37,7 +38,10 @@ export function useCacheStats() {
 export function useClearCache() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<{ cleared: number }>('/admin/cache/clear'),
+    mutationFn: () =>
+      queueable({ type: 'clearCache', endpoint: '/admin/cache/clear', method: 'POST', data: undefined }, () =>
+        api.post<{ cleared: number }>('/admin/cache/clear'),
+      ),
     onSuccess: () => client.invalidateQueries({ queryKey: CACHE_STATS_QUERY_KEY }),
   });
 }

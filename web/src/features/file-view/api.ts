@@ -1,6 +1,7 @@
 import type { OfficePreviewResult, PublicFileDetails, PublicFileInfo } from '@clipnest/contract';
 import { useQuery } from '@tanstack/react-query';
 import { api, apiUrl, getApiBaseUrl, isApiError } from '../../lib/api';
+import { readThrough } from '../../lib/offline/readThrough';
 
 export function publicFileKey(slug: string) {
   return ['public-file', slug] as const;
@@ -14,11 +15,17 @@ export function usePublicFile(slug: string) {
   return useQuery({
     queryKey: publicFileKey(slug),
     queryFn: ({ signal }) =>
-      api.get<PublicFileInfo>(`/public/files/${encodeURIComponent(slug)}`, {
-        signal,
-        auth: 'none',
-        handleAuthErrors: false,
-      }),
+      readThrough(
+        'files',
+        slug,
+        () =>
+          api.get<PublicFileInfo>(`/public/files/${encodeURIComponent(slug)}`, {
+            signal,
+            auth: 'none',
+            handleAuthErrors: false,
+          }),
+        (file) => !file.requires_password,
+      ),
     enabled: slug !== '',
     retry: false,
     staleTime: Number.POSITIVE_INFINITY,

@@ -2,6 +2,7 @@
 import type { FileView, FsEntryView, FsFileLink, FsListing, FsRemoveResult } from '@clipnest/contract';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
+import { readThrough } from '../../lib/offline/readThrough';
 
 export const FS_QUERY_KEY = ['fs'] as const;
 /** Entries per list page: the first rows paint from the first page while the rest load on scroll. */
@@ -15,10 +16,13 @@ export function useFsList(path: string) {
     queryKey: fsListKey(path),
     initialPageParam: { cursor: undefined as string | undefined, refresh: false },
     queryFn: ({ pageParam, signal }) =>
-      api.get<FsListing>('/fs/list', {
-        signal,
-        query: { path, limit: FS_PAGE_SIZE, cursor: pageParam.cursor, refresh: pageParam.refresh || undefined },
-      }),
+      // Folders the user opened stay readable offline (cleared at logout).
+      readThrough('directories', `${path}\n${pageParam.cursor ?? ''}`, () =>
+        api.get<FsListing>('/fs/list', {
+          signal,
+          query: { path, limit: FS_PAGE_SIZE, cursor: pageParam.cursor, refresh: pageParam.refresh || undefined },
+        }),
+      ),
     getNextPageParam: (last) => (last.cursor ? { cursor: last.cursor, refresh: false } : undefined),
     retry: false,
   });

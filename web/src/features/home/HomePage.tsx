@@ -36,6 +36,7 @@ import { errorMessage, isApiError } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
 import { cn } from '../../lib/cn';
 import { formatBytes, formatNumber } from '../../lib/format';
+import { isQueuedOffline } from '../../lib/offline/status';
 import { getResolvedTheme } from '../../lib/theme';
 import { useSession } from '../../lib/useSession';
 import { createPaste } from '../pastes/api';
@@ -196,7 +197,10 @@ export default function HomePage() {
       setShowErrors(false);
       toast.success(t('paste.home.created'));
     } catch (error) {
-      if (!(isApiError(error) && error.loggedOut)) {
+      if (isQueuedOffline(error)) {
+        setOptions((o) => ({ ...o, password: '' }));
+        toast(t('pwa.queuedPaste'), { duration: 6000 });
+      } else if (!(isApiError(error) && error.loggedOut)) {
         const message =
           isApiError(error) && error.kind === 'payload_too_large'
             ? t('paste.errors.contentTooLarge')

@@ -14,6 +14,7 @@ import { errorMessage, isApiError } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
 import { formatDateTime, formatRelative } from '../../lib/format';
 import { PasteFullState, PasteSkeleton, PasswordPrompt } from './PasteStates';
+import { OfflineCopyNotice } from '../../components/OfflineCopyNotice';
 import { fetchPaste, pasteShareUrl, rawPasteUrl, unlockPaste } from '../pastes/api';
 import { PlainTextView } from '../pastes/PlainTextView';
 
@@ -230,5 +231,10 @@ export default function PasteViewPage() {
       </Suspense>
     );
   }
-  return <PasteContent key={slug} paste={data} />;
+  return (
+    <>
+      <OfflineCopyNotice value={data} />
+      <PasteContent key={slug} paste={data} />
+    </>
+  );
 }

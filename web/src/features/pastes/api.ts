@@ -13,21 +13,33 @@ import type {
 } from '@clipnest/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, apiUrl } from '../../lib/api';
+import { queueable } from '../../lib/offline/queueable';
+import { readThrough } from '../../lib/offline/readThrough';
 
 export const PASTES_QUERY_KEY = ['admin', 'pastes'] as const;
 
 const enc = encodeURIComponent;
 
+/** Creates a paste; without a network it is queued (throws QueuedOffline) and shared when the network returns. */
 export function createPaste(input: CreatePasteInput): Promise<PasteCreated> {
-  return api.post<PasteCreated>('/paste', input);
+  return queueable({ type: 'createPaste', endpoint: '/paste', method: 'POST', data: input }, () =>
+    api.post<PasteCreated>('/paste', input),
+  );
 }
 
+/** The paste; a copy of one opened before answers when the network is gone (offline reading). */
 export function fetchPaste(slug: string, signal?: AbortSignal): Promise<PasteViewResult> {
-  return api.get<PasteViewResult>(`/paste/${enc(slug)}`, { signal });
+  return readThrough(
+    'pastes',
+    slug,
+    () => api.get<PasteViewResult>(`/paste/${enc(slug)}`, { signal }),
+    (paste) => !paste.requires_password,
+  );
 }
 
+/** A protected paste the user unlocked is kept in this browser's offline database only. */
 export function unlockPaste(slug: string, password: string): Promise<PasteView> {
-  return api.post<PasteView>(`/paste/${enc(slug)}`, { password });
+  return readThrough('pastes', slug, () => api.post<PasteView>(`/paste/${enc(slug)}`, { password }));
 }
 
 /** Absolute link to the raw text; the password (if any) travels as a query parameter (spec §7). */
@@ -82,7 +94,10 @@ export function usePasteDetail(id: string | null) {
 }
 
 export function updatePaste(id: string, input: UpdatePasteInput): Promise<PasteDetail> {
-  return api.put<PasteDetail>(`/pastes/${enc(id)}`, input);
+  const endpoint = `/pastes/${enc(id)}`;
+  return queueable({ type: 'updatePaste', endpoint, method: 'PUT', data: input }, () =>
+    api.put<PasteDetail>(endpoint, input),
+  );
 }
 
 function useInvalidatePastes() {
@@ -101,8 +116,13 @@ export function useUpdatePaste() {
 export function useDeletePastes() {
   const invalidate = useInvalidatePastes();
   return useMutation({
-    mutationFn: (ids: string[]) =>
-      api.delete<PastesDeleted>('/pastes/batch-delete', { ids } satisfies BatchDeletePastesInput),
+    mutationFn: (ids: string[]) => {
+      const body = { ids } satisfies BatchDeletePastesInput;
+      return queueable(
+        { type: 'batchDeletePastes', endpoint: '/pastes/batch-delete', method: 'DELETE', data: body },
+        () => api.delete<PastesDeleted>('/pastes/batch-delete', body),
+      );
+    },
     onSuccess: () => void invalidate(),
   });
 }
@@ -110,7 +130,11 @@ export function useDeletePastes() {
 export function useClearExpiredPastes() {
   const invalidate = useInvalidatePastes();
   return useMutation({
-    mutationFn: () => api.post<PastesDeleted>('/pastes/clear-expired', { clearExpired: true }),
+    mutationFn: () =>
+      queueable(
+        { type: 'clearExpiredPastes', endpoint: '/pastes/clear-expired', method: 'POST', data: { clearExpired: true } },
+        () => api.post<PastesDeleted>('/pastes/clear-expired', { clearExpired: true }),
+      ),
     onSuccess: () => void invalidate(),
   });
 }
