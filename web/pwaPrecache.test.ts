@@ -40,6 +40,12 @@ describe('shellFiles', () => {
       },
       { ...chunk('assets/QueueDialog.js'), moduleIds: ['/repo/web/src/app/pwa/QueueDialog.tsx'] },
       { ...chunk('assets/UploadPage.js'), moduleIds: ['/repo/web/src/features/upload/UploadPage.tsx'] },
+      // A screen with a small offline helper copied into it stays out.
+      {
+        ...chunk('assets/HomePage.js'),
+        facadeModuleId: '/repo/web/src/features/home/HomePage.tsx',
+        moduleIds: ['/repo/web/src/features/home/HomePage.tsx', '/repo/web/src/lib/offline/queueable.ts'],
+      },
     ]);
     expect([...shell].sort()).toEqual(['assets/QueueDialog.js', 'assets/db.js', 'assets/index.js', 'assets/queue.js']);
   });

@@ -11,6 +11,7 @@ interface ChunkNode {
   isEntry: boolean;
   imports: string[];
   moduleIds?: string[];
+  facadeModuleId?: string | null;
   viteMetadata?: { importedCss: Set<string> };
 }
 
@@ -22,13 +23,22 @@ interface ChunkNode {
 const OFFLINE_MODULES =
   /[\\/]src[\\/](lib[\\/]offline|app[\\/]pwa)[\\/]|[\\/]node_modules[\\/]sonner[\\/]|[\\/]components[\\/]ui[\\/]sonnerToaster/;
 
+/**
+ * A chunk of the offline layer: loaded for one of its modules (its facade), or a shared chunk made only of them
+ * (and packages). A screen that merely has a small offline helper copied into it (vite.config.ts inlines small shared pieces) is not.
+ */
+function isOfflineChunk(chunk: ChunkNode): boolean {
+  if (chunk.facadeModuleId) return OFFLINE_MODULES.test(chunk.facadeModuleId);
+  const ids = chunk.moduleIds ?? [];
+  const ours = ids.filter((id) => !/[\\/]node_modules[\\/]/.test(id));
+  return ids.some((id) => OFFLINE_MODULES.test(id)) && ours.every((id) => OFFLINE_MODULES.test(id));
+}
+
 /** The entry chunks, the offline layer's chunks, everything they import statically, and their CSS. */
 export function shellFiles(chunks: readonly ChunkNode[]): Set<string> {
   const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
   const shell = new Set<string>();
-  const queue = chunks
-    .filter((chunk) => chunk.isEntry || (chunk.moduleIds ?? []).some((id) => OFFLINE_MODULES.test(id)))
-    .map((chunk) => chunk.fileName);
+  const queue = chunks.filter((chunk) => chunk.isEntry || isOfflineChunk(chunk)).map((chunk) => chunk.fileName);
   for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
     const chunk = byName.get(name);
     if (shell.has(name) || !chunk) continue;

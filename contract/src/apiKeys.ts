@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { ALL_PERMISSIONS, isValidPermissionMask, KEY_ROLES } from './permissions.js';
 import { normalizeVirtualPath } from './paths.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.@-]+$/;
 export const USERNAME_MAX = 64;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 
 export const BACKUP_FORMAT = 'clipnest-backup';
 export const BACKUP_VERSION = 1;

@@ -9,7 +9,7 @@
  *
  * Answer: CloudpasteImportReport (same shape for a dry run, which writes nothing).
  */
-import { z } from 'zod';
+import { z } from './zod.js';
 
 /** The largest import body read (a 100 MB backup plus the request's own fields); larger → 413. */
 export const CLOUDPASTE_IMPORT_MAX_BYTES = 110 * 1024 * 1024;

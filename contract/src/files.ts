@@ -21,7 +21,7 @@
  *   GET/PUT /api/files/{id} (updateFileSchema) → FileView;
  *   DELETE /api/files/batch-delete {ids, delete_mode} → BatchDeleteFilesResult.
  */
-import { z } from 'zod';
+import { z } from './zod.js';
 import type { E2eeParams } from './e2ee.js';
 import {
   e2eeParamsSchema,

@@ -3,7 +3,7 @@
  * sent decoded once (query string or JSON); `..`, encoded dots / slashes / NUL, backslashes, control
  * characters and paths over 4,096 bytes are a 400 naming the field. See docs/api/fs.md.
  */
-import { z } from 'zod';
+import { z } from './zod.js';
 
 // Limits and thumbnail helpers live apart from the schemas so the web can import them without zod.
 export * from './fsLimits.js';

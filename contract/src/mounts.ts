@@ -10,7 +10,7 @@
  * - Nested mounts (`/a` and `/a/b`) are allowed: the longest mount prefix wins, and `/a/b` shows as a
  *   folder in `/a`'s listing.
  */
-import { z } from 'zod';
+import { z } from './zod.js';
 import { STORAGE_TYPES } from './storageConfigs.js';
 
 export const MOUNT_NAME_MAX = 50;

@@ -21,7 +21,7 @@
  * - Expiry: `expires_in` (hours, 0 = never; presets SHARE_EXPIRY_PRESET_HOURS in shares.ts) or `expires_at`
  *   (ISO date in the future, or null = never). Not both.
  */
-import { z } from 'zod';
+import { z } from './zod.js';
 import type { ListPage } from './envelope.js';
 import type { E2eeParams } from './e2ee.js';
 import {

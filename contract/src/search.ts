@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 
 export const SEARCH_SCOPES = ['global', 'mount', 'directory'] as const;
 export type SearchScope = (typeof SEARCH_SCOPES)[number];

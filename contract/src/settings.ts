@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { SITE_DEFAULTS } from './siteDefaults.js';
 
 /** Settings groups (spec §3): site settings are group 4. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import {
   E2EE_ALGORITHM,
   E2EE_CHUNK_SIZE,

@@ -15,7 +15,7 @@
  * - POST /{id}/test → StorageConfigTestResult (always 200; `success` says whether every step passed).
  * - PROVIDER_PRESETS gives endpoint patterns to prefill the form ({region}, {account_id} placeholders).
  */
-import { z } from 'zod';
+import { z } from './zod.js';
 
 export const STORAGE_TYPES = ['local', 's3'] as const;
 export type StorageType = (typeof STORAGE_TYPES)[number];

@@ -18,7 +18,7 @@
  * - URL: POST /api/url/info {url}; GET /api/url/proxy?url= (client-side path); POST /api/url/fetch
  *   (server-side) → job; GET /api/url/jobs/{id} for progress; POST /api/url/cancel {file_id}.
  */
-import { z } from 'zod';
+import { z } from './zod.js';
 import { FILENAME_MAX, uploadFieldsSchema, type FileView } from './files.js';
 
 /** Part size the clients use (spec §9); the server raises it when the file would need more than 10 000 parts. */

@@ -1,7 +1,5 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-// Before anything parses: zod without eval (the shell's CSP forbids it).
-import './lib/zodJitless';
 // First: the runtime config is captured before anything else runs or renders (see the module).
 import './lib/runtimeConfig';
 import './index.css';

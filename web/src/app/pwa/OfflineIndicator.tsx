@@ -1,7 +1,6 @@
 import { CloudOff, RefreshCw } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog } from '../../components/ui/dialog';
 import { useOnline, usePendingCount } from '../../lib/offline/status';
 
 const QueueDialog = lazy(() => import('./QueueDialog'));
@@ -34,13 +33,12 @@ export function OfflineIndicator() {
           </span>
         )}
       </button>
-      <Dialog open={open} onOpenChange={setOpen}>
-        {open && (
-          <Suspense fallback={null}>
-            <QueueDialog />
-          </Suspense>
-        )}
-      </Dialog>
+      {open && (
+        // The dialog (and Radix's) loads on first open: the shell stays light.
+        <Suspense fallback={null}>
+          <QueueDialog onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }
