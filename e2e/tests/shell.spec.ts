@@ -88,3 +88,17 @@ test.describe('site settings in the shell', () => {
     await expect(page).toHaveTitle('Share text - Renamed');
   });
 });
+
+test('a screen whose code cannot load (server unreachable, new deploy) says the page is temporarily unreachable', async ({
+  page,
+}) => {
+  await page.route(/\/assets\/UploadPage-[^/]*\.js$/, (route) => route.abort('connectionrefused'));
+  await page.goto('/');
+  await page.getByRole('link', { name: 'Upload' }).first().click();
+  await expect(page.getByText('This page is temporarily unreachable').first()).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'This page is temporarily unreachable' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
+  await page.unroute(/\/assets\/UploadPage-[^/]*\.js$/);
+  await page.getByRole('link', { name: 'Home' }).first().click();
+  await expect(page.getByRole('heading', { name: 'This page is temporarily unreachable' })).toHaveCount(0);
+});

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/ui/button';
 
 /** Spec §2 offline fallback page: this screen's code was never cached and there is no network. */
-export function OfflineFallback({ onRetry }: { onRetry: () => void }) {
+export function OfflineFallback({ online = false, onRetry }: { online?: boolean; onRetry: () => void }) {
   const { t } = useTranslation();
   return (
     <div
@@ -13,8 +13,10 @@ export function OfflineFallback({ onRetry }: { onRetry: () => void }) {
       <span className="flex size-14 items-center justify-center rounded-2xl bg-surface-muted">
         <CloudOff className="size-7 text-muted-foreground" aria-hidden="true" />
       </span>
-      <h1 className="mt-5 text-xl font-semibold tracking-tight">{t('pwa.fallback.title')}</h1>
-      <p className="mt-2 text-sm text-muted-foreground">{t('pwa.fallback.body')}</p>
+      <h1 className="mt-5 text-xl font-semibold tracking-tight">
+        {online ? t('pwa.pageUnreachable') : t('pwa.fallback.title')}
+      </h1>
+      {!online && <p className="mt-2 text-sm text-muted-foreground">{t('pwa.fallback.body')}</p>}
       <div className="mt-6 flex flex-wrap justify-center gap-2">
         <Button variant="secondary" onClick={() => window.location.assign('/')}>
           <Home className="size-4" aria-hidden="true" />
