@@ -67,6 +67,23 @@ async function goOffline(context: BrowserContext, page: Page): Promise<void> {
   await page.waitForFunction(() => !navigator.onLine);
 }
 
+/** Signed in on Home with the worker in control, then offline: writes a paste with a custom slug. */
+async function writePasteOffline(
+  page: Page,
+  context: BrowserContext,
+  token: string,
+  paste: { slug: string; content: string; password?: string },
+): Promise<void> {
+  await signedIn(page, token);
+  await page.goto('/');
+  await controlled(page);
+  await goOffline(context, page);
+  await page.getByLabel('Paste content').fill(paste.content);
+  await page.getByLabel('Custom link suffix').fill(paste.slug);
+  if (paste.password) await page.getByRole('textbox', { name: /^Password/ }).fill(paste.password);
+  await page.getByRole('button', { name: 'Create link' }).click();
+}
+
 test('a paste opened online opens offline, with its rendering and a note saying it is the saved copy', async ({
   page,
   context,
@@ -113,14 +130,8 @@ test('a paste written offline waits in the queue, then is shared when the networ
   context,
   token,
 }) => {
-  await signedIn(page, token);
-  await page.goto('/');
-  await controlled(page);
-  await goOffline(context, page);
   const slug = `pwa-queued-${Date.now()}`;
-  await page.getByLabel('Paste content').fill('written on a train');
-  await page.getByLabel('Custom link suffix').fill(slug);
-  await page.getByRole('button', { name: 'Create link' }).click();
+  await writePasteOffline(page, context, token, { slug, content: 'written on a train' });
   await expect(page.getByText('You are offline: the paste is saved on this device')).toBeVisible();
   await expect(page.getByTestId('offline-pending')).toHaveText('1');
   // Nothing reached the server yet.
@@ -140,15 +151,12 @@ test('a queued paste whose slug was taken meanwhile is shown as a conflict, not 
   context,
   token,
 }) => {
-  await signedIn(page, token);
-  await page.goto('/');
-  await controlled(page);
-  await goOffline(context, page);
   const slug = `pwa-conflict-${Date.now()}`;
-  await page.getByLabel('Paste content').fill('mine, written offline');
-  await page.getByLabel('Custom link suffix').fill(slug);
-  await page.getByRole('textbox', { name: /^Password/ }).fill('queued-secret-123');
-  await page.getByRole('button', { name: 'Create link' }).click();
+  await writePasteOffline(page, context, token, {
+    slug,
+    content: 'mine, written offline',
+    password: 'queued-secret-123',
+  });
   await expect(page.getByTestId('offline-pending')).toHaveText('1');
   // The queued password is sealed at rest, never stored as plain text.
   const raw = JSON.stringify(
