@@ -269,7 +269,10 @@ export function CloudpasteImport() {
             <p className="text-sm">
               {t('adminPanel.backup.cloudpaste.source', {
                 version: report.source.schema_version,
-                type: report.source.backup_type,
+                type:
+                  report.source.backup_type === 'full' || report.source.backup_type === 'modules'
+                    ? t(`adminPanel.backup.cloudpaste.backupTypes.${report.source.backup_type}`)
+                    : report.source.backup_type,
                 count: report.source.total_records,
               })}
             </p>
