@@ -33,14 +33,23 @@ async function startProxy(upstream: string): Promise<S3Proxy> {
       res.end('<Error><Code>InternalError</Code><Message>injected by the test</Message></Error>');
       return;
     }
+    // A PUT the server gave up on (the task was cancelled) is not passed on late, nor finished upstream.
+    let abandoned = false;
+    let upstream: http.ClientRequest | undefined;
+    res.on('close', () => {
+      if (res.writableEnded) return;
+      abandoned = true;
+      upstream?.destroy();
+    });
     const forward = () => {
-      const upstreamReq = http.request(
+      if (abandoned) return;
+      const upstreamReq = (upstream = http.request(
         { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
         (upstreamRes) => {
           res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
           upstreamRes.pipe(res);
         },
-      );
+      ));
       upstreamReq.on('error', () => res.destroy());
       req.pipe(upstreamReq);
     };
