@@ -104,15 +104,31 @@ test.describe('explorer gallery of large photos', () => {
   });
 });
 
-/** Scrolls the window down a screen at a time until `done()` or the end of the page stops moving. */
+/**
+ * Scrolls the window down a screen at a time until `done()`. The gallery is virtualised: a tile scrolled out of
+ * view drops its thumbnail request, so each screen waits (up to 20 s) for the thumbnails of the tiles it shows
+ * before going on, as a person looking at the photos would; slow thumbnailing then never loses a tile.
+ */
 async function scrollToEnd(page: Page, done: () => boolean) {
+  const screenShown = () =>
+    page.evaluate(() => {
+      const tiles = [...document.querySelectorAll('[data-testid="fs-entry"]')].filter((el) => {
+        const box = el.getBoundingClientRect();
+        return box.bottom > 0 && box.top < window.innerHeight;
+      });
+      return tiles.every((el) => el.querySelector('[data-testid="fs-thumb"]') !== null);
+    });
   for (let i = 0; i < 400 && !done(); i++) {
+    await expect
+      .poll(screenShown, { timeout: 20_000 })
+      .toBe(true)
+      .catch(() => undefined);
     const moved = await page.evaluate(() => {
       const before = window.scrollY;
       window.scrollBy(0, window.innerHeight * 0.8);
       return window.scrollY !== before;
     });
-    await page.waitForTimeout(moved ? 150 : 400);
+    if (!moved) break;
   }
   await expect.poll(done, { timeout: 60_000 }).toBe(true);
 }
