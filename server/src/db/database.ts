@@ -70,6 +70,10 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
   });
   pool.on('error', (error) => options.onConnectionError?.(error));
+  // A connection that dies while checked out (a query in flight, a transaction open) emits 'error' on its client,
+  // where the pool listens only while it is idle: without this listener that error would end the process. The
+  // query itself fails (503, `isDatabaseUnavailable`) and the pool drops the broken client on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: logConfig(options) });
   return { db, dialect: 'postgres', schema: options.pgSchema, close: () => db.destroy() };
 }

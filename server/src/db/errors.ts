@@ -15,3 +15,21 @@ export function isUnstorableText(error: unknown): boolean {
   const code = String((error as { code: unknown }).code);
   return code === '22021' || code === '22P05';
 }
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+// What node-postgres says when a connection dies or cannot be had (no code of its own).
+const CONNECTION_MESSAGES =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed|timeout exceeded when trying to connect|Connection ended)/;
+
+/**
+ * True when the database could not be reached or the connection died mid-query (PostgreSQL restarting, the
+ * network gone): a socket error, node-postgres's own "Connection terminated…", or PostgreSQL's class 08
+ * (connection exception) and 57P01–57P03 (shutting down, starting up). Answered 503, never 500.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = 'code' in error ? String((error as { code: unknown }).code) : '';
+  if (CONNECTION_CODES.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code)) return true;
+  if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
+  return error instanceof Error && CONNECTION_MESSAGES.test(error.message);
+}

@@ -1,7 +1,7 @@
 import { errorKindForStatus } from '@clipnest/contract';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { isUniqueViolation, isUnstorableText } from '../db/errors.js';
+import { isDatabaseUnavailable, isUniqueViolation, isUnstorableText } from '../db/errors.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../lib/logger.js';
 import { replyError } from './envelope.js';
@@ -23,6 +23,12 @@ export function createErrorHandler(logger: Logger) {
     // A NUL or invalid UTF-8 in an id, slug or text that reached PostgreSQL (found by the security fuzzer).
     if (isUnstorableText(error)) return replyError(c, 'VALIDATION', 'the request contains a NUL or invalid character');
     const requestId = (c as Context<AppEnv>).get('requestId');
+    // PostgreSQL restarting or out of reach: the request failed cleanly and the next one may work (the pool reconnects).
+    if (isDatabaseUnavailable(error)) {
+      logger.error(`database unreachable on ${c.req.method} ${c.req.path}${requestId ? ` (req_id ${requestId})` : ''}`, error);
+      c.header('Retry-After', '1');
+      return replyError(c, 'UNAVAILABLE', 'the database is not reachable, try again shortly');
+    }
     logger.error(`unhandled error on ${c.req.method} ${c.req.path}${requestId ? ` (req_id ${requestId})` : ''}`, error);
     return replyError(c, 'INTERNAL', 'internal server error');
   };
