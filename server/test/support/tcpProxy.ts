@@ -14,7 +14,8 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+/** `delayMs`: each chunk from the target waits this long before it goes on (a slow backend to read from). */
+export async function startTcpProxy(target: { host: string; port: number; delayMs?: number }): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect(target.port, target.host);
@@ -29,7 +30,18 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     client.on('error', drop).on('close', drop);
     upstream.on('error', drop).on('close', drop);
     client.pipe(upstream);
-    upstream.pipe(client);
+    const delayMs = target.delayMs ?? 0;
+    if (delayMs === 0) upstream.pipe(client);
+    else
+      upstream.on('data', (chunk: Buffer) => {
+        upstream.pause();
+        setTimeout(() => {
+          if (client.destroyed) return;
+          client.write(chunk);
+          upstream.resume();
+        }, delayMs);
+      });
+    upstream.on('end', () => setTimeout(() => client.end(), delayMs));
   });
   const listen = (port: number) =>
     new Promise<void>((resolve, reject) => {
