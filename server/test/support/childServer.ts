@@ -39,7 +39,11 @@ export async function createPgDatabase(): Promise<{ url: string; drop(): Promise
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
-export async function startChildServer(env: Record<string, string>): Promise<ChildServer> {
+/** `output`: a file descriptor that gets everything the process writes (stdout and stderr), e.g. its log lines. */
+export async function startChildServer(
+  env: Record<string, string>,
+  options: { output?: number } = {},
+): Promise<ChildServer> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(serverRoot, 'src', 'main.ts')], {
     cwd: serverRoot,
@@ -53,7 +57,7 @@ export async function startChildServer(env: Record<string, string>): Promise<Chi
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', options.output ?? 'ignore', options.output ?? 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
