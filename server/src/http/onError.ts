@@ -25,7 +25,10 @@ export function createErrorHandler(logger: Logger) {
     const requestId = (c as Context<AppEnv>).get('requestId');
     // PostgreSQL restarting or out of reach: the request failed cleanly and the next one may work (the pool reconnects).
     if (isDatabaseUnavailable(error)) {
-      logger.error(`database unreachable on ${c.req.method} ${c.req.path}${requestId ? ` (req_id ${requestId})` : ''}`, error);
+      logger.error(
+        `database unreachable on ${c.req.method} ${c.req.path}${requestId ? ` (req_id ${requestId})` : ''}`,
+        error,
+      );
       c.header('Retry-After', '1');
       return replyError(c, 'UNAVAILABLE', 'the database is not reachable, try again shortly');
     }

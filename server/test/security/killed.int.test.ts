@@ -160,7 +160,11 @@ describe.each(dbTargets)('a server killed during a WebDAV PUT and a copy task, o
     expect(started.status, started.body.message).toBe(202);
     const taskId = started.body.data!.task.id;
     // The kill lands while a copied file is being written (a temp file in /dst/copy) and the PUT's temp file exists.
-    await eventually(() => names(dst).filter((n) => TEMP.test(n)), (temps) => temps.length === 1, 'the PUT temp');
+    await eventually(
+      () => names(dst).filter((n) => TEMP.test(n)),
+      (temps) => temps.length === 1,
+      'the PUT temp',
+    );
     await eventually(
       () => names(path.join(dst, 'copy')),
       (list) => list.some((n) => TEMP.test(n)) && list.some((n) => n === 'f1.bin' || n === 'f2.bin'),

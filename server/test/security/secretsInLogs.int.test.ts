@@ -44,7 +44,11 @@ describe('no secret in any log line or backup', () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function call(method: string, url: string, init: { auth?: string; body?: unknown; raw?: BodyInit } = {}) {
+  async function call(
+    method: string,
+    url: string,
+    init: { auth?: string; body?: unknown; raw?: string | FormData } = {},
+  ) {
     const headers: Record<string, string> = method === 'PROPFIND' ? { depth: '1' } : {};
     if (init.auth) headers.authorization = init.auth;
     if (init.body !== undefined) headers['content-type'] = 'application/json';
@@ -114,9 +118,9 @@ describe('no secret in any log line or backup', () => {
     expect((await call('PUT', '/dav/logs/a.txt', { auth: adminBasic, raw: 'x' })).status).toBe(201);
     expect((await call('PROPFIND', '/dav/logs/', { auth: adminBasic })).status).toBe(207);
     expect((await call('PUT', '/dav/logs/b.txt', { auth: keyBasic, raw: 'y' })).status).toBe(201);
-    expect((await call('PROPFIND', '/dav/logs/', { auth: `Basic ${basicOf(ADMIN.username, WRONG_LOGIN)}` })).status).toBe(
-      401,
-    );
+    expect(
+      (await call('PROPFIND', '/dav/logs/', { auth: `Basic ${basicOf(ADMIN.username, WRONG_LOGIN)}` })).status,
+    ).toBe(401);
 
     // A password-protected paste: wrong and right password, in the body and in the query string.
     const paste = await call('POST', '/api/paste', {
