@@ -1,17 +1,12 @@
 import { Permission, type ApiKeyTestResult, type ApiKeyView } from '@clipnest/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbTargets, expectEnvelope, snapshotTable, startTestServer, type TestServer } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { dbTargets, expectEnvelope, snapshotTable, type TestServer } from './support/harness.js';
+import { withAdminServer } from './support/adminServer.js';
 
 describe.each(dbTargets)('API keys on %s', (target) => {
   let server: TestServer;
   let token: string;
-  beforeAll(async () => {
-    server = await startTestServer(target);
-    token = await server.login();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  withAdminServer(target, (started) => ({ server, token } = started));
 
   const create = (body: unknown) => server.call<ApiKeyView>('POST', '/api/admin/api-keys', { token, body });
 

@@ -21,6 +21,7 @@ import {
 import { dbTargets, expectEnvelope, startTestServer, type TestServer } from './support/harness.js';
 import { fetchRaw } from './support/pastes.js';
 import { startS3rver, type S3Emulator } from './support/s3Emulator.js';
+import { withAdminServer } from './support/adminServer.js';
 
 const CP_ROOT = '/srv/cloudpaste/storage';
 
@@ -401,13 +402,7 @@ function expectFullCounts(report: CloudpasteImportReport) {
 describe.each(dbTargets)('CloudPaste import (modules backup) on %s', (target) => {
   let server: TestServer;
   let token: string;
-  beforeAll(async () => {
-    server = await startTestServer(target);
-    token = await server.login();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  withAdminServer(target, (started) => ({ server, token } = started));
 
   it('imports pastes only', async () => {
     const before = await snapshotAll(server);

@@ -2,8 +2,9 @@
 // file shares' own, so the stale-upload sweep (DirectUploadService.sweep, 24 h without a touch) aborts an
 // abandoned one: on local storage (staging under .clipnest-multipart) and on S3. The S3 half needs moto:
 // s3rver has no AbortMultipartUpload / ListMultipartUploads, so there the sweep could not be observed.
-import type { FsEntryView, FsMultipartInit, FsPresignResult, StorageConfigView } from '@clipnest/contract';
+import type { FsEntryView, FsMultipartInit, FsPresignResult } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmulatorConfig } from './support/fileShares.js';
 import type { Auth } from './support/fsApi.js';
 import { dbTargets, startTestServer, type TestServer } from './support/harness.js';
 import { createMount, mountableLocalConfig } from './support/mounts.js';
@@ -30,20 +31,8 @@ describe.each(dbTargets)('fs direct uploads are swept when abandoned (%s)', (tar
     await createMount(server, token, { path: '/local', storage_config_id: await mountableLocalConfig(server, token) });
     if (withMoto) {
       moto = await startMoto({ bucket: 'fs-sweep' });
-      const res = await server.call<StorageConfigView>('POST', '/api/s3-configs', {
-        token,
-        body: {
-          name: 'moto',
-          provider: 'other',
-          endpoint: moto.endpoint,
-          bucket: moto.bucket,
-          region: moto.region,
-          access_key_id: moto.accessKeyId,
-          secret_access_key: moto.secretAccessKey,
-          path_style: true,
-        },
-      });
-      await createMount(server, token, { path: '/s3', storage_config_id: res.body.data!.id });
+      const config = await createEmulatorConfig(server, token, moto);
+      await createMount(server, token, { path: '/s3', storage_config_id: config.id });
     }
   }, 120_000);
   afterAll(async () => {

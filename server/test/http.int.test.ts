@@ -3,17 +3,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbTargets, expectEnvelope, snapshotTable, startTestServer, type TestServer } from './support/harness.js';
+import { withAdminServer } from './support/adminServer.js';
 
 describe.each(dbTargets)('HTTP envelope and errors on %s', (target) => {
   let server: TestServer;
   let token: string;
-  beforeAll(async () => {
-    server = await startTestServer(target);
-    token = await server.login();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  withAdminServer(target, (started) => ({ server, token } = started));
 
   it('answers version and health in the envelope', async () => {
     const version = await server.call<{ name: string; version: string; database: string }>('GET', '/api/version');

@@ -10,7 +10,7 @@ import type {
 } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbTargets, expectEnvelope, startTestServer, type TestServer } from './support/harness.js';
-import { countFiles, createS3Config, rawGet } from './support/fileShares.js';
+import { countFiles, createEmulatorConfig, createS3Config, rawGet } from './support/fileShares.js';
 import { motoAvailable, startMoto, startS3rver, type S3Emulator } from './support/s3Emulator.js';
 import { MiB, fileShareKey, md5Hex, sendParts, testBytes } from './support/uploads.js';
 
@@ -39,20 +39,7 @@ describe.each(dbTargets)('multipart upload (%s)', (target) => {
     configIds.local = configs.body.data!.items.find((c) => c.storage_type === 'local')!.id;
     if (storages.length === 3) {
       moto = await startMoto({ bucket: 'multipart-moto' });
-      const res = await server.call<StorageConfigView>('POST', '/api/s3-configs', {
-        token,
-        body: {
-          name: 'moto',
-          provider: 'other',
-          endpoint: moto.endpoint,
-          bucket: moto.bucket,
-          region: moto.region,
-          access_key_id: moto.accessKeyId,
-          secret_access_key: moto.secretAccessKey,
-          path_style: true,
-        },
-      });
-      configIds.moto = res.body.data!.id;
+      configIds.moto = (await createEmulatorConfig(server, token, moto)).id;
     }
   }, 120_000);
   afterAll(async () => {

@@ -1,20 +1,15 @@
 // The WebDAV settings page's endpoints: where to connect, and the live check of /dav/ per identity.
 import { Permission, type WebdavCheckResult, type WebdavInfo } from '@clipnest/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, dbTargets, type TestServer } from './support/harness.js';
 import { createMount, createPathKey, mountableLocalConfig } from './support/mounts.js';
+import { createApiKey } from './support/apiKeys.js';
+import { withAdminServer } from './support/adminServer.js';
 
 describe.each(dbTargets)('WebDAV settings endpoints on %s', (target) => {
   let server: TestServer;
   let token: string;
-
-  beforeAll(async () => {
-    server = await startTestServer(target);
-    token = await server.login();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  withAdminServer(target, (started) => ({ server, token } = started));
 
   const check = (body: unknown) => server.call<WebdavCheckResult>('POST', '/api/admin/webdav/check', { token, body });
 
@@ -58,11 +53,8 @@ describe.each(dbTargets)('WebDAV settings endpoints on %s', (target) => {
     expect((await check({ identity: 'apikey', key: 'cn_not-a-key' })).body.data?.problem).toBe('unknown_key');
     const textOnly = await createPathKey(server, token, Permission.TEXT, '/');
     expect((await check({ identity: 'apikey', key: textOnly })).body.data?.problem).toBe('no_webdav_permission');
-    const created = await server.call<{ id: string; key: string }>('POST', '/api/admin/api-keys', {
-      token,
-      body: { name: 'off', permissions: Permission.WEBDAV_READ, basic_path: '/', enabled: false },
-    });
-    expect((await check({ identity: 'apikey', key: created.body.data!.key })).body.data?.problem).toBe('disabled');
+    const off = await createApiKey(server, token, { name: 'off', permissions: Permission.WEBDAV_READ, enabled: false });
+    expect((await check({ identity: 'apikey', key: off.key })).body.data?.problem).toBe('disabled');
     expect((await check({ identity: 'apikey', key: '' })).status).toBe(400);
     expect((await check({ identity: 'someone' })).status).toBe(400);
     const anonymous = await server.call('POST', '/api/admin/webdav/check', { body: { identity: 'admin' } });

@@ -4,7 +4,7 @@ import type { ApiKeyRow } from './apiKeyRepository.js';
 import type { FileRow } from './fileRepository.js';
 import type { MountRow } from './mountRepository.js';
 import type { PasteRow } from './pasteRepository.js';
-import type { SettingRow } from './settingsRepository.js';
+import { upsertSetting, type SettingRow } from './settingsRepository.js';
 import type { StorageConfigRow } from './storageConfigRepository.js';
 
 /** Unique values the import looks up (table → column), from a fixed list, never from input. */
@@ -33,6 +33,7 @@ export interface CloudpasteImportRows {
   files: FileRow[];
   mounts: MountRow[];
   settings: SettingRow[];
+  /** An imported config CloudPaste marked as the default: it becomes ours. */
   defaultConfigId: string | null;
 }
 
@@ -92,15 +93,7 @@ export class CloudpasteImportRepository implements CloudpasteImportLookup {
       await insert('pastes', rows.pastes);
       await insert('files', rows.files);
       await insert('mounts', rows.mounts);
-      for (const row of rows.settings) {
-        await trx
-          .insertInto('settings')
-          .values(row)
-          .onConflict((oc) =>
-            oc.column('key').doUpdateSet({ value: row.value, group_id: row.group_id, updated_at: row.updated_at }),
-          )
-          .execute();
-      }
+      for (const row of rows.settings) await upsertSetting(trx, row);
     });
   }
 }

@@ -24,6 +24,20 @@ function maskKey(key: string): string {
   return key.length <= 8 ? '*'.repeat(key.length) : `${key.slice(0, 4)}${'*'.repeat(8)}${key.slice(-4)}`;
 }
 
+/** The principal a key row stands for (whether it may be used now is the caller's check). */
+export function keyPrincipal(row: ApiKeyRow): ApiKeyPrincipal {
+  return {
+    type: 'apikey',
+    keyId: row.id,
+    name: row.name,
+    permissions: row.permissions,
+    basicPath: row.basic_path,
+    isGuest: row.is_guest ? 1 : 0,
+    role: row.role,
+    expiresAt: row.expires_at,
+  };
+}
+
 export class ApiKeyService {
   private readonly changeListeners = new Set<() => void>();
 
@@ -182,16 +196,7 @@ export class ApiKeyService {
     if (row.last_used === null || now.getTime() - Date.parse(row.last_used) >= LAST_USED_RESOLUTION_MS) {
       await this.deps.keys.touchLastUsed(row.id, now.toISOString());
     }
-    return {
-      type: 'apikey',
-      keyId: row.id,
-      name: row.name,
-      permissions: row.permissions,
-      basicPath: row.basic_path,
-      isGuest: row.is_guest ? 1 : 0,
-      role: row.role,
-      expiresAt: row.expires_at,
-    };
+    return keyPrincipal(row);
   }
 
   describe(principal: ApiKeyPrincipal): ApiKeyTestResult {

@@ -13,6 +13,7 @@ import { isWellFormedId, newId } from '../lib/ids.js';
 import type { StorageConfigRepository, StorageConfigRow } from '../repositories/storageConfigRepository.js';
 import type { SecretCipher } from '../security/cipher.js';
 import type { StorageDriver } from '../storage/types.js';
+import { BLANK_STORAGE_COLUMNS } from './storageConfigDefaults.js';
 import type { StorageRegistry } from './storageRegistry.js';
 import { pickOptions, providerOf, secretColumns, secretView, type ConfigColumns } from './storageTypes.js';
 
@@ -53,19 +54,8 @@ export class StorageConfigService {
         id: newId(),
         name: LOCAL_CONFIG_NAME,
         storage_type: 'local',
-        provider: null,
-        endpoint: '',
-        bucket: '',
-        region: '',
-        access_key_id: '',
-        secret_encrypted: '',
-        path_style: 0,
-        default_folder: '',
-        custom_host: '',
-        signature_expires_in: 3600,
-        total_capacity: null,
+        ...BLANK_STORAGE_COLUMNS,
         is_default: hasDefault ? 0 : 1,
-        root_path: '',
         created_at: now,
         updated_at: now,
       };
@@ -190,16 +180,7 @@ export class StorageConfigService {
       id: newId(),
       name: input.name,
       storage_type: def.type,
-      provider: null,
-      endpoint: '',
-      bucket: '',
-      region: '',
-      access_key_id: '',
-      secret_encrypted: '',
-      path_style: 0,
-      root_path: '',
-      custom_host: '',
-      signature_expires_in: 3600,
+      ...BLANK_STORAGE_COLUMNS,
       ...columns,
       ...secretColumns(def, input, this.deps.cipher),
       default_folder: input.default_folder,

@@ -2,9 +2,10 @@
 // at exactly N successes; two uploads racing for one slug leave exactly one winner; parallel form
 // uploads never push a storage config past its capacity.
 import type { FileView, StorageConfigView } from '@clipnest/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { filesUnder, localRoot, upload } from '../support/fileShares.js';
-import { dbTargets, startTestServer, type TestServer } from '../support/harness.js';
+import { dbTargets, type TestServer } from '../support/harness.js';
+import { withAdminServer } from '../support/adminServer.js';
 
 const PARALLEL = 200;
 const N = 7;
@@ -12,14 +13,7 @@ const N = 7;
 describe.each(dbTargets)('races on %s', (target) => {
   let server: TestServer;
   let token: string;
-
-  beforeAll(async () => {
-    server = await startTestServer(target);
-    token = await server.login();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  withAdminServer(target, (started) => ({ server, token } = started));
 
   const count = (statuses: number[]) =>
     statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});

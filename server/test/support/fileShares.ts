@@ -2,7 +2,7 @@ import { readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import type { ApiEnvelope, FileView, StorageConfigView } from '@clipnest/contract';
 import type { TestServer } from './harness.js';
-import { startS3rver as startS3Emulator } from './s3Emulator.js';
+import { startS3rver as startS3Emulator, type S3Emulator } from './s3Emulator.js';
 
 export interface S3rverHandle {
   endpoint: string;
@@ -35,6 +35,29 @@ export async function createS3Config(
       secret_access_key: 'S3RVER',
       path_style: true,
       ...extra,
+    },
+  });
+  if (res.status !== 201 || !res.body.data) throw new Error(`create config failed: ${res.status} ${res.body.message}`);
+  return res.body.data;
+}
+
+/** Creates an S3 config (provider other, path style) pointing at an emulator from ./s3Emulator.js, named after it. */
+export async function createEmulatorConfig(
+  server: TestServer,
+  token: string,
+  emulator: S3Emulator,
+): Promise<StorageConfigView> {
+  const res = await server.call<StorageConfigView>('POST', '/api/s3-configs', {
+    token,
+    body: {
+      name: emulator.name,
+      provider: 'other',
+      endpoint: emulator.endpoint,
+      bucket: emulator.bucket,
+      region: emulator.region,
+      access_key_id: emulator.accessKeyId,
+      secret_access_key: emulator.secretAccessKey,
+      path_style: true,
     },
   });
   if (res.status !== 201 || !res.body.data) throw new Error(`create config failed: ${res.status} ${res.body.message}`);

@@ -1,5 +1,6 @@
 import type { MountView, StorageConfigView } from '@clipnest/contract';
 import path from 'node:path';
+import { createApiKey } from './apiKeys.js';
 import type { TestServer } from './harness.js';
 
 /** Creates an API key with a base path; answers the key string. */
@@ -9,12 +10,8 @@ export async function createPathKey(
   permissions: number,
   basicPath = '/',
 ): Promise<string> {
-  const res = await server.call<{ key: string }>('POST', '/api/admin/api-keys', {
-    token,
-    body: { name: `key ${Math.random().toString(36).slice(2, 8)}`, permissions, basic_path: basicPath },
-  });
-  if (res.status !== 201 || !res.body.data) throw new Error(`key creation failed: ${res.status} ${res.body.message}`);
-  return res.body.data.key;
+  const name = `key ${Math.random().toString(36).slice(2, 8)}`;
+  return (await createApiKey(server, token, { name, permissions, basic_path: basicPath })).key;
 }
 
 /** Creates a mount through the API (admin). */

@@ -1,14 +1,10 @@
 import type { CreatePasteInput, PasteCreated } from '@clipnest/contract';
+import { createApiKey } from './apiKeys.js';
 import type { TestServer } from './harness.js';
 
 /** Creates an API key through the admin API and returns the key string. */
 export async function createKey(server: TestServer, token: string, name: string, permissions: number): Promise<string> {
-  const res = await server.call<{ key: string }>('POST', '/api/admin/api-keys', {
-    token,
-    body: { name, permissions },
-  });
-  if (res.status !== 201 || !res.body.data) throw new Error(`key creation failed: ${res.status} ${res.body.message}`);
-  return res.body.data.key;
+  return (await createApiKey(server, token, { name, permissions })).key;
 }
 
 export type Auth = { token: string } | { apiKey: string };

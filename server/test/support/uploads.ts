@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Permission, type ApiKeyView, type MultipartInitResult, type SignPartsResult } from '@clipnest/contract';
+import { Permission, type MultipartInitResult, type SignPartsResult } from '@clipnest/contract';
+import { createApiKey } from './apiKeys.js';
 import type { TestServer } from './harness.js';
 
 export const MiB = 1024 * 1024;
@@ -21,12 +22,11 @@ export async function fileShareKey(
   token: string,
   name = 'uploader',
 ): Promise<{ key: string; id: string }> {
-  const res = await server.call<ApiKeyView>('POST', '/api/admin/api-keys', {
-    token,
-    body: { name: `${name}-${Math.random().toString(36).slice(2, 7)}`, permissions: Permission.FILE_SHARE },
+  const { key, id } = await createApiKey(server, token, {
+    name: `${name}-${Math.random().toString(36).slice(2, 7)}`,
+    permissions: Permission.FILE_SHARE,
   });
-  if (res.status !== 201 || !res.body.data) throw new Error(`key creation failed: ${res.status}`);
-  return { key: res.body.data.key, id: res.body.data.id };
+  return { key, id };
 }
 
 /** PUT of raw bytes, answering status and ETag. Relative URLs go to the test server (with auth). */

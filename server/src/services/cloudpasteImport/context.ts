@@ -1,25 +1,10 @@
 import type { CloudpasteConflictMode } from '@clipnest/contract';
-import type { ApiKeyRow } from '../../repositories/apiKeyRepository.js';
-import type { CloudpasteImportLookup } from '../../repositories/cloudpasteImportRepository.js';
-import type { FileRow } from '../../repositories/fileRepository.js';
-import type { MountRow } from '../../repositories/mountRepository.js';
-import type { PasteRow } from '../../repositories/pasteRepository.js';
-import type { SettingRow } from '../../repositories/settingsRepository.js';
-import type { StorageConfigRow } from '../../repositories/storageConfigRepository.js';
+import type { CloudpasteImportLookup, CloudpasteImportRows } from '../../repositories/cloudpasteImportRepository.js';
 import type { SecretCipher } from '../../security/cipher.js';
 import type { ReportBuilder } from './report.js';
 
-/** Rows the import writes, in one transaction, in this order. */
-export interface ImportWrites {
-  storage_configs: StorageConfigRow[];
-  api_keys: ApiKeyRow[];
-  pastes: PasteRow[];
-  files: FileRow[];
-  mounts: MountRow[];
-  settings: SettingRow[];
-  /** An imported config CloudPaste marked as the default: it becomes ours. */
-  defaultConfigId: string | null;
-}
+/** Rows the import writes, in one transaction, in this order (the repository's `write` takes them as they are). */
+export type ImportWrites = CloudpasteImportRows;
 
 export function emptyWrites(): ImportWrites {
   return { storage_configs: [], api_keys: [], pastes: [], files: [], mounts: [], settings: [], defaultConfigId: null };

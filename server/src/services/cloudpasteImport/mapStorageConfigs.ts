@@ -1,6 +1,7 @@
 import { SIGNATURE_EXPIRES_MAX, SIGNATURE_EXPIRES_MIN, type StorageProvider } from '@clipnest/contract';
 import type { StorageConfigRow } from '../../repositories/storageConfigRepository.js';
 import { rowProblem } from '../backupRowRules.js';
+import { BLANK_STORAGE_COLUMNS } from '../storageConfigDefaults.js';
 import type { CloudpasteRow } from './backupFile.js';
 import { decodeCloudpasteSecret } from './cloudpasteSecrets.js';
 import type { ImportContext } from './context.js';
@@ -66,19 +67,10 @@ export async function mapStorageConfigs(
       id: row.id,
       name: row.name.slice(0, 100),
       storage_type: 's3',
-      provider: null,
-      endpoint: '',
-      bucket: '',
-      region: '',
-      access_key_id: '',
-      secret_encrypted: '',
-      path_style: 0,
+      ...BLANK_STORAGE_COLUMNS,
       default_folder: str(config.default_folder).replace(/^\/+|\/+$/g, ''),
-      custom_host: '',
-      signature_expires_in: 3600,
       total_capacity: typeof config.total_storage_bytes === 'number' ? config.total_storage_bytes : null,
       is_default: row.is_default === 1 ? 1 : 0,
-      root_path: '',
       created_at: row.created_at ?? ctx.now,
       updated_at: row.updated_at ?? row.created_at ?? ctx.now,
     };

@@ -2,7 +2,7 @@ import { MOUNT_PERMISSIONS, Permission, hasPermission } from '@clipnest/contract
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { sha256Hex } from '../../security/secrets.js';
-import type { ApiKeyService } from '../apiKeyService.js';
+import { keyPrincipal, type ApiKeyService } from '../apiKeyService.js';
 import type { AuthService } from '../authService.js';
 import type { AdminPrincipal, Principal } from '../principal.js';
 import type { ApiKeyRow } from '../../repositories/apiKeyRepository.js';
@@ -72,18 +72,7 @@ export class DavAuth {
     ) {
       return { problem: 'no_webdav_permission' };
     }
-    return {
-      principal: {
-        type: 'apikey',
-        keyId: row.id,
-        name: row.name,
-        permissions: row.permissions,
-        basicPath: row.basic_path,
-        isGuest: row.is_guest ? 1 : 0,
-        role: row.role,
-        expiresAt: row.expires_at,
-      },
-    };
+    return { principal: keyPrincipal(row) };
   }
 
   /** The caller of a request with `authorization`; 401 (with WWW-Authenticate) when missing or wrong, 429 when limited. */

@@ -7,14 +7,14 @@ import {
   type ChangePasswordInput,
 } from '@clipnest/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { CircleCheck, Eye, EyeOff, LogOut, UserRound } from 'lucide-react';
+import { CircleCheck, LogOut, UserRound } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { Field, fieldAria } from '../../components/ui/field';
-import { IconButton } from '../../components/ui/icon-button';
 import { Input } from '../../components/ui/input';
+import { PasswordInput } from '../../components/ui/password-input';
 import { Skeleton } from '../../components/ui/skeleton';
 import { api, errorMessage, isApiError } from '../../lib/api';
 import { logout } from '../../lib/auth';
@@ -25,7 +25,8 @@ export const LOGOUT_COUNTDOWN_SECONDS = 5;
 type FieldName = 'currentPassword' | 'newUsername' | 'newPassword' | 'confirmPassword';
 type Errors = Partial<Record<FieldName, string>>;
 
-function PasswordInput({
+/** The shared password input, wired to its Field's help and error texts. */
+function AccountPasswordInput({
   id,
   value,
   onChange,
@@ -40,27 +41,16 @@ function PasswordInput({
   hasHelp: boolean;
   autoComplete: string;
 }) {
-  const { t } = useTranslation();
-  const [shown, setShown] = useState(false);
+  const aria = fieldAria(id, error, hasHelp);
   return (
-    <div className="relative">
-      <Input
-        {...fieldAria(id, error, hasHelp)}
-        type={shown ? 'text' : 'password'}
-        autoComplete={autoComplete}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        className="pe-11"
-      />
-      <IconButton
-        label={shown ? t('adminPanel.account.hidePassword') : t('adminPanel.account.showPassword')}
-        size="icon-sm"
-        className="absolute end-0.5 top-1/2 -translate-y-1/2 text-muted-foreground"
-        onClick={() => setShown((s) => !s)}
-      >
-        {shown ? <EyeOff className="size-4" /> : <Eye className="size-4" />}
-      </IconButton>
-    </div>
+    <PasswordInput
+      id={id}
+      value={value}
+      onChange={onChange}
+      invalid={aria['aria-invalid']}
+      describedBy={aria['aria-describedby']}
+      autoComplete={autoComplete}
+    />
   );
 }
 
@@ -238,7 +228,7 @@ export default function AccountPage() {
             help={t('adminPanel.account.newPasswordHelp', { min: PASSWORD_MIN })}
             error={errors.newPassword}
           >
-            <PasswordInput
+            <AccountPasswordInput
               id="account-newPassword"
               value={values.newPassword}
               onChange={(v) => set('newPassword', v)}
@@ -253,7 +243,7 @@ export default function AccountPage() {
               label={t('adminPanel.account.confirmPassword')}
               error={errors.confirmPassword}
             >
-              <PasswordInput
+              <AccountPasswordInput
                 id="account-confirmPassword"
                 value={values.confirmPassword}
                 onChange={(v) => set('confirmPassword', v)}
@@ -270,7 +260,7 @@ export default function AccountPage() {
               help={t('adminPanel.account.currentPasswordHelp')}
               error={errors.currentPassword}
             >
-              <PasswordInput
+              <AccountPasswordInput
                 id="account-currentPassword"
                 value={values.currentPassword}
                 onChange={(v) => set('currentPassword', v)}

@@ -7,8 +7,8 @@ import {
   type RestoreResult,
 } from '@clipnest/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { CircleCheck, Download, FileJson, RotateCcw, ShieldAlert, Upload } from 'lucide-react';
-import { useId, useMemo, useRef, useState, type DragEvent } from 'react';
+import { CircleCheck, Download, RotateCcw, ShieldAlert } from 'lucide-react';
+import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../lib/toast';
 import { SettingsSection } from '../../components/settings';
@@ -18,16 +18,16 @@ import { Button } from '../../components/ui/button';
 import { Checkbox } from '../../components/ui/checkbox';
 import { ChoiceChips } from '../../components/ui/choice-chips';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { Field, fieldAria, FieldMessage } from '../../components/ui/field';
+import { Field, FieldMessage } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
 import { PageHeader } from '../../components/ui/page-header';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Table, TBody, TD, TH, THead, TR } from '../../components/ui/table';
 import { errorMessage, isApiError } from '../../lib/api';
 import { logout } from '../../lib/auth';
-import { cn } from '../../lib/cn';
-import { formatBytes, formatDateTime, formatNumber } from '../../lib/format';
+import { formatDateTime, formatNumber } from '../../lib/format';
 import { CloudpasteImport } from './CloudpasteImport';
+import { JsonFilePicker } from './JsonFilePicker';
 import { ScheduleCard } from './ScheduleCard';
 import { BACKUP_MODULES_QUERY_KEY, downloadBackup, previewRestore, runRestore, useBackupModules } from './api';
 
@@ -197,7 +197,6 @@ function RestoreBackup() {
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const modules = useBackupModules();
-  const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<{ id: number; name: string; size: number; text: string } | null>(null);
   const fileCounter = useRef(0);
@@ -209,7 +208,6 @@ function RestoreBackup() {
   const [confirming, setConfirming] = useState(false);
   const [restoring, setRestoring] = useState(false);
   const [result, setResult] = useState<RestoreResult | null>(null);
-  const [dragging, setDragging] = useState(false);
 
   const tableModule = useMemo(() => {
     const map = new Map<string, string>();
@@ -286,55 +284,18 @@ function RestoreBackup() {
     }
   }
 
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
-    void pick(event.dataTransfer.files[0]);
-  };
-
   return (
     <SettingsSection title={t('adminPanel.backup.restoreTitle')} description={t('adminPanel.backup.restoreBody')}>
-      <Field id={inputId} label={t('adminPanel.backup.file')} error={fileError}>
-        <div
-          onDragOver={(event) => {
-            event.preventDefault();
-            setDragging(true);
-          }}
-          onDragLeave={() => setDragging(false)}
-          onDrop={onDrop}
-          className={cn(
-            'flex flex-col items-center gap-3 rounded-lg border border-dashed px-4 py-6 text-center transition-colors sm:flex-row sm:text-start',
-            dragging ? 'border-primary bg-primary-soft' : 'border-border bg-surface-muted',
-            fileError && 'border-destructive',
-          )}
-        >
-          <FileJson className="size-8 shrink-0 text-muted-foreground" aria-hidden="true" />
-          <div className="min-w-0 flex-1">
-            {file ? (
-              <>
-                <p className="truncate text-sm font-medium" data-testid="restore-file-name">
-                  {file.name}
-                </p>
-                <p className="text-xs text-muted-foreground">{formatBytes(file.size, i18n.language)}</p>
-              </>
-            ) : (
-              <p className="text-sm text-muted-foreground">{t('adminPanel.backup.dropHint')}</p>
-            )}
-          </div>
-          <input
-            ref={inputRef}
-            {...fieldAria(inputId, fileError, false)}
-            type="file"
-            accept="application/json,.json"
-            className="sr-only"
-            onChange={(event) => void pick(event.target.files?.[0])}
-          />
-          <Button variant="secondary" onClick={() => inputRef.current?.click()}>
-            <Upload className="size-4" aria-hidden="true" />
-            {file ? t('adminPanel.backup.chooseOther') : t('adminPanel.backup.chooseFile')}
-          </Button>
-        </div>
-      </Field>
+      <JsonFilePicker
+        label={t('adminPanel.backup.file')}
+        hint={t('adminPanel.backup.dropHint')}
+        file={file}
+        error={fileError}
+        onPick={(chosen) => void pick(chosen)}
+        inputRef={inputRef}
+        nameTestId="restore-file-name"
+        droppable
+      />
 
       <div className="flex flex-col gap-2">
         <span className="text-sm font-medium">{t('adminPanel.backup.mode')}</span>

@@ -6,8 +6,8 @@ import {
   type CloudpasteImportReport,
 } from '@clipnest/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { FileJson, PackageOpen, RefreshCw, Upload } from 'lucide-react';
-import { useId, useRef, useState } from 'react';
+import { PackageOpen, RefreshCw } from 'lucide-react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../lib/toast';
 import { SettingsSection } from '../../components/settings';
@@ -15,13 +15,14 @@ import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { ChoiceChips } from '../../components/ui/choice-chips';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { Field, fieldAria } from '../../components/ui/field';
+import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Table, TBody, TD, TH, THead, TR } from '../../components/ui/table';
 import { errorMessage, isApiError } from '../../lib/api';
-import { formatBytes, formatNumber } from '../../lib/format';
+import { formatNumber } from '../../lib/format';
 import { importCloudpaste } from './api';
+import { JsonFilePicker } from './JsonFilePicker';
 
 /** CloudPaste backups up to 100 MB are imported (the server reads at most 110 MB). */
 const MAX_FILE_BYTES = 100 * 1024 * 1024;
@@ -134,9 +135,8 @@ function ReportDetails({ report }: { report: CloudpasteImportReport }) {
 
 /** Backup page: move in from CloudPaste — pick its backup, see the dry run, map LOCAL roots, import. */
 export function CloudpasteImport() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const client = useQueryClient();
-  const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<{ name: string; size: number; text: string } | null>(null);
   const [fileError, setFileError] = useState<string | undefined>();
@@ -218,36 +218,16 @@ export function CloudpasteImport() {
       description={t('adminPanel.backup.cloudpaste.body')}
     >
       <div data-testid="cloudpaste-import" className="flex flex-col gap-4">
-        <Field id={inputId} label={t('adminPanel.backup.cloudpaste.file')} error={fileError}>
-          <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border bg-surface-muted px-4 py-5 text-center sm:flex-row sm:text-start">
-            <FileJson className="size-8 shrink-0 text-muted-foreground" aria-hidden="true" />
-            <div className="min-w-0 flex-1">
-              {file ? (
-                <>
-                  <p className="truncate text-sm font-medium" data-testid="cloudpaste-file-name">
-                    {file.name}
-                  </p>
-                  <p className="text-xs text-muted-foreground">{formatBytes(file.size, i18n.language)}</p>
-                </>
-              ) : (
-                <p className="text-sm text-muted-foreground">{t('adminPanel.backup.cloudpaste.fileHint')}</p>
-              )}
-            </div>
-            <input
-              ref={inputRef}
-              {...fieldAria(inputId, fileError, false)}
-              type="file"
-              accept="application/json,.json"
-              className="sr-only"
-              data-testid="cloudpaste-file-input"
-              onChange={(event) => void pick(event.target.files?.[0])}
-            />
-            <Button variant="secondary" onClick={() => inputRef.current?.click()}>
-              <Upload className="size-4" aria-hidden="true" />
-              {file ? t('adminPanel.backup.chooseOther') : t('adminPanel.backup.chooseFile')}
-            </Button>
-          </div>
-        </Field>
+        <JsonFilePicker
+          label={t('adminPanel.backup.cloudpaste.file')}
+          hint={t('adminPanel.backup.cloudpaste.fileHint')}
+          file={file}
+          error={fileError}
+          onPick={(chosen) => void pick(chosen)}
+          inputRef={inputRef}
+          nameTestId="cloudpaste-file-name"
+          inputTestId="cloudpaste-file-input"
+        />
 
         {checking && (
           <div className="space-y-2" aria-busy="true">
