@@ -203,6 +203,12 @@ wrk.body = ${JSON.stringify(body)}
   const p99Met = view.p99 < 20;
   const brRatio = median(brRatios);
   const brMet = brRatio >= 0.5 && viewBr.p99 < 20;
+  // Little's law: the mean latency of a closed loop of CONNECTIONS clients; spread = p99 / that mean.
+  const meanMs = (r) => (CONNECTIONS / r.rps) * 1000;
+  const spread = (r) => r.p99 / meanMs(r);
+  // The tightest spread of this run (health, or nginx doing next to nothing): the most favourable assumption.
+  const tightest = Math.min(spread(health), floor ? spread(floor) : Infinity);
+  const neededRps = (CONNECTIONS * tightest) / 0.02;
   const row = (name, r) =>
     `| ${name} | ${fmt(r.rps)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.requests} | ${r.non2xx} |`;
   const markdown = `## Pastes (SQLite)
@@ -231,16 +237,25 @@ ${floor ? row(`context: nginx, a static file of the same ${floor.bytes} bytes`, 
 | view p99 < 20 ms | ${fmt(view.p99, 2)} ms | ${p99Met ? 'yes' : 'no'} |
 | compressed view: ≥ 0.5 × health req/s and p99 < 20 ms | ${fmt(brRatio, 2)} ×, ${fmt(viewBr.p99, 2)} ms | ${brMet ? 'yes' : 'no'} |
 
-On-the-fly compression (JSON answers over 1 KB, brotli quality 4): the view answer is ${plainSize.bytes} bytes plain and
+On-the-fly compression (JSON answers over 1 KB; brotli quality 2 with a window fitted to the answer, see
+\`compressOptions\` in server/src/http/compressJson.ts): the view answer is ${plainSize.bytes} bytes plain and
 ${brSize.bytes} bytes as ${brSize.coding}. Server CPU time per view (median of the rounds, from /proc): ${fmt(cpuView, 0)} µs plain,
 ${fmt(cpuViewBr, 0)} µs compressed, so compression costs ${fmt(cpuViewBr - cpuView, 0)} µs (${fmt(((cpuViewBr - cpuView) / cpuView) * 100, 0)} %) of CPU per answer
 and saves ${plainSize.bytes - brSize.bytes} bytes of it. Throughput: ${fmt((1 - viewBr.rps / view.rps) * 100, 0)} % fewer req/s than plain views
 (per-round compressed/health ratios ${brRatios.map((r) => r.toFixed(2)).join(', ')}).
 
 After the run the first paste showed ${views} views (every counted view was written).
-With ${CONNECTIONS} connections always busy, the mean latency is ${CONNECTIONS} / throughput (Little's law):
-${fmt((CONNECTIONS / view.rps) * 1000, 1)} ms for views here, so a p99 under 20 ms needs well over
-${Math.round(CONNECTIONS / 0.02)} views/s from one process. Absolute figures vary between runs on shared
+
+**Why p99 < 20 ms at 64 connections is out of reach here.** With ${CONNECTIONS} connections always busy, the mean
+latency is ${CONNECTIONS} / throughput (Little's law): ${fmt(meanMs(view), 1)} ms for views, ${fmt(meanMs(health), 1)} ms for health. Even
+with every request taking exactly the mean, a p99 under 20 ms needs ${Math.round(CONNECTIONS / 0.02)} views/s. Latencies are
+not all equal: in this run p99 was ${fmt(spread(health), 2)} × the mean for health${floor ? `, ${fmt(spread(floor), 2)} × for nginx` : ''} and ${fmt(spread(view), 2)} × for
+views. Even with the tightest of these (${fmt(tightest, 2)} ×), p99 < 20 ms needs ${fmt(neededRps, 0)} views/s, ${fmt(neededRps / health.rps, 2)} × what health itself
+reached (and ${fmt(neededRps / view.rps, 2)} × the views measured): a view would have to cost ${neededRps > health.rps ? 'less than health, which does no database read and no JSON of 1.5 KB' : 'nearly as little as health'}.
+On a quiet machine (2026-11-25, before this change) health's p99 was 1.74 × its mean and nginx's 1.85 ×: views
+then need about 5,600 req/s, 0.72 × health, for a p99 under 20 ms, against the 0.5 × the throughput target asks.
+The target holds at fewer connections (p99 scales with ${CONNECTIONS} / throughput) or with more than one
+process; the req/s ratios above are the figures that compare code. Absolute figures vary between runs on shared
 machines; the per-round ratio is the steadier figure. The nginx row (same CPUs, same wrk) shows what this
 machine gives a server that does almost nothing per request.
 `;

@@ -31,8 +31,16 @@ export const serverNodeFlags = ['--enable-source-maps', '--min-semi-space-size=8
  * blocks are freed, and each 16 MiB scrypt buffer (a password check, on a thread pool thread) then stays
  * in that thread's malloc arena: +30 MB of RSS for good after the first logins. Stream chunks are far
  * smaller, so nothing else changes. docs/benchmarks.md (WebDAV) has the measurements.
+ * `MALLOC_TRIM_THRESHOLD_` (1 MiB): fixing the mmap threshold also fixes the trim threshold at 128 KiB, so
+ * glibc gave the freed top of the heap back after almost every compressed JSON answer (the encoder's tables
+ * are a few hundred KB) and the next one faulted it in again: ~3 page faults and ~60 µs of system time per
+ * answer in the paste bench. Up to 1 MiB of free heap now stays for the next request (docs/benchmarks.md,
+ * Pastes).
  */
-export const serverEnv = { MALLOC_MMAP_THRESHOLD_: String(8 * 1024 * 1024) };
+export const serverEnv = {
+  MALLOC_MMAP_THRESHOLD_: String(8 * 1024 * 1024),
+  MALLOC_TRIM_THRESHOLD_: String(1024 * 1024),
+};
 
 function dependenciesOf(workspace) {
   const pkg = JSON.parse(readFileSync(path.join(root, workspace, 'package.json'), 'utf8'));
