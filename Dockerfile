@@ -25,7 +25,9 @@ ENV NODE_ENV=production \
   HOST=0.0.0.0 \
   PORT=8787 \
   DATA_DIR=/data \
-  SHUTDOWN_TIMEOUT=30
+  SHUTDOWN_TIMEOUT=30 \
+  MALLOC_MMAP_THRESHOLD_=8388608 \
+  MALLOC_TRIM_THRESHOLD_=1048576
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules/ node_modules/
