@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { PasteSortField } from '@clipnest/contract';
+import { dialectOf } from '../db/counters.js';
 import type { Database, PastesTable } from '../db/schema.js';
 
 export type PasteRow = Selectable<PastesTable>;
@@ -83,19 +84,43 @@ export class PasteRepository {
     return rows[0];
   }
 
-  /** Adds buffered view counts of unlimited pastes, in one transaction. */
-  async addViews(counts: ReadonlyMap<string, number>): Promise<void> {
-    // In id order: instances flushing at once then lock rows in the same order (they wait a moment for each
-    // other instead of deadlocking, which would cost a second and the batch).
+  /**
+   * Adds buffered view counts of unlimited pastes, in one transaction. Instances flushing at once lock the
+   * rows in id order, so they wait a moment for each other instead of deadlocking (which would cost a
+   * second and the batch). PostgreSQL: a fixed number of statements whatever the batch size (lock in order,
+   * then one UPDATE over the arrays): each statement is a round trip through a busy event loop, and views on
+   * this instance that overlap the write wait for it (PendingViews), so a statement per paste made the flush
+   * the slowest request of every second (issue #26, docs/benchmarks.md "Scale-out"). Answers the written
+   * rows' views after the write (PendingViews.countedRead tells by them whether a read saw the batch).
+   */
+  async addViews(counts: ReadonlyMap<string, number>): Promise<ReadonlyMap<string, number>> {
     const sorted = [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    await this.db.transaction().execute(async (trx) => {
+    if (sorted.length === 0) return new Map();
+    if (dialectOf(this.db) === 'postgres') {
+      const ids = sorted.map(([id]) => id);
+      const ns = sorted.map(([, n]) => n);
+      const { rows } = await this.db.transaction().execute(async (trx) => {
+        await sql`select id from pastes where id = any(${ids}::text[]) order by id for update`.execute(trx);
+        return sql<{ id: string; views: number }>`update pastes set views = pastes.views + batch.n
+          from unnest(${ids}::text[], ${ns}::int[]) as batch(id, n)
+          where pastes.id = batch.id
+          returning pastes.id, pastes.views`.execute(trx);
+      });
+      return new Map(rows.map((row) => [row.id, Number(row.views)]));
+    }
+    // SQLite: one in-process writer, no round trips to save.
+    return this.db.transaction().execute(async (trx) => {
+      const after = new Map<string, number>();
       for (const [id, n] of sorted) {
-        await trx
+        const row = await trx
           .updateTable('pastes')
           .set({ views: sql<number>`views + ${n}` })
           .where('id', '=', id)
-          .execute();
+          .returning('views')
+          .executeTakeFirst();
+        if (row) after.set(id, Number(row.views));
       }
+      return after;
     });
   }
 
