@@ -5,7 +5,7 @@
 // on a hot row, from both instances at once) are measured separately.
 // Needs PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL (a throwaway database is created and dropped).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -55,14 +55,41 @@ async function wrk(url, script, connections) {
   };
 }
 
-/** The same client either way: two wrk processes of CONNECTIONS/2, both at A (one instance) or one at each. */
-async function load(urls, script) {
+/** [seconds on a CPU, seconds runnable but waiting for one] of a process so far (Linux schedstat), or undefined. */
+function cpuTimes(pid) {
+  const file = `/proc/${pid}/schedstat`;
+  if (!existsSync(file)) return undefined;
+  const [run, wait] = readFileSync(file, 'utf8').trim().split(/\s+/).map(Number);
+  return Number.isFinite(run) && Number.isFinite(wait) ? [run / 1e9, wait / 1e9] : undefined;
+}
+
+/**
+ * The same client either way: two wrk processes of CONNECTIONS/2, both at A (one instance) or one at each.
+ * `pids`: both servers, whose CPU time and run-queue wait over the load are summed (how long they waited for a
+ * CPU per second they ran: other processes of a shared machine, and in "two" each other).
+ */
+async function load(urls, script, pids) {
+  const before = pids.map(cpuTimes);
   const parts = await Promise.all(urls.map((url) => wrk(url, script, CONNECTIONS / 2)));
+  const after = pids.map(cpuTimes);
+  let run = 0;
+  let wait = 0;
+  for (let i = 0; i < pids.length; i++) {
+    if (!before[i] || !after[i]) return summed(parts, NaN);
+    run += after[i][0] - before[i][0];
+    wait += after[i][1] - before[i][1];
+  }
+  return summed(parts, wait / run);
+}
+
+function summed(parts, waitPerCpu) {
   return {
     rps: parts.reduce((n, p) => n + p.rps, 0),
     p99: Math.max(...parts.map((p) => p.p99)),
+    p99s: parts.map((p) => p.p99),
     requests: parts.reduce((n, p) => n + p.requests, 0),
     non2xx: parts.reduce((n, p) => n + p.non2xx, 0),
+    waitPerCpu,
   };
 }
 
@@ -142,19 +169,22 @@ end
     };
     const scripts = { unlimited: script('unlimited.lua', unlimited), limited: script('limited.lua', limited) };
 
+    const pids = [a.pid, b.pid];
     // Warm-up of both processes (JIT, connection pools), not counted.
-    for (const s of Object.values(scripts)) await load([a.url, b.url], s);
+    for (const s of Object.values(scripts)) await load([a.url, b.url], s, pids);
 
     const runs = { unlimited: { one: [], two: [] }, limited: { one: [], two: [] } };
     for (let round = 0; round < ROUNDS; round++) {
       for (const kind of ['unlimited', 'limited']) {
-        runs[kind].one.push(await load([a.url, a.url], scripts[kind]));
-        runs[kind].two.push(await load([a.url, b.url], scripts[kind]));
+        runs[kind].one.push(await load([a.url, a.url], scripts[kind], pids));
+        runs[kind].two.push(await load([a.url, b.url], scripts[kind], pids));
       }
     }
     const summary = (list) => ({
       rps: median(list.map((r) => r.rps)),
       p99: median(list.map((r) => r.p99)),
+      p99s: [0, 1].map((i) => median(list.map((r) => r.p99s[i]))),
+      waitPerCpu: median(list.map((r) => r.waitPerCpu)),
       requests: list.reduce((n, r) => n + r.requests, 0),
       non2xx: list.reduce((n, r) => n + r.non2xx, 0),
     });
@@ -170,8 +200,9 @@ end
         kind === 'unlimited'
           ? 'unlimited pastes (views batched in memory)'
           : 'limited pastes (one UPDATE per view, 4 hot rows)';
-      rows.push(`| ${label} | one | ${fmt(one.rps)} | ${fmt(one.p99, 2)} | ${one.requests} | ${one.non2xx} |`);
-      rows.push(`| ${label} | two | ${fmt(two.rps)} | ${fmt(two.p99, 2)} | ${two.requests} | ${two.non2xx} |`);
+      const row = (name, r) =>
+        `| ${label} | ${name} | ${fmt(r.rps)} | ${fmt(r.p99, 2)} | ${r.p99s.map((p) => fmt(p, 1)).join(' / ')} | ${fmt(r.waitPerCpu, 2)} | ${r.requests} | ${r.non2xx} |`;
+      rows.push(row('one', one), row('two', two));
       checks.push(
         `| ${kind}: two/one throughput | ${fmt(ratio, 2)} × | about 1× on 2 cores | ${ratio >= 0.7 ? 'yes' : 'no'} |`,
         `| ${kind}: p99 two/one | ${fmt(p99Ratio, 2)} × | ≤ 2× | ${p99Ratio <= 2 ? 'yes' : 'no'} |`,
@@ -189,10 +220,21 @@ instances at once). One warm-up round; then one/two alternate ${ROUNDS} times pe
 A \`select 1\` round trip to this PostgreSQL took ${fmt(roundTrip, 2)} ms (median of 200) before the run: on a shared,
 loaded machine the absolute figures follow the database's latency; the two/one ratios are the result.
 The first run of this bench found the once-a-second view flushes of two instances deadlocking on PostgreSQL (rows
-updated in different orders: ~1 s stalls and lost counts); batches now update their rows in id order.
+updated in different orders: ~1 s stalls and lost counts); batches now update their rows in id order. A later run
+(unlimited p99 two/one 2.08×) traced the tail to the same flush: one \`UPDATE\` per paste in a transaction, i.e. ~100
+round trips through a saturated event loop after waiting behind the requests' queries for a pooled connection
+(50 ms to 1 s per flush on a loaded machine), while every view on that instance waited for it and then read again;
+with two instances each flush also ran on half the CPU and waited for the other's row locks. The flush is now one
+statement (rows locked in id order) on a connection of its own, and a view overlapping it waits at most for its
+commit, never reads twice (\`PendingViews.countedRead\`). PostgreSQL showed no lock waits in \`pg_stat_activity\`
+meanwhile: its backends sat idle in transaction, waiting for the Node client. "p99 per wrk" is each wrk process's
+p99 ("two": A / B); "wait/CPU" is the servers' run-queue wait per second of CPU (Linux schedstat): what other
+processes of the machine cost them, and in "two" also each other. Both instances share one CPU on purpose (the same
+CPU budget as one instance; on separate machines they would not take turns), so that column shows what taking turns
+costs here.
 
-| Pastes | instances | req/s | p99 ms | requests | non-2xx |
-|---|---|---:|---:|---:|---:|
+| Pastes | instances | req/s | p99 ms | p99 per wrk | wait/CPU | requests | non-2xx |
+|---|---|---:|---:|---:|---:|---:|---:|
 ${rows.join('\n')}
 
 | Check | Result | Target | Met |

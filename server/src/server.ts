@@ -162,7 +162,8 @@ function buildServices(
   const dashboard = new DashboardService({ dashboard: new DashboardRepository(db), stats, clock });
   caches.register('dashboard', dashboard.cacheHandle());
   const pasteRepository = new PasteRepository(db);
-  const pendingViews = new PendingViews({ store: pasteRepository, logger });
+  // The flush has a connection of its own: views that overlap it wait for it (PendingViews.countedRead).
+  const pendingViews = new PendingViews({ store: new PasteRepository(database.flushDb ?? db), logger });
   const pastes = new PasteService({ pastes: pasteRepository, clock, stats, pendingViews, limiter: secretAttempts });
   const backups = new BackupService({
     backups: new BackupRepository(db, database.dialect),

@@ -23,6 +23,11 @@ export interface DatabaseHandle {
   dialect: Dialect;
   /** PostgreSQL schema everything lives in, when not the default. */
   schema?: string;
+  /**
+   * PostgreSQL only: one connection of its own for the short write requests wait on (the paste view flush), so
+   * that write never queues behind the requests' queries in the pool (a busy pool holds it for a request's time).
+   */
+  flushDb?: Kysely<Database>;
   close(): Promise<void>;
 }
 
@@ -64,18 +69,30 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 10,
-    ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
-  });
-  pool.on('error', (error) => options.onConnectionError?.(error));
-  // A connection that dies while checked out (a query in flight, a transaction open) emits 'error' on its client,
-  // where the pool listens only while it is idle: without this listener that error would end the process. The
-  // query itself fails (503, `isDatabaseUnavailable`) and the pool drops the broken client on release.
-  pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: logConfig(options) });
-  return { db, dialect: 'postgres', schema: options.pgSchema, close: () => db.destroy() };
+  const postgres = (max: number) => {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max,
+      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    });
+    pool.on('error', (error) => options.onConnectionError?.(error));
+    // A connection that dies while checked out (a query in flight, a transaction open) emits 'error' on its client,
+    // where the pool listens only while it is idle: without this listener that error would end the process. The
+    // query itself fails (503, `isDatabaseUnavailable`) and the pool drops the broken client on release.
+    pool.on('connect', (client) => client.on('error', () => undefined));
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: logConfig(options) });
+  };
+  const db = postgres(10);
+  const flushDb = postgres(1);
+  return {
+    db,
+    flushDb,
+    dialect: 'postgres',
+    schema: options.pgSchema,
+    close: async () => {
+      await Promise.all([db.destroy(), flushDb.destroy()]);
+    },
+  };
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

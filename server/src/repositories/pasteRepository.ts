@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { PasteSortField } from '@clipnest/contract';
+import { dialectOf } from '../db/counters.js';
 import type { Database, PastesTable } from '../db/schema.js';
 
 export type PasteRow = Selectable<PastesTable>;
@@ -83,19 +84,45 @@ export class PasteRepository {
     return rows[0];
   }
 
-  /** Adds buffered view counts of unlimited pastes, in one transaction. */
-  async addViews(counts: ReadonlyMap<string, number>): Promise<void> {
-    // In id order: instances flushing at once then lock rows in the same order (they wait a moment for each
-    // other instead of deadlocking, which would cost a second and the batch).
+  /**
+   * Adds buffered view counts of unlimited pastes, atomically, and answers the written rows' views after the
+   * write (PendingViews.countedRead tells by them whether a read saw the batch). Instances flushing at once
+   * lock the rows in id order, so they wait a moment for each other instead of deadlocking (which would cost
+   * a second and the batch). PostgreSQL: ONE statement whatever the batch size. Views on this instance that
+   * overlap the write wait for it, and each statement is a round trip through a busy event loop: a statement
+   * per paste made the flush the slowest request of every second (issue #26, docs/benchmarks.md "Scale-out").
+   */
+  async addViews(counts: ReadonlyMap<string, number>): Promise<ReadonlyMap<string, number>> {
     const sorted = [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    await this.db.transaction().execute(async (trx) => {
+    if (sorted.length === 0) return new Map();
+    if (dialectOf(this.db) === 'postgres') {
+      const ids = sorted.map(([id]) => id);
+      const ns = sorted.map(([, n]) => n);
+      // `locked` (sorted, then FOR UPDATE) runs whole as the one-time filter's InitPlan before the UPDATE
+      // touches a row: every row lock is taken in id order first.
+      const { rows } = await sql<{ id: string; views: number }>`
+        with locked as materialized (
+          select id from pastes where id = any(${ids}::text[]) order by id for update
+        )
+        update pastes set views = pastes.views + batch.n
+          from unnest(${ids}::text[], ${ns}::int[]) as batch(id, n)
+         where pastes.id = batch.id and (select count(*) from locked) >= 0
+        returning pastes.id, pastes.views`.execute(this.db);
+      return new Map(rows.map((row) => [row.id, Number(row.views)]));
+    }
+    // SQLite: one in-process writer, no round trips to save.
+    return this.db.transaction().execute(async (trx) => {
+      const after = new Map<string, number>();
       for (const [id, n] of sorted) {
-        await trx
+        const row = await trx
           .updateTable('pastes')
           .set({ views: sql<number>`views + ${n}` })
           .where('id', '=', id)
-          .execute();
+          .returning('views')
+          .executeTakeFirst();
+        if (row) after.set(id, Number(row.views));
       }
+      return after;
     });
   }
 

@@ -230,7 +230,7 @@ export class PasteService {
     if (slug.length > SLUG_MAX) return undefined;
     const { pastes, pendingViews, stats } = this.deps;
     const nowIso = this.nowIso();
-    const open = await pendingViews.consistentRead(() => pastes.findOpenBySlug(slug, nowIso));
+    const open = await pendingViews.countedRead(() => pastes.findOpenBySlug(slug, nowIso));
     if (!open) return undefined;
     let row: PasteRow | undefined = open;
     if (open.max_views === 0) pendingViews.add(open.id);
