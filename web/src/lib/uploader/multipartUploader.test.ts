@@ -100,6 +100,25 @@ function makeTask(size: number, signal = new AbortController().signal) {
   return { stages, task: { file, options: {}, signal, onProgress: (p: UploadProgress) => stages.push(p) } };
 }
 
+/** A session of 4 parts (35 bytes) with parts 1 and 3 uploaded, as a reload finds it. */
+function savedSession(file: File, kind?: string): ResumeRecord {
+  return {
+    key: resumeKey(file, '', kind),
+    name: 'big.bin',
+    filename: 'big.bin',
+    size: 35,
+    lastModified: 1000,
+    s3_config_id: '',
+    file_id: 'f1',
+    upload_id: 'u1',
+    part_size: PART,
+    part_count: 4,
+    parts_done: [1, 3],
+    created_at: Date.now(),
+    updated_at: Date.now(),
+  };
+}
+
 const noSleep = (delays: number[]) => (ms: number) => {
   delays.push(ms);
   return Promise.resolve();
@@ -233,22 +252,7 @@ describe('multipart uploader', () => {
     server.recorded.set(3, '"c"');
     const store = createMemoryResumeStore();
     const { task } = makeTask(35);
-    const record: ResumeRecord = {
-      key: resumeKey(task.file, ''),
-      name: 'big.bin',
-      filename: 'big.bin',
-      size: 35,
-      lastModified: 1000,
-      s3_config_id: '',
-      file_id: 'f1',
-      upload_id: 'u1',
-      part_size: PART,
-      part_count: 4,
-      parts_done: [1, 3],
-      created_at: Date.now(),
-      updated_at: Date.now(),
-    };
-    await store.put(record);
+    await store.put(savedSession(task.file));
     const sent: string[] = [];
     const put = (url: string) => {
       sent.push(url.split('?')[0]!);
@@ -300,20 +304,9 @@ describe('multipart uploader', () => {
 
     // A saved session of the source: resumed with the same id (only missing parts read and sent) ...
     const saved = (id: string): ResumeRecord => ({
-      key: resumeKey(task.file, '', 'test'),
-      name: 'big.bin',
+      ...savedSession(task.file, 'test'),
       filename: 'encrypted.bin',
-      size: 35,
-      lastModified: 1000,
-      s3_config_id: '',
-      file_id: 'f1',
-      upload_id: 'u1',
-      part_size: PART,
-      part_count: 4,
-      parts_done: [1, 3],
       source: { kind: 'test', id, state: { id }, file_size: 25 },
-      created_at: Date.now(),
-      updated_at: Date.now(),
     });
     const resumed = fakeServer({ partCount: 4, size: 35 });
     resumed.recorded.set(1, '"a"');
