@@ -231,6 +231,89 @@ test.describe('end-to-end encrypted files', () => {
     }
   });
 
+  test('an encrypted multipart upload survives a reload: resumed with the same key, parts never re-sent, file intact', async ({
+    adminPage: page,
+    browser,
+    token,
+  }) => {
+    const big = randomFile('resume-e2ee.bin', 30 * 1024 * 1024);
+    try {
+      // Slow part PUTs so that the reload lands mid-upload; remember what each finished part carried.
+      let phase: 'before' | 'after' = 'before';
+      const started: { n: number; phase: string }[] = [];
+      const uploadedBefore = new Map<number, string>();
+      await page.route('**/api/upload/multipart/part?**', async (route) => {
+        const n = Number(new URL(route.request().url()).searchParams.get('part_number'));
+        started.push({ n, phase });
+        if (phase === 'before') await new Promise((r) => setTimeout(r, 1500));
+        await route.continue().catch(() => undefined);
+      });
+      page.on('requestfinished', (request) => {
+        const url = new URL(request.url());
+        if (phase !== 'before' || request.method() !== 'PUT' || !url.pathname.endsWith('/multipart/part')) return;
+        const n = Number(url.searchParams.get('part_number'));
+        const body = request.postDataBuffer();
+        void request.response().then((response) => {
+          if (response?.ok() && body) uploadedBefore.set(n, sha256(body));
+        });
+      });
+      const bodies = recordBodies(page);
+      await page.goto('/upload');
+      await page.getByTestId('upload-input').setInputFiles(big.path);
+      await page.getByRole('switch', { name: 'End-to-end encrypted' }).click();
+      await page.getByRole('button', { name: 'Upload 1 file' }).click();
+      await expect.poll(() => uploadedBefore.size, { timeout: 90_000 }).toBeGreaterThanOrEqual(2);
+
+      // The tab goes away mid-upload (a reload: nothing in memory survives).
+      const done = new Map(uploadedBefore);
+      phase = 'after';
+      await page.reload();
+      const resumeItem = page.getByTestId('resume-item').filter({ hasText: 'resume-e2ee.bin' });
+      await expect(resumeItem).toBeVisible();
+      await expect(resumeItem.getByTestId('resume-encrypted')).toBeVisible();
+      await page.screenshot({ path: 'test-results/e2ee/resume-offer-1280-light.png' });
+      await resumeItem.getByTestId('resume-input').setInputFiles(big.path);
+      const item = page.getByTestId('upload-item').filter({ hasText: 'resume-e2ee.bin' });
+      await expect(item).toHaveAttribute('data-stage', 'completed', { timeout: 180_000 });
+      const link = (await item.getByTestId('upload-link').getAttribute('href'))!;
+      const [, key] = link.split('#') as [string, string];
+      expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+      // One session: no second init, and no part uploaded before the reload went again.
+      const sent = bodies.join('\n');
+      expect(sent.match(/\/api\/upload\/multipart\/init/g)).toHaveLength(1);
+      expect(sent).not.toContain('resume-e2ee');
+      expect(sent).not.toContain(key);
+      const after = started.filter((s) => s.phase === 'after').map((s) => s.n);
+      for (const n of done.keys()) expect(after, `part ${n} was sent again after the reload`).not.toContain(n);
+
+      // The stored object holds the parts sent before the reload unchanged, and decrypts whole with the link.
+      const slug = decodeURIComponent(new URL(link, BASE_URL).pathname.split('/').pop()!);
+      const { envelope } = await call<ListPage<FileView>>('GET', '/files?limit=100&sort=created_at&order=desc', {
+        token,
+      });
+      const row = envelope.data!.items.find((f) => f.slug === slug)!;
+      const stored = readFileSync(path.join(process.env.CLIPNEST_E2E_DATA_DIR!, 'storage', 'local', row.storage_path));
+      const partSize = 5 * 1024 * 1024;
+      for (const [n, digest] of done) {
+        expect(sha256(stored.subarray((n - 1) * partSize, n * partSize)), `part ${n}`).toBe(digest);
+      }
+      const reader = await openInFreshContext(browser, 'about:blank');
+      await reader.page.addInitScript(() => {
+        delete (window as { showSaveFilePicker?: unknown }).showSaveFilePicker;
+      });
+      await reader.page.goto(link);
+      await expect(reader.page.getByTestId('file-name')).toHaveText('resume-e2ee.bin');
+      const downloading = reader.page.waitForEvent('download', { timeout: 120_000 });
+      await reader.page.getByTestId('e2ee-download').click();
+      const saved = await (await downloading).path();
+      expect(sha256(readFileSync(saved!))).toBe(big.sha256);
+      await reader.close();
+    } finally {
+      big.cleanup();
+    }
+  });
+
   test('a small encrypted Markdown file is previewed after decryption in the browser', async ({
     adminPage: page,
     browser,

@@ -15,7 +15,7 @@ import {
   type StorageConfigView,
 } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFileDecryptor, decryptPaste, encryptFileToBlob, encryptPaste } from '../../web/src/lib/e2ee';
+import { createFileDecryptor, decryptPaste, encryptFile, encryptPaste } from '../../web/src/lib/e2ee';
 import { filesUnder, localRoot, rawGet, upload } from './support/fileShares.js';
 import { dbTargets, startTestServer, type TestServer } from './support/harness.js';
 import { MiB, sendParts, testBytes } from './support/uploads.js';
@@ -147,9 +147,9 @@ describe.each(dbTargets)('end-to-end encrypted shares on %s', (target) => {
 
   it('a file by form upload: placeholder name, ciphertext object, decrypted by the link key; no office preview', async () => {
     const data = new TextEncoder().encode(`${MARKER} `.repeat(20_000));
-    const enc = await encryptFileToBlob(new Blob([data]), { name: `${MARKER}.txt`, type: 'text/plain' });
+    const enc = await encryptFile(new Blob([data]), { name: `${MARKER}.txt`, type: 'text/plain' });
     keys.push(enc.key);
-    const bytes = new Uint8Array(await enc.blob.arrayBuffer());
+    const bytes = new Uint8Array(await (await enc.read(0, enc.size)).arrayBuffer());
     sent.push(Buffer.from(bytes).toString('latin1'));
     const res = await upload(server, bytes, {
       token,
@@ -191,12 +191,12 @@ describe.each(dbTargets)('end-to-end encrypted shares on %s', (target) => {
   it('a file through the resumable multipart flow (local storage) keeps its parameters', async () => {
     const data = testBytes(11 * MiB);
     data.set(new TextEncoder().encode(MARKER), 1000);
-    const enc = await encryptFileToBlob(new Blob([data as Uint8Array<ArrayBuffer>]), {
+    const enc = await encryptFile(new Blob([data as Uint8Array<ArrayBuffer>]), {
       name: `${MARKER}.bin`,
       type: '',
     });
     keys.push(enc.key);
-    const bytes = new Uint8Array(await enc.blob.arrayBuffer());
+    const bytes = new Uint8Array(await (await enc.read(0, enc.size)).arrayBuffer());
     const init = await post<MultipartInitResult>('/api/upload/multipart/init', {
       filename: E2EE_FILE_PLACEHOLDER_NAME,
       size: bytes.length,

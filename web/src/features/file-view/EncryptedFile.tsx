@@ -21,9 +21,11 @@ import {
   E2EE_BLOB_LIMIT,
   fileSystemAccess,
   readHeader,
-  saveBlob,
 } from './encryptedDownload';
+import { downloadBlob } from '../../lib/downloadBlob';
+import { FileSummary } from './FileSummary';
 import { PasswordPrompt } from './PasswordPrompt';
+import { MediaPreview } from './previews/MediaPreview';
 
 const MarkdownView = lazy(() => import('../../components/markdown').then((m) => ({ default: m.MarkdownView })));
 
@@ -51,7 +53,6 @@ function Failed({ code }: { code: Failure }) {
 }
 
 function DecryptedPreview({ blob, header }: { blob: Blob; header: FileHeader }) {
-  const { t } = useTranslation();
   const url = useMemo(() => URL.createObjectURL(blob), [blob]);
   useEffect(() => () => URL.revokeObjectURL(url), [url]);
   const [text, setText] = useState<string | null>(null);
@@ -60,27 +61,6 @@ function DecryptedPreview({ blob, header }: { blob: Blob; header: FileHeader }) 
     if (kind === 'markdown' || kind === 'text') void blob.text().then(setText);
   }, [blob, kind]);
   switch (kind) {
-    case 'image':
-      return (
-        <img
-          src={url}
-          alt={header.name}
-          className="mx-auto max-h-[75dvh] rounded-lg border border-border"
-          data-testid="e2ee-image"
-        />
-      );
-    case 'video':
-      return <video src={url} controls className="max-h-[75dvh] w-full rounded-lg border border-border bg-black" />;
-    case 'audio':
-      return <audio src={url} controls className="w-full" />;
-    case 'pdf':
-      return (
-        <iframe
-          src={url}
-          title={t('files.view.previewOf', { name: header.name })}
-          className="h-[80dvh] w-full rounded-lg border border-border bg-surface"
-        />
-      );
     case 'markdown':
       return text === null ? null : (
         <Suspense fallback={<Skeleton className="h-40 w-full" />}>
@@ -99,7 +79,7 @@ function DecryptedPreview({ blob, header }: { blob: Blob; header: FileHeader }) 
         </pre>
       );
     default:
-      return null;
+      return <MediaPreview kind={kind} src={url} name={header.name} />;
   }
 }
 
@@ -165,7 +145,7 @@ export default function EncryptedFile({ file }: { file: PublicFileDetails }) {
   async function download(header: FileHeader) {
     setDownloadError(null);
     if (decrypted) {
-      saveBlob(decrypted.blob, header.name);
+      downloadBlob(decrypted.blob, header.name);
       return;
     }
     setProgress(0);
@@ -177,7 +157,7 @@ export default function EncryptedFile({ file }: { file: PublicFileDetails }) {
         setDownloadError('tooLarge');
       } else {
         const result = await decryptToBlob(file, fragment, password, setProgress);
-        saveBlob(result.blob, header.name);
+        downloadBlob(result.blob, header.name);
       }
     } catch (error) {
       if (!(error instanceof DOMException && error.name === 'AbortError')) setDownloadError(codeOf(error));
@@ -211,37 +191,31 @@ export default function EncryptedFile({ file }: { file: PublicFileDetails }) {
   const percent = progress === null ? null : Math.min(100, (progress / Math.max(1, file.size)) * 100);
   return (
     <div className="mx-auto flex w-full max-w-5xl flex-col gap-5" data-testid="file-details">
-      <header className="flex flex-col gap-4 rounded-xl border border-border bg-surface p-4 shadow-sm sm:flex-row sm:items-center sm:p-5">
-        <div className="flex min-w-0 flex-1 items-start gap-4">
-          <div className="grid size-12 shrink-0 place-items-center rounded-xl bg-primary-soft text-primary-soft-foreground">
-            <FileLock2 className="size-6" aria-hidden="true" />
-          </div>
-          <div className="min-w-0">
-            <h1 className="break-all text-lg font-semibold leading-snug sm:text-xl" data-testid="file-name">
-              {header.name}
-            </h1>
-            <p className="mt-1 flex flex-wrap items-center gap-x-2 text-sm text-muted-foreground">
-              <span>{formatBytes(header.size, i18n.language)}</span>
-              {header.type && (
-                <>
-                  <span aria-hidden="true">·</span>
-                  <span className="font-mono text-xs">{header.type}</span>
-                </>
-              )}
-            </p>
-            <div className="mt-2 flex flex-wrap gap-1.5">
-              <Badge tone="success" data-testid="file-encrypted">
-                <ShieldCheck aria-hidden="true" />
-                {t('files.view.e2ee.badge')}
-              </Badge>
-            </div>
-          </div>
-        </div>
+      <FileSummary
+        icon={FileLock2}
+        name={header.name}
+        details={[
+          <span key="size">{formatBytes(header.size, i18n.language)}</span>,
+          ...(header.type
+            ? [
+                <span key="type" className="font-mono text-xs">
+                  {header.type}
+                </span>,
+              ]
+            : []),
+        ]}
+        badges={
+          <Badge tone="success" data-testid="file-encrypted">
+            <ShieldCheck aria-hidden="true" />
+            {t('files.view.e2ee.badge')}
+          </Badge>
+        }
+      >
         <Button onClick={() => void download(header)} loading={progress !== null} data-testid="e2ee-download">
           <Download className="size-4" aria-hidden="true" />
           {t('files.view.e2ee.download')}
         </Button>
-      </header>
+      </FileSummary>
       {percent !== null && (
         <div className="flex flex-col gap-1.5" data-testid="e2ee-progress">
           <Progress value={percent} label={t('files.view.e2ee.decrypting')} />

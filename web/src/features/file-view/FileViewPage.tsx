@@ -29,7 +29,8 @@ import { formatBytes, formatDateTime, formatRelative } from '../../lib/format';
 import { fileErrorKind, resolveFileUrl, usePublicFile, verifyFilePassword } from './api';
 import { FileErrorState } from './FileErrorState';
 import { PasswordPrompt } from './PasswordPrompt';
-import { ImagePreview } from '../../components/preview/ImagePreview';
+import { FileSummary } from './FileSummary';
+import { MediaPreview } from './previews/MediaPreview';
 
 // Text/Markdown/Office previews pull in highlight.js, marked and DOMPurify: load them on demand.
 const CodePreview = lazy(() => import('./previews/TextPreview').then((m) => ({ default: m.CodePreview })));
@@ -118,45 +119,7 @@ function Preview({ file, onMediaError }: { file: PublicFileDetails; onMediaError
       );
   }
   if (!file.inline_safe) return noPreview;
-  switch (file.type) {
-    case 'image':
-      return <ImagePreview src={src} alt={file.filename} onError={onMediaError} />;
-    case 'video':
-      return (
-        <video
-          src={src}
-          controls
-          preload="metadata"
-          onError={onMediaError}
-          className="max-h-[75dvh] w-full rounded-lg border border-border bg-black"
-          data-testid="video-preview"
-        />
-      );
-    case 'audio':
-      return (
-        <div className="rounded-lg border border-border bg-surface p-6">
-          <audio
-            src={src}
-            controls
-            preload="metadata"
-            onError={onMediaError}
-            className="w-full"
-            data-testid="audio-preview"
-          />
-        </div>
-      );
-    case 'pdf':
-      return (
-        <iframe
-          src={src}
-          title={t('files.view.previewOf', { name: file.filename })}
-          className="h-[80dvh] w-full rounded-lg border border-border bg-surface"
-          data-testid="pdf-preview"
-        />
-      );
-    default:
-      return noPreview;
-  }
+  return <MediaPreview kind={file.type} src={src} name={file.filename} onError={onMediaError} fallback={noPreview} />;
 }
 
 function Details({ file, onRefresh }: { file: PublicFileDetails; onRefresh: () => void }) {
@@ -183,40 +146,35 @@ function Details({ file, onRefresh }: { file: PublicFileDetails; onRefresh: () =
 
   return (
     <div className="mx-auto flex w-full max-w-5xl flex-col gap-5" data-testid="file-details">
-      <header className="flex flex-col gap-4 rounded-xl border border-border bg-surface p-4 shadow-sm sm:flex-row sm:items-center sm:p-5">
-        <div className="flex min-w-0 flex-1 items-start gap-4">
-          <div className="grid size-12 shrink-0 place-items-center rounded-xl bg-primary-soft text-primary-soft-foreground">
-            <Icon className="size-6" aria-hidden="true" />
-          </div>
-          <div className="min-w-0">
-            <h1 className="break-all text-lg font-semibold leading-snug sm:text-xl" data-testid="file-name">
-              {file.filename}
-            </h1>
-            <p className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-muted-foreground">
-              <span>{formatBytes(file.size, i18n.language)}</span>
-              <span aria-hidden="true">·</span>
-              <span className="font-mono text-xs">{file.mimetype}</span>
-              <span aria-hidden="true">·</span>
-              <span title={formatDateTime(file.created_at, i18n.language)}>
-                {t('files.view.uploaded', { when: formatRelative(file.created_at, i18n.language) })}
-              </span>
-            </p>
-            <div className="mt-2 flex flex-wrap gap-1.5">
-              {file.expires_at && (
-                <Badge tone="warning" title={formatDateTime(file.expires_at, i18n.language)}>
-                  <CalendarClock aria-hidden="true" />
-                  {t('files.view.expires', { when: formatRelative(file.expires_at, i18n.language) })}
-                </Badge>
-              )}
-              {viewsLeft !== null && (
-                <Badge tone="neutral">
-                  <Eye aria-hidden="true" />
-                  {t('files.view.viewsLeft', { count: viewsLeft })}
-                </Badge>
-              )}
-            </div>
-          </div>
-        </div>
+      <FileSummary
+        icon={Icon}
+        name={file.filename}
+        details={[
+          <span key="size">{formatBytes(file.size, i18n.language)}</span>,
+          <span key="type" className="font-mono text-xs">
+            {file.mimetype}
+          </span>,
+          <span key="when" title={formatDateTime(file.created_at, i18n.language)}>
+            {t('files.view.uploaded', { when: formatRelative(file.created_at, i18n.language) })}
+          </span>,
+        ]}
+        badges={
+          <>
+            {file.expires_at && (
+              <Badge tone="warning" title={formatDateTime(file.expires_at, i18n.language)}>
+                <CalendarClock aria-hidden="true" />
+                {t('files.view.expires', { when: formatRelative(file.expires_at, i18n.language) })}
+              </Badge>
+            )}
+            {viewsLeft !== null && (
+              <Badge tone="neutral">
+                <Eye aria-hidden="true" />
+                {t('files.view.viewsLeft', { count: viewsLeft })}
+              </Badge>
+            )}
+          </>
+        }
+      >
         <div className="grid grid-cols-[1fr_auto_auto] gap-2 sm:flex sm:shrink-0">
           <Button asChild>
             <a href={resolveFileUrl(file.download_url)} download={file.filename} data-testid="download-link">
@@ -233,7 +191,7 @@ function Details({ file, onRefresh }: { file: PublicFileDetails; onRefresh: () =
             <span className="hidden sm:inline">{t('files.view.qr')}</span>
           </Button>
         </div>
-      </header>
+      </FileSummary>
 
       {file.remark && (
         <p className="rounded-lg border border-border bg-surface-muted px-4 py-3 text-sm whitespace-pre-wrap">

@@ -101,15 +101,3 @@ export async function decryptToFile(
   const body = await ciphertext(file);
   await body.pipeThrough(counting(onProgress)).pipeThrough(stream).pipeTo(writable);
 }
-
-export function saveBlob(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.rel = 'noopener';
-  document.body.append(a);
-  a.click();
-  a.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}

@@ -40,7 +40,7 @@ import { isQueuedOffline } from '../../lib/offline/status';
 import { getResolvedTheme } from '../../lib/theme';
 import { useSession } from '../../lib/useSession';
 import { createPaste } from '../pastes/api';
-import { downloadBlob } from './export/download';
+import { downloadBlob } from '../../lib/downloadBlob';
 import { ShareOptionsFields } from './ShareOptions';
 import { ShareResult } from './ShareResult';
 import {

@@ -1,7 +1,8 @@
-import { History, RotateCcw, X } from 'lucide-react';
+import { History, RotateCcw, ShieldCheck, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../lib/toast';
+import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { IconButton } from '../../components/ui/icon-button';
 import { Progress } from '../../components/ui/progress';
@@ -14,6 +15,7 @@ import {
   resumeStore,
   type ResumeRecord,
 } from '../../lib/uploader/resumeStore';
+import { E2EE_SOURCE_KIND } from './useUploadQueue';
 
 /** Unfinished multipart uploads remembered in IndexedDB (stale ones are dropped). */
 export function useResumeRecords(): ResumeRecord[] {
@@ -91,6 +93,12 @@ function ResumeRow({
           <p className="truncate text-sm font-medium" title={record.name}>
             {record.name}
           </p>
+          {record.source?.kind === E2EE_SOURCE_KIND && (
+            <Badge tone="success" className="mt-1" data-testid="resume-encrypted">
+              <ShieldCheck aria-hidden="true" />
+              {t('files.upload.options.encrypted')}
+            </Badge>
+          )}
           <p className="text-xs tabular-nums text-muted-foreground">
             {t('files.upload.multipart.savedProgress', {
               done: formatBytes(done, i18n.language),

@@ -24,7 +24,7 @@ import {
   type ShareOptionsState,
 } from './ShareOptionsForm';
 import { isActive, UploadQueueList } from './UploadQueueList';
-import { useUploadQueue, type QueueItem } from './useUploadQueue';
+import { E2EE_SOURCE_KIND, useUploadQueue, type E2eeChoice, type QueueItem } from './useUploadQueue';
 
 /** A pasted screenshot arrives as "image.png": give it a readable, unique name. */
 function namePasted(file: File, index: number): File {
@@ -70,11 +70,12 @@ function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
   const resume = (file: File, record: ResumeRecord) => {
     const items = queue.enqueue([file]);
     toast.success(t('files.upload.multipart.resuming', { name: file.name }));
-    void queue.start(items, {
-      ...toShareOptions(effective),
-      s3_config_id: record.s3_config_id || undefined,
-      slug: undefined,
-    });
+    // An encrypted session goes on with the key it was started with (kept with the session).
+    void queue.start(
+      items,
+      { ...toShareOptions(effective), s3_config_id: record.s3_config_id || undefined, slug: undefined },
+      record.source?.kind === E2EE_SOURCE_KIND ? { resume: true } : undefined,
+    );
   };
 
   const errors = submitted ? validateOptions(effective, t) : {};
@@ -202,7 +203,7 @@ function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
 
 /** /upload (spec §2 Upload): file upload tab and upload from a URL. */
 /** End-to-end encryption of the upload, when chosen: the password then becomes part of the key. */
-function e2eeOf(state: ShareOptionsState): { password?: string } | undefined {
+function e2eeOf(state: ShareOptionsState): E2eeChoice | undefined {
   if (!state.encrypted) return undefined;
   return state.password ? { password: state.password } : {};
 }

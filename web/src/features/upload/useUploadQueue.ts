@@ -1,3 +1,4 @@
+import { E2EE_FILE_PLACEHOLDER_NAME } from '@clipnest/contract/e2ee';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   chooseUploader,
@@ -6,6 +7,7 @@ import {
   UploadError,
   type ShareOptions,
   type UploadResult,
+  type UploadSource,
   type UploadStage,
   type UploadTarget,
 } from '../../lib/uploader';
@@ -28,6 +30,15 @@ export interface QueueItem {
   /** Link key of an end-to-end encrypted upload (the share link is `/file/{slug}#{key}`). */
   linkKey?: string;
 }
+
+/** End-to-end encryption of an upload: the password becomes part of the key; `resume` reuses a saved key. */
+export interface E2eeChoice {
+  password?: string;
+  resume?: boolean;
+}
+
+/** UploadSource.kind of an encrypted upload: its resumable sessions are kept apart from the plain file's. */
+export const E2EE_SOURCE_KIND = 'e2ee';
 
 const CONCURRENCY = 2;
 let counter = 0;
@@ -97,7 +108,7 @@ export function useUploadQueue({
   }, []);
 
   const runOne = useCallback(
-    async (item: QueueItem, shareOptions: ShareOptions, e2ee?: { password?: string }) => {
+    async (item: QueueItem, shareOptions: ShareOptions, e2ee?: E2eeChoice) => {
       const controller = new AbortController();
       controllers.current.set(item.id, controller);
       patch(item.id, { stage: 'starting', error: undefined, loaded: 0, speed: null, etaSeconds: null });
@@ -105,30 +116,20 @@ export function useUploadQueue({
         let file = item.file;
         let filename = item.name;
         let options = shareOptions;
-        let linkKey: string | undefined;
+        let source: UploadSource | undefined;
         if (e2ee) {
-          // Encrypt first (progress in plaintext bytes), then upload the ciphertext like any file.
+          // Encrypted as it uploads (big files: part by part, through the resumable multipart flow).
           const { encryptForUpload } = await import('./encryptUpload');
-          patch(item.id, { stage: 'processing' });
-          const sealed = await encryptForUpload(
-            item.file,
-            item.name,
-            shareOptions,
-            e2ee.password,
-            (done) => patch(item.id, { loaded: done }),
-            controller.signal,
-          ).catch((error: unknown) => {
-            if (controller.signal.aborted) throw new UploadError('cancelled', { cancelled: true });
-            throw error;
-          });
-          ({ file, options } = sealed);
-          filename = file.name;
-          linkKey = sealed.key;
-          patch(item.id, { linkKey });
+          const sealed = await encryptForUpload(item.file, item.name, shareOptions, e2ee);
+          if (controller.signal.aborted) throw new UploadError('cancelled', { cancelled: true });
+          ({ file, options, source } = sealed);
+          filename = sealed.source ? E2EE_FILE_PLACEHOLDER_NAME : file.name;
+          patch(item.id, { linkKey: sealed.key });
         }
-        const uploader = chooseUploader(file, callbacks.current.targetOf?.(options));
+        const uploader = chooseUploader(source ?? file, callbacks.current.targetOf?.(options));
         const result = await uploader.upload({
           file,
+          ...(source ? { source } : {}),
           filename,
           options,
           signal: controller.signal,
@@ -160,7 +161,7 @@ export function useUploadQueue({
 
   /** Uploads the given items with the options; a custom slug is numbered per file. Resolves per-item outcomes. */
   const start = useCallback(
-    async (targets: QueueItem[], options: ShareOptions, e2ee?: { password?: string }) => {
+    async (targets: QueueItem[], options: ShareOptions, e2ee?: E2eeChoice) => {
       let next = 0;
       const outcomes: { ok: boolean; status: number }[] = [];
       const worker = async () => {

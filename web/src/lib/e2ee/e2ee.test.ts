@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { E2EE_CHUNK_SIZE, E2EE_TAG_BYTES } from '@clipnest/contract/e2ee';
-import { createFileDecryptor, encryptFile, encryptFileToBlob } from './file';
+import { createFileDecryptor, encryptFile, resumeFileEncryption } from './file';
 import { isE2eeError } from './errors';
 import { parseLinkKey } from './keys';
 import { decryptPaste, encryptPaste } from './paste';
@@ -44,9 +44,7 @@ async function encryptedBytes(data: Uint8Array, meta: { name: string; type: stri
     random: vectorRandom(),
     ...(password ? { password, iterations: 100_000 } : {}),
   });
-  const parts: Uint8Array[] = [enc.head];
-  for await (const record of enc.records()) parts.push(record);
-  return { bytes: Buffer.concat(parts), enc };
+  return { bytes: Buffer.from(await (await enc.read(0, enc.size)).arrayBuffer()), enc };
 }
 
 async function decryptAll(bytes: Uint8Array, params = FILE_PARAMS as never, key: string = KEY, chunk = 10_000) {
@@ -163,14 +161,11 @@ describe('e2ee file format (CNF1)', () => {
     }
   });
 
-  it('round-trips empty, exact-multiple and password-protected files through the Blob path', async () => {
+  it('round-trips empty, exact-multiple and password-protected files', async () => {
     for (const size of [0, E2EE_CHUNK_SIZE, 2 * E2EE_CHUNK_SIZE + 1]) {
       const data = seq(7, size);
-      const { blob, encryption, key } = await encryptFileToBlob(new Blob([data as Uint8Array<ArrayBuffer>]), {
-        name: 'a',
-        type: '',
-      });
-      const out = await decryptAll(new Uint8Array(await blob.arrayBuffer()), encryption as never, key);
+      const { bytes, enc } = await encryptedBytes(data, { name: 'a', type: '' });
+      const out = await decryptAll(bytes, enc.encryption as never, enc.key);
       expect(out.data.length).toBe(size);
       expect(Buffer.compare(out.data, Buffer.from(data))).toBe(0);
     }
@@ -204,5 +199,28 @@ describe('e2ee file format (CNF1)', () => {
     expect(await codeOf(decryptAll(swapped))).toBe('tampered');
     expect(await codeOf(decryptAll(Buffer.concat([bytes, Buffer.alloc(20)])))).toBe('tampered');
     expect(await codeOf(decryptAll(Buffer.from('not an encrypted file at all')))).toBe('unsupported');
+  });
+
+  it('reads any byte range of the object, the same bytes whatever the order, and again after a resume', async () => {
+    const data = seq(5, 5 * E2EE_CHUNK_SIZE + 1234);
+    const file = new Blob([data as Uint8Array<ArrayBuffer>]);
+    const { bytes, enc } = await encryptedBytes(data, { name: 'parts.bin', type: '' });
+    const R = E2EE_CHUNK_SIZE + E2EE_TAG_BYTES;
+    // Part boundaries inside the head, inside records and on record edges; read in reverse order.
+    const cuts = [0, 7, enc.head.length, enc.head.length + R - 1, enc.head.length + 2 * R, 200_001, bytes.length];
+    const ranges = cuts.slice(1).map((end, i) => [cuts[i]!, end] as const);
+    const resumed = resumeFileEncryption(file, structuredClone(enc.state))!;
+    expect(resumed.size).toBe(bytes.length);
+    for (const [start, end] of [...ranges].reverse()) {
+      for (const source of [enc, resumed]) {
+        const got = Buffer.from(await (await source.read(start, end)).arrayBuffer());
+        expect(Buffer.compare(got, bytes.subarray(start, end)), `${start}-${end}`).toBe(0);
+      }
+    }
+    const out = await decryptAll(bytes, enc.encryption as never, resumed.key);
+    expect(Buffer.compare(out.data, Buffer.from(data))).toBe(0);
+    // A state made for another file (size) is not used.
+    expect(resumeFileEncryption(new Blob([new Uint8Array(3)]), enc.state)).toBeNull();
+    expect(resumeFileEncryption(file, undefined)).toBeNull();
   });
 });

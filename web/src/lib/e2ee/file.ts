@@ -6,24 +6,12 @@ import {
   E2EE_FLAG_HEADER,
   E2EE_FLAG_LAST,
   E2EE_NONCE_PREFIX_BYTES,
-  E2EE_PBKDF2_ITERATIONS,
-  E2EE_SALT_BYTES,
   E2EE_TAG_BYTES,
   type E2eeParams,
 } from '@clipnest/contract/e2ee';
-import { toBase64Url } from './base64url';
+import { fromBase64Url, toBase64Url } from './base64url';
 import { E2eeError } from './errors';
-import {
-  type AesKey,
-  bs,
-  checkParams,
-  cryptoRandom,
-  decodeSalt,
-  deriveAesKey,
-  newLinkKey,
-  parseLinkKey,
-  type RandomSource,
-} from './keys';
+import { type AesKey, bs, newShareKey, type RandomSource, shareKey } from './keys';
 
 /**
  * The CNF1 stream (docs/encryption.md): magic "CNF1" ‖ nonce prefix (8) ‖ u32be header length ‖ header
@@ -35,8 +23,6 @@ import {
 const MAGIC = new TextEncoder().encode(E2EE_FILE_MAGIC);
 const RECORD_BYTES = E2EE_CHUNK_SIZE + E2EE_TAG_BYTES;
 const HEADER_MAX_BYTES = 64 * 1024;
-/** Plaintext read from the file per step (records of one step are encrypted in parallel). */
-const READ_BYTES = 64 * E2EE_CHUNK_SIZE;
 
 /** The encrypted header: what the server must not see. */
 export interface FileHeader {
@@ -60,22 +46,34 @@ function aad(flag: number): Uint8Array {
   return out;
 }
 
-async function seal(key: AesKey, prefix: Uint8Array, counter: number, flag: number, data: Uint8Array) {
-  const sealed = await crypto.subtle.encrypt(
-    { name: 'AES-GCM', iv: bs(nonce(prefix, counter)), additionalData: bs(aad(flag)) },
-    key,
-    bs(data),
-  );
-  return new Uint8Array(sealed);
+/** AES-GCM of record `counter` (encrypt on the way up, decrypt on the way down). */
+async function crypt(
+  op: 'encrypt' | 'decrypt',
+  key: AesKey,
+  prefix: Uint8Array,
+  counter: number,
+  flag: number,
+  data: Uint8Array,
+): Promise<Uint8Array> {
+  const params = { name: 'AES-GCM', iv: bs(nonce(prefix, counter)), additionalData: bs(aad(flag)) };
+  return new Uint8Array(await crypto.subtle[op](params, key, bs(data)));
 }
 
-async function open(key: AesKey, prefix: Uint8Array, counter: number, flag: number, data: Uint8Array) {
-  const opened = await crypto.subtle.decrypt(
-    { name: 'AES-GCM', iv: bs(nonce(prefix, counter)), additionalData: bs(aad(flag)) },
-    key,
-    bs(data),
-  );
-  return new Uint8Array(opened);
+/**
+ * What reopens the same encryption of a file after a reload, so that a resumed upload sends exactly the bytes
+ * the parts already uploaded belong to. Kept in IndexedDB with the upload session until it completes or is
+ * discarded (structured-clone values only: the AES key stays a non-extractable CryptoKey).
+ */
+export interface FileEncryptionState {
+  v: 1;
+  /** The link key (fragment), for the link shown once the upload completes. */
+  key: string;
+  aesKey: AesKey;
+  encryption: E2eeParams;
+  /** base64url of the stream's first bytes (magic, nonce prefix, header length, encrypted header). */
+  head: string;
+  /** Plaintext size the state was made for. */
+  size: number;
 }
 
 export interface FileEncryption {
@@ -86,91 +84,92 @@ export interface FileEncryption {
   head: Uint8Array;
   /** Size of the whole encrypted object. */
   size: number;
-  /** Encrypted records, in order, reading `file` a few MiB at a time. */
-  records(onPlaintext?: (done: number) => void): AsyncGenerator<Uint8Array>;
+  /**
+   * Bytes [start, end) of the encrypted object. Only the records the range touches are encrypted (in
+   * parallel); record i always has the same nonce, flag and bytes, so any range, asked any number of times, in
+   * any order, matches the same object.
+   */
+  read(start: number, end: number): Promise<Blob>;
+  state: FileEncryptionState;
 }
 
-/** Sets up the encryption of `file` (name and type go in the encrypted header). */
+function sealer(file: Blob, key: AesKey, head: Uint8Array, state: FileEncryptionState): FileEncryption {
+  const prefix = head.subarray(MAGIC.length, MAGIC.length + E2EE_NONCE_PREFIX_BYTES);
+  const recordCount = Math.max(1, Math.ceil(file.size / E2EE_CHUNK_SIZE));
+  const size = head.length + file.size + recordCount * E2EE_TAG_BYTES;
+  return {
+    encryption: state.encryption,
+    key: state.key,
+    head,
+    size,
+    state,
+    async read(from, to) {
+      const start = Math.max(0, from);
+      const end = Math.min(size, to);
+      const pieces: Uint8Array<ArrayBuffer>[] = [];
+      if (start < head.length) pieces.push(bs(head.subarray(start, Math.min(end, head.length))));
+      if (end > head.length && end > start) {
+        const first = Math.floor((Math.max(start, head.length) - head.length) / RECORD_BYTES) + 1;
+        const last = Math.floor((end - 1 - head.length) / RECORD_BYTES) + 1;
+        const plainStart = (first - 1) * E2EE_CHUNK_SIZE;
+        const plain = new Uint8Array(
+          await file.slice(plainStart, Math.min(last * E2EE_CHUNK_SIZE, file.size)).arrayBuffer(),
+        );
+        const jobs: Promise<Uint8Array>[] = [];
+        for (let i = first; i <= last; i++) {
+          const at = (i - first) * E2EE_CHUNK_SIZE;
+          const flag = i === recordCount ? E2EE_FLAG_LAST : E2EE_FLAG_DATA;
+          jobs.push(
+            crypt('encrypt', key, prefix, i, flag, plain.subarray(at, Math.min(at + E2EE_CHUNK_SIZE, plain.length))),
+          );
+        }
+        const sealed = await Promise.all(jobs);
+        sealed.forEach((record, index) => {
+          const recordStart = head.length + (first + index - 1) * RECORD_BYTES;
+          const a = Math.max(start, recordStart) - recordStart;
+          const b = Math.min(end, recordStart + record.length) - recordStart;
+          pieces.push(bs(record.subarray(a, b)));
+        });
+      }
+      return new Blob(pieces, { type: 'application/octet-stream' });
+    },
+  };
+}
+
+/** Sets up the encryption of `file` (name and type go in the encrypted header) under a new random key. */
 export async function encryptFile(
   file: Blob,
   meta: { name: string; type: string },
   options: { password?: string; iterations?: number; random?: RandomSource } = {},
 ): Promise<FileEncryption> {
-  const random = options.random ?? cryptoRandom;
-  const link = newLinkKey(random);
-  const salt = random(E2EE_SALT_BYTES);
+  const { key, fragment, params, random } = await newShareKey('file', E2EE_FILE_INFO, options);
   const prefix = random(E2EE_NONCE_PREFIX_BYTES);
-  const iterations = options.password ? (options.iterations ?? E2EE_PBKDF2_ITERATIONS) : 0;
-  const key = await deriveAesKey(
-    link.bytes,
-    salt,
-    E2EE_FILE_INFO,
-    options.password ? { text: options.password, iterations } : null,
-  );
   const header: FileHeader = { name: meta.name, type: meta.type, size: file.size };
-  const sealedHeader = await seal(key, prefix, 0, E2EE_FLAG_HEADER, new TextEncoder().encode(JSON.stringify(header)));
+  const json = new TextEncoder().encode(JSON.stringify(header));
+  const sealedHeader = await crypt('encrypt', key, prefix, 0, E2EE_FLAG_HEADER, json);
   const head = new Uint8Array(MAGIC.length + prefix.length + 4 + sealedHeader.length);
   head.set(MAGIC, 0);
   head.set(prefix, MAGIC.length);
   new DataView(head.buffer).setUint32(MAGIC.length + prefix.length, sealedHeader.length, false);
   head.set(sealedHeader, MAGIC.length + prefix.length + 4);
-  const recordCount = Math.max(1, Math.ceil(file.size / E2EE_CHUNK_SIZE));
-  return {
-    encryption: {
-      v: 1,
-      alg: 'AES-256-GCM',
-      kind: 'file',
-      kdf: options.password ? 'PBKDF2-SHA-256' : 'none',
-      iterations,
-      salt: toBase64Url(salt),
-      chunk_size: E2EE_CHUNK_SIZE,
-    },
-    key: link.fragment,
-    head,
-    size: head.length + file.size + recordCount * E2EE_TAG_BYTES,
-    async *records(onPlaintext) {
-      let counter = 1;
-      for (let offset = 0; offset < file.size || counter === 1; offset += READ_BYTES) {
-        const plain = new Uint8Array(await file.slice(offset, offset + READ_BYTES).arrayBuffer());
-        const jobs: Promise<Uint8Array>[] = [];
-        for (let at = 0; at < plain.length || (plain.length === 0 && jobs.length === 0); at += E2EE_CHUNK_SIZE) {
-          const end = Math.min(at + E2EE_CHUNK_SIZE, plain.length);
-          const last = counter === recordCount;
-          jobs.push(seal(key, prefix, counter, last ? E2EE_FLAG_LAST : E2EE_FLAG_DATA, plain.subarray(at, end)));
-          counter++;
-        }
-        for (const record of await Promise.all(jobs)) yield record;
-        onPlaintext?.(Math.min(file.size, offset + plain.length));
-        if (file.size === 0) break;
-      }
-    },
+  const encryption: E2eeParams = { ...params, chunk_size: E2EE_CHUNK_SIZE };
+  const state: FileEncryptionState = {
+    v: 1,
+    key: fragment,
+    aesKey: key,
+    encryption,
+    head: toBase64Url(head),
+    size: file.size,
   };
+  return sealer(file, key, head, state);
 }
 
-/**
- * Encrypts `file` into a Blob (the browser keeps big Blobs on disk, not in the page's heap) that the
- * ordinary uploaders send like any file.
- */
-export async function encryptFileToBlob(
-  file: Blob,
-  meta: { name: string; type: string },
-  options: { password?: string; onProgress?: (done: number, total: number) => void; signal?: AbortSignal } = {},
-): Promise<{ blob: Blob; encryption: E2eeParams; key: string }> {
-  const enc = await encryptFile(file, meta, options);
-  const parts: (Blob | Uint8Array<ArrayBuffer>)[] = [enc.head as Uint8Array<ArrayBuffer>];
-  let batch: Uint8Array<ArrayBuffer>[] = [];
-  for await (const record of enc.records((done) => options.onProgress?.(done, file.size))) {
-    if (options.signal?.aborted) throw new DOMException('cancelled', 'AbortError');
-    batch.push(record as Uint8Array<ArrayBuffer>);
-    if (batch.length >= 64) {
-      parts.push(new Blob(batch));
-      batch = [];
-    }
-  }
-  if (batch.length > 0) parts.push(new Blob(batch));
-  const blob = new Blob(parts, { type: 'application/octet-stream' });
-  if (blob.size !== enc.size) throw new Error('encrypted size mismatch');
-  return { blob, encryption: enc.encryption, key: enc.key };
+/** The same encryption of the same file again (a resumed upload), or null when the state does not fit it. */
+export function resumeFileEncryption(file: Blob, state: FileEncryptionState | undefined): FileEncryption | null {
+  if (!state || state.v !== 1 || state.size !== file.size || !state.aesKey) return null;
+  const head = fromBase64Url(state.head);
+  if (!head || head.length < MAGIC.length + E2EE_NONCE_PREFIX_BYTES + 4 + E2EE_TAG_BYTES) return null;
+  return sealer(file, state.aesKey, head, state);
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
@@ -194,17 +193,8 @@ export async function createFileDecryptor(
   fragment: string | null | undefined,
   password?: string,
 ): Promise<FileDecryptor> {
-  checkParams(params, 'file');
   if (params.chunk_size !== undefined && params.chunk_size !== E2EE_CHUNK_SIZE) throw new E2eeError('unsupported');
-  const linkKey = parseLinkKey(fragment);
-  const needsPassword = params.kdf !== 'none';
-  if (needsPassword && !password) throw new E2eeError('password_required');
-  const key = await deriveAesKey(
-    linkKey,
-    decodeSalt(params),
-    E2EE_FILE_INFO,
-    needsPassword ? { text: password!, iterations: params.iterations } : null,
-  );
+  const key = await shareKey(params, 'file', E2EE_FILE_INFO, fragment, password);
   let resolveHeader!: (header: FileHeader) => void;
   let rejectHeader!: (error: unknown) => void;
   const header = new Promise<FileHeader>((resolve, reject) => {
@@ -234,7 +224,7 @@ export async function createFileDecryptor(
     const pre = buffer.slice(MAGIC.length, MAGIC.length + E2EE_NONCE_PREFIX_BYTES);
     let plain: Uint8Array;
     try {
-      plain = await open(key, pre, 0, E2EE_FLAG_HEADER, buffer.subarray(fixed, fixed + length));
+      plain = await crypt('decrypt', key, pre, 0, E2EE_FLAG_HEADER, buffer.subarray(fixed, fixed + length));
     } catch {
       return fail(new E2eeError('wrong_key'));
     }
@@ -256,7 +246,7 @@ export async function createFileDecryptor(
 
   async function record(data: Uint8Array, last: boolean): Promise<Uint8Array> {
     try {
-      const plain = await open(key, prefix!, counter, last ? E2EE_FLAG_LAST : E2EE_FLAG_DATA, data);
+      const plain = await crypt('decrypt', key, prefix!, counter, last ? E2EE_FLAG_LAST : E2EE_FLAG_DATA, data);
       counter++;
       produced += plain.length;
       return plain;

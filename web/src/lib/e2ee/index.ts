@@ -6,4 +6,12 @@ export { toBase64Url, fromBase64Url } from './base64url';
 export { E2eeError, isE2eeError, type E2eeErrorCode } from './errors';
 export { parseLinkKey } from './keys';
 export { decryptPaste, encryptPaste, pasteNeedsPassword, type EncryptedPaste, type PastePlaintext } from './paste';
-export { createFileDecryptor, encryptFile, encryptFileToBlob, type FileDecryptor, type FileHeader } from './file';
+export {
+  createFileDecryptor,
+  encryptFile,
+  resumeFileEncryption,
+  type FileDecryptor,
+  type FileEncryption,
+  type FileEncryptionState,
+  type FileHeader,
+} from './file';

@@ -1,5 +1,6 @@
 import {
   E2EE_KEY_BYTES,
+  E2EE_PBKDF2_ITERATIONS,
   E2EE_PBKDF2_MAX_ITERATIONS,
   E2EE_PBKDF2_MIN_ITERATIONS,
   E2EE_SALT_BYTES,
@@ -89,5 +90,65 @@ export async function deriveAesKey(
     { name: 'AES-GCM', length: 256 },
     false,
     ['encrypt', 'decrypt'],
+  );
+}
+
+/** The parameters every share has (`kind`-specific fields are added by the caller). */
+export type BaseParams = Pick<E2eeParams, 'v' | 'alg' | 'kind' | 'kdf' | 'iterations' | 'salt'>;
+
+/**
+ * Key material for a new share: a random link key and salt, the password (if any) mixed in, and the derived
+ * AES key. `params` are the public parameters to store with the ciphertext.
+ */
+export async function newShareKey(
+  kind: E2eeParams['kind'],
+  info: string,
+  options: { password?: string; iterations?: number; random?: RandomSource },
+): Promise<{ key: AesKey; fragment: string; params: BaseParams; random: RandomSource }> {
+  const random = options.random ?? cryptoRandom;
+  const link = newLinkKey(random);
+  const salt = random(E2EE_SALT_BYTES);
+  const iterations = options.password ? (options.iterations ?? E2EE_PBKDF2_ITERATIONS) : 0;
+  const key = await deriveAesKey(
+    link.bytes,
+    salt,
+    info,
+    options.password ? { text: options.password, iterations } : null,
+  );
+  return {
+    key,
+    fragment: link.fragment,
+    params: {
+      v: 1,
+      alg: 'AES-256-GCM',
+      kind,
+      kdf: options.password ? 'PBKDF2-SHA-256' : 'none',
+      iterations,
+      salt: toBase64Url(salt),
+    },
+    random,
+  };
+}
+
+/**
+ * The AES key of an existing share from its parameters, the link's fragment and the password. Throws an
+ * {@link E2eeError}: unsupported, missing_key / bad_key, password_required.
+ */
+export async function shareKey(
+  params: E2eeParams,
+  kind: E2eeParams['kind'],
+  info: string,
+  fragment: string | null | undefined,
+  password: string | undefined,
+): Promise<AesKey> {
+  checkParams(params, kind);
+  const linkKey = parseLinkKey(fragment);
+  const needsPassword = params.kdf !== 'none';
+  if (needsPassword && !password) throw new E2eeError('password_required');
+  return deriveAesKey(
+    linkKey,
+    decodeSalt(params),
+    info,
+    needsPassword ? { text: password!, iterations: params.iterations } : null,
   );
 }

@@ -1,23 +1,7 @@
-import {
-  E2EE_IV_BYTES,
-  E2EE_PASTE_AAD,
-  E2EE_PASTE_INFO,
-  E2EE_PBKDF2_ITERATIONS,
-  E2EE_SALT_BYTES,
-  type E2eeParams,
-} from '@clipnest/contract/e2ee';
+import { E2EE_IV_BYTES, E2EE_PASTE_AAD, E2EE_PASTE_INFO, type E2eeParams } from '@clipnest/contract/e2ee';
 import { fromBase64Url, toBase64Url } from './base64url';
 import { E2eeError } from './errors';
-import {
-  bs,
-  checkParams,
-  cryptoRandom,
-  decodeSalt,
-  deriveAesKey,
-  newLinkKey,
-  parseLinkKey,
-  type RandomSource,
-} from './keys';
+import { bs, newShareKey, shareKey, type RandomSource } from './keys';
 
 const encoder = new TextEncoder();
 
@@ -41,17 +25,8 @@ export async function encryptPaste(
   plaintext: PastePlaintext,
   options: { password?: string; iterations?: number; random?: RandomSource } = {},
 ): Promise<EncryptedPaste> {
-  const random = options.random ?? cryptoRandom;
-  const link = newLinkKey(random);
-  const salt = random(E2EE_SALT_BYTES);
+  const { key, fragment, params, random } = await newShareKey('paste', E2EE_PASTE_INFO, options);
   const iv = random(E2EE_IV_BYTES);
-  const iterations = options.password ? (options.iterations ?? E2EE_PBKDF2_ITERATIONS) : 0;
-  const key = await deriveAesKey(
-    link.bytes,
-    salt,
-    E2EE_PASTE_INFO,
-    options.password ? { text: options.password, iterations } : null,
-  );
   const body = JSON.stringify({ content: plaintext.content, remark: plaintext.remark, type: plaintext.type });
   const sealed = await crypto.subtle.encrypt(
     { name: 'AES-GCM', iv: bs(iv), additionalData: encoder.encode(E2EE_PASTE_AAD) },
@@ -60,16 +35,8 @@ export async function encryptPaste(
   );
   return {
     content: toBase64Url(new Uint8Array(sealed)),
-    encryption: {
-      v: 1,
-      alg: 'AES-256-GCM',
-      kind: 'paste',
-      kdf: options.password ? 'PBKDF2-SHA-256' : 'none',
-      iterations,
-      salt: toBase64Url(salt),
-      iv: toBase64Url(iv),
-    },
-    key: link.fragment,
+    encryption: { ...params, iv: toBase64Url(iv) },
+    key: fragment,
   };
 }
 
@@ -88,21 +55,11 @@ export async function decryptPaste(
   fragment: string | null | undefined,
   password?: string,
 ): Promise<PastePlaintext> {
-  checkParams(params, 'paste');
-  const linkKey = parseLinkKey(fragment);
-  const needsPassword = pasteNeedsPassword(params);
-  if (needsPassword && !password) throw new E2eeError('password_required');
-  const salt = decodeSalt(params);
+  const key = await shareKey(params, 'paste', E2EE_PASTE_INFO, fragment, password);
   const iv = params.iv === undefined ? undefined : fromBase64Url(params.iv);
   if (!iv || iv.length !== E2EE_IV_BYTES) throw new E2eeError('unsupported', 'bad iv');
   const sealed = fromBase64Url(content.trim());
   if (!sealed) throw new E2eeError('tampered');
-  const key = await deriveAesKey(
-    linkKey,
-    salt,
-    E2EE_PASTE_INFO,
-    needsPassword ? { text: password!, iterations: params.iterations } : null,
-  );
   let opened: ArrayBuffer;
   try {
     opened = await crypto.subtle.decrypt(

@@ -24,7 +24,7 @@ export interface UploadTarget {
  * on S3, through the server on local storage); small files go straight to the bucket with one
  * presigned PUT on S3, else as a plain form upload.
  */
-export function chooseUploader(file: File, target: UploadTarget = {}): Uploader {
+export function chooseUploader(file: { size: number }, target: UploadTarget = {}): Uploader {
   if (file.size > MULTIPART_THRESHOLD) return createMultipartUploader();
   if (target.storageType === 's3') return createPresignedUploader();
   return createFormUploader();

@@ -100,6 +100,25 @@ function makeTask(size: number, signal = new AbortController().signal) {
   return { stages, task: { file, options: {}, signal, onProgress: (p: UploadProgress) => stages.push(p) } };
 }
 
+/** A session of 4 parts (35 bytes) with parts 1 and 3 uploaded, as a reload finds it. */
+function savedSession(file: File, kind?: string): ResumeRecord {
+  return {
+    key: resumeKey(file, '', kind),
+    name: 'big.bin',
+    filename: 'big.bin',
+    size: 35,
+    lastModified: 1000,
+    s3_config_id: '',
+    file_id: 'f1',
+    upload_id: 'u1',
+    part_size: PART,
+    part_count: 4,
+    parts_done: [1, 3],
+    created_at: Date.now(),
+    updated_at: Date.now(),
+  };
+}
+
 const noSleep = (delays: number[]) => (ms: number) => {
   delays.push(ms);
   return Promise.resolve();
@@ -233,22 +252,7 @@ describe('multipart uploader', () => {
     server.recorded.set(3, '"c"');
     const store = createMemoryResumeStore();
     const { task } = makeTask(35);
-    const record: ResumeRecord = {
-      key: resumeKey(task.file, ''),
-      name: 'big.bin',
-      filename: 'big.bin',
-      size: 35,
-      lastModified: 1000,
-      s3_config_id: '',
-      file_id: 'f1',
-      upload_id: 'u1',
-      part_size: PART,
-      part_count: 4,
-      parts_done: [1, 3],
-      created_at: Date.now(),
-      updated_at: Date.now(),
-    };
-    await store.put(record);
+    await store.put(savedSession(task.file));
     const sent: string[] = [];
     const put = (url: string) => {
       sent.push(url.split('?')[0]!);
@@ -257,6 +261,70 @@ describe('multipart uploader', () => {
     await createMultipartUploader({ api: server.api, put, store }).upload(task);
     expect(sent.sort()).toEqual(['http://bucket/p2', 'http://bucket/p4']);
     expect(server.calls.some((c) => c.path.endsWith('/init'))).toBe(false);
+  });
+
+  it('sends a source in place of the file, made one part ahead, and resumes it only with the same id', async () => {
+    // A 25-byte file whose "encrypted" bytes are 35: each byte + 1, plus 10 bytes of head.
+    const bytes = Uint8Array.from({ length: 35 }, (_, i) => i + 1);
+    const reads: number[] = [];
+    let held = 0;
+    let peakHeld = 0;
+    const source = (id: string) => ({
+      kind: 'test',
+      id,
+      size: 35,
+      type: 'application/octet-stream',
+      state: { id },
+      read: async (start: number, end: number) => {
+        reads.push(start / PART + 1);
+        held += 1;
+        peakHeld = Math.max(peakHeld, held);
+        await new Promise((r) => setTimeout(r, 1));
+        return new Blob([bytes.slice(start, end)]);
+      },
+    });
+    const received = new Map<number, string>();
+    const put = async (url: string, blob: Blob) => {
+      held -= 1;
+      received.set(Number(/p(\d+)/.exec(url)![1]), Buffer.from(await blob.arrayBuffer()).toString('hex'));
+      await new Promise((r) => setTimeout(r, 3));
+      return { status: 200, etag: '"n"', body: undefined };
+    };
+
+    // First run: the init names the source's size and type, never the file's.
+    const server = fakeServer({ partCount: 4, size: 35 });
+    const store = createMemoryResumeStore();
+    const { task } = makeTask(25);
+    await createMultipartUploader({ api: server.api, put, store }).upload({ ...task, source: source('A') });
+    const init = server.calls.find((c) => c.path.endsWith('/init'))!.body as Record<string, unknown>;
+    expect(init).toMatchObject({ size: 35, mimetype: 'application/octet-stream' });
+    expect([...reads].sort()).toEqual([1, 2, 3, 4]);
+    expect(peakHeld).toBeLessThanOrEqual(4); // 3 workers + 1 ahead
+    expect(Buffer.concat([1, 2, 3, 4].map((n) => Buffer.from(received.get(n)!, 'hex')))).toEqual(Buffer.from(bytes));
+
+    // A saved session of the source: resumed with the same id (only missing parts read and sent) ...
+    const saved = (id: string): ResumeRecord => ({
+      ...savedSession(task.file, 'test'),
+      filename: 'encrypted.bin',
+      source: { kind: 'test', id, state: { id }, file_size: 25 },
+    });
+    const resumed = fakeServer({ partCount: 4, size: 35 });
+    resumed.recorded.set(1, '"a"');
+    resumed.recorded.set(3, '"c"');
+    await store.put(saved('A'));
+    reads.length = 0;
+    await createMultipartUploader({ api: resumed.api, put, store }).upload({ ...task, source: source('A') });
+    expect([...reads].sort()).toEqual([2, 4]);
+    expect(resumed.calls.some((c) => c.path.endsWith('/init'))).toBe(false);
+
+    // ... and started over with another id (other bytes must never join parts already uploaded).
+    const other = fakeServer({ partCount: 4, size: 35 });
+    other.recorded.set(1, '"a"');
+    await store.put(saved('A'));
+    reads.length = 0;
+    await createMultipartUploader({ api: other.api, put, store }).upload({ ...task, source: source('B') });
+    expect(other.calls.some((c) => c.path.endsWith('/init'))).toBe(true);
+    expect(await store.list()).toEqual([]);
   });
 
   it('completes at once when every part is already on the server', async () => {

@@ -76,8 +76,8 @@ export function standsAlone(error: unknown): boolean {
 export function shareBody(task: UploadTask, filename: string): Record<string, string | number> {
   const body: Record<string, string | number> = {
     filename,
-    size: task.file.size,
-    mimetype: uploadMimetype(filename, task.file.type),
+    size: task.source?.size ?? task.file.size,
+    mimetype: task.source?.type ?? uploadMimetype(filename, task.file.type),
   };
   for (const [name, value] of shareOptionEntries(task.options)) body[name] = value;
   return body;
@@ -107,9 +107,10 @@ export function createMultipartUploader(deps: MultipartDeps = {}): Uploader {
     async upload(task: UploadTask): Promise<UploadResult> {
       const store = deps.store ?? resumeStore();
       const file = task.file;
-      const total = file.size;
+      const source = task.source;
+      const total = source?.size ?? file.size;
       const filename = task.filename ?? file.name;
-      const key = resumeKey(file, task.options.s3_config_id ?? '');
+      const key = resumeKey(file, task.options.s3_config_id ?? '', source?.kind);
       const meter = new SpeedMeter();
       const report = (stage: 'starting' | 'initializing' | 'uploading' | 'completing', loaded: number) =>
         task.onProgress({ stage, loaded, total, speed: meter.speed(), etaSeconds: meter.eta(total) });
@@ -127,7 +128,7 @@ export function createMultipartUploader(deps: MultipartDeps = {}): Uploader {
         // ---- resume or init ----
         const done = new Map<number, { etag: string; size: number }>();
         const saved = await store.get(key);
-        if (saved && !isStale(saved, now()) && saved.size === total) {
+        if (saved && !isStale(saved, now()) && saved.size === total && saved.source?.id === source?.id) {
           try {
             const status = await client.get<MultipartStatus>(
               '/upload/multipart/parts',
@@ -177,6 +178,9 @@ export function createMultipartUploader(deps: MultipartDeps = {}): Uploader {
             part_size: init.part_size,
             part_count: init.part_count,
             parts_done: [],
+            ...(source
+              ? { source: { kind: source.kind, id: source.id, state: source.state, file_size: file.size } }
+              : {}),
             created_at: at,
             updated_at: at,
           };
@@ -244,9 +248,24 @@ export function createMultipartUploader(deps: MultipartDeps = {}): Uploader {
           return url;
         };
 
-        const sendPart = async (n: number) => {
+        // A source's parts are made (encrypted) as they are needed: one part ahead of the workers, so part
+        // N+1 is made while part N uploads; at most workers + 1 parts are held at once.
+        const made = new Map<number, Promise<Blob>>();
+        const partBlob = (n: number): Promise<Blob> => {
           const start = (n - 1) * partSize;
-          const blob = file.slice(start, start + sizeOf(n));
+          if (!source) return Promise.resolve(file.slice(start, start + sizeOf(n)));
+          let blob = made.get(n);
+          if (!blob) {
+            blob = source.read(start, start + sizeOf(n));
+            blob.catch(() => undefined);
+            made.set(n, blob);
+          }
+          return blob;
+        };
+
+        const sendPart = async (n: number) => {
+          const blob = await partBlob(n);
+          made.delete(n);
           for (let attempt = 1; ; attempt++) {
             if (signal.aborted) throw cancelledError();
             try {
@@ -296,6 +315,7 @@ export function createMultipartUploader(deps: MultipartDeps = {}): Uploader {
           while (next < missing.length && !failure) {
             const n = missing[next]!;
             next += 1;
+            if (source && next < missing.length) void partBlob(missing[next]!);
             try {
               await sendPart(n);
             } catch (error) {

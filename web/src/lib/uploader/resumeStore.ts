@@ -21,6 +21,8 @@ export interface ResumeRecord {
   part_count: number;
   /** Part numbers known to be uploaded. */
   parts_done: number[];
+  /** Set when the bytes sent are not the file's own (UploadSource); `size` is then theirs. */
+  source?: { kind: string; id: string; state: unknown; file_size: number };
   created_at: number;
   updated_at: number;
 }
@@ -32,13 +34,21 @@ export interface ResumeStore {
   list(): Promise<ResumeRecord[]>;
 }
 
-export function resumeKey(file: { name: string; size: number; lastModified: number }, configId = ''): string {
-  return JSON.stringify([file.name, file.size, file.lastModified, configId]);
+/** `kind`: a source of other bytes for the same file (UploadSource.kind, e.g. 'e2ee'), kept apart. */
+export function resumeKey(
+  file: { name: string; size: number; lastModified: number },
+  configId = '',
+  kind?: string,
+): string {
+  const parts: (string | number)[] = [file.name, file.size, file.lastModified, configId];
+  if (kind) parts.push(kind);
+  return JSON.stringify(parts);
 }
 
 /** true when the picked file is the one the record was made for. */
 export function matchesRecord(file: { name: string; size: number; lastModified: number }, record: ResumeRecord) {
-  return file.name === record.name && file.size === record.size && file.lastModified === record.lastModified;
+  const size = record.source?.file_size ?? record.size;
+  return file.name === record.name && file.size === size && file.lastModified === record.lastModified;
 }
 
 /** Records older than the server's session TTL are gone on the server too. */

@@ -51,8 +51,29 @@ export interface UploadProgress {
 /** What a finished upload answers: the new share as the server now has it. */
 export type UploadResult = FileView;
 
+/**
+ * Bytes sent in place of the file's own (an end-to-end encrypted stream), produced part by part while earlier
+ * parts upload. Its resumable sessions are told apart from the file's own by `kind`, and resumed only with the
+ * same `id` (the same bytes).
+ */
+export interface UploadSource {
+  kind: string;
+  /** Identifies these exact bytes: a saved session made for another id is started over. */
+  id: string;
+  /** Size of the bytes sent. */
+  size: number;
+  /** Content type sent for them. */
+  type: string;
+  /** Bytes [start, end). */
+  read(start: number, end: number): Promise<Blob>;
+  /** Saved with a resumable session (IndexedDB: structured-clone values only) to reopen the same source. */
+  state: unknown;
+}
+
 export interface UploadTask {
+  /** The file picked (with `source`, only its name, size and date are used: to find a saved session). */
   file: File;
+  source?: UploadSource;
   /** Name to store under (defaults to file.name; the URL tab lets users rename). */
   filename?: string;
   options: ShareOptions;

@@ -1,4 +1,4 @@
-/** Saves a Blob under a file name via a temporary object URL. */
+/** Saves a Blob under a file name via a temporary object URL (kept a minute: a big save may start late). */
 export function downloadBlob(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
@@ -8,5 +8,5 @@ export function downloadBlob(blob: Blob, fileName: string): void {
   document.body.appendChild(link);
   link.click();
   link.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
