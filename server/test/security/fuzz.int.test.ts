@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbTargets, startTestServer, type TestServer } from '../support/harness.js';
+import { apiRoutes } from '../support/apiRoutes.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 2200);
@@ -305,14 +306,7 @@ describe.each(dbTargets)('bad-input fuzzing on %s', (target) => {
     { timeout: 180_000 },
     async () => {
       const r = rng(SEED);
-      const routes = [
-        ...new Map(
-          server.built.app.routes
-            .filter((route) => route.path.startsWith('/api/') && !route.path.includes('*'))
-            .filter((route) => ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].includes(route.method))
-            .map((route) => [`${route.method} ${route.path}`, route] as const),
-        ).values(),
-      ].filter((route) => !SKIP.has(`${route.method} ${route.path}`));
+      const routes = apiRoutes(server.built.app).filter((route) => !SKIP.has(`${route.method} ${route.path}`));
       expect(routes.length).toBeGreaterThan(80);
       const failures: string[] = [];
       const byKind = new Map<string, number>();

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../errors.js';
+import { BLANK_STORAGE_COLUMNS } from '../storageConfigDefaults.js';
 import type { StorageRegistry } from '../storageRegistry.js';
 import type { ObjectCheck } from './mapFiles.js';
 import type { LocalRootCheck } from './mapStorageConfigs.js';
@@ -44,12 +45,7 @@ export function localObjectCheck(registry: StorageRegistry): ObjectCheck {
     const driver = registry.build({
       id: 'cloudpaste-import-check',
       storage_type: 'local',
-      endpoint: '',
-      bucket: '',
-      region: '',
-      access_key_id: '',
-      secret_encrypted: '',
-      path_style: 0,
+      ...BLANK_STORAGE_COLUMNS,
       root_path: root,
       updated_at: '',
     });
