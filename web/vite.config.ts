@@ -14,7 +14,18 @@ function appVersion(): string {
 const apiTarget = process.env.CLIPNEST_API_URL ?? 'http://127.0.0.1:8787';
 const precache = shellPrecache();
 
+// React's API at build time, Preact at run time: preact/compat renders the same components in a tenth of
+// react-dom's bytes (the shell every route pays fell from 117.5 to ~67 KB br, issue 21).
+const preactCompat = {
+  react: 'preact/compat',
+  'react-dom/client': 'preact/compat/client',
+  'react-dom': 'preact/compat',
+  'react/jsx-runtime': 'preact/jsx-runtime',
+  'react/jsx-dev-runtime': 'preact/jsx-dev-runtime',
+};
+
 export default defineConfig({
+  resolve: { alias: preactCompat },
   define: { __APP_VERSION__: JSON.stringify(appVersion()) },
   plugins: [
     react(),
@@ -77,7 +88,6 @@ export default defineConfig({
     sourcemap: false,
     chunkSizeWarningLimit: 900,
     rolldownOptions: {
-      treeshake: { manualPureFunctions: ['z'] },
       output: {
         codeSplitting: {
           // What every page runs (the entry and its static imports) is one file, not ~30 small ones: each

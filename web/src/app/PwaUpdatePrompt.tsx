@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/useTranslation';
 import { toast } from '../lib/toast';
 import { useRegisterSW } from 'virtual:pwa-register/react';
 

@@ -1,6 +1,6 @@
 import { ArrowLeft, Sparkles, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/useTranslation';
 import { Link } from 'react-router';
 import { cn } from '../lib/cn';
 import { Badge } from './ui/badge';

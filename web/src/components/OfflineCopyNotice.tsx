@@ -1,5 +1,5 @@
 import { CloudOff } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/useTranslation';
 import { formatDateTime } from '../lib/format';
 import { offlineCachedAt } from '../lib/offline/readThrough';
 

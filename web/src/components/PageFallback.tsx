@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/useTranslation';
 import { Skeleton } from './ui/skeleton';
 
 /** Shown while a screen's code loads: the shape of a page, never a blank area. */

@@ -1,13 +1,11 @@
-import i18n, { type BackendModule, type ReadCallback } from 'i18next';
-import { initReactI18next } from 'react-i18next';
 import { detectLanguage, type Language } from './language';
 import { safeStorage, StorageKeys } from './storageKeys';
+import { translate, type MessageTree, type TKey, type TOptions } from './translate';
 
 // Texts load per language and per area (issue 21): a visitor downloads only the language they read, the core
 // texts every screen uses, and the areas of the screens they open (a shared paste never pays for the admin panel).
-// Keys stay one namespace (`paste.…`, `files.…`); locales/resources.ts keeps the typed, complete set for tests.
-type Json = Record<string, unknown>;
-type Loader = () => Promise<{ default: Json }>;
+// Keys stay one tree (`paste.…`, `files.…`); locales/resources.ts keeps the typed, complete set for tests.
+type Loader = () => Promise<{ default: unknown }>;
 
 /** Texts a screen may need on top of the core ones; screens declare theirs in app/router.tsx. */
 export type TextArea = 'paste' | 'files' | 'adminPanel';
@@ -32,29 +30,19 @@ const AREAS: Record<Language, Record<TextArea, Loader>> = {
 /** Areas wanted so far: a language loaded later (a switch) brings them along. */
 const wantedAreas = new Set<TextArea>();
 /** Areas bundled by a chunk itself (both languages, e.g. `fs`), merged into every language that loads. */
-const staticAreas = new Map<string, Partial<Record<Language, Json>>>();
+const staticAreas = new Map<string, Partial<Record<Language, unknown>>>();
+/** The texts of each language loaded so far. */
+const bundles: Partial<Record<Language, MessageTree>> = {};
+const listeners = new Set<(language: Language) => void>();
 
-const asLanguage = (lng: string): Language => (lng === 'en' ? 'en' : 'zh-CN');
-
-async function loadBundle(language: Language): Promise<Json> {
+async function loadBundle(language: Language): Promise<MessageTree> {
   const areas = [...wantedAreas];
   const [core, ...loaded] = await Promise.all([CORE[language](), ...areas.map((area) => AREAS[language][area]())]);
-  const bundle: Json = { ...core.default };
-  areas.forEach((area, i) => (bundle[area] = loaded[i]?.default));
-  for (const [area, texts] of staticAreas) if (texts[language]) bundle[area] = texts[language];
+  const bundle = { ...(core.default as MessageTree) };
+  areas.forEach((area, i) => (bundle[area] = loaded[i]?.default as MessageTree));
+  for (const [area, texts] of staticAreas) if (texts[language]) bundle[area] = texts[language] as MessageTree;
   return bundle;
 }
-
-const lazyTexts: BackendModule = {
-  type: 'backend',
-  init() {},
-  read(language: string, _namespace: string, callback: ReadCallback) {
-    loadBundle(asLanguage(language)).then(
-      (bundle) => callback(null, bundle),
-      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
-    );
-  },
-};
 
 function browserLanguage(): string | undefined {
   if (typeof navigator === 'undefined') return undefined;
@@ -63,19 +51,43 @@ function browserLanguage(): string | undefined {
 
 export const initialLanguage: Language = detectLanguage(safeStorage.get(StorageKeys.language), browserLanguage());
 
+let language: Language = initialLanguage;
+/** The newest language asked for: a slower earlier switch never wins over it. */
+let requested: Language = initialLanguage;
+
+function emit(): void {
+  for (const listener of [...listeners]) listener(language);
+}
+
+/** The app's texts: the current language, its lookup and the switch (the subset of i18next's API the app used). */
+const i18n = {
+  get language(): Language {
+    return language;
+  },
+  t(key: TKey, options?: TOptions): string {
+    return translate(bundles[language], language, key, options);
+  },
+  /** Whether `key` has a text in the current language (for keys built at run time). */
+  exists(key: string): boolean {
+    return translate(bundles[language], language, key) !== key;
+  },
+  async changeLanguage(next: Language): Promise<void> {
+    requested = next;
+    const bundle = bundles[next] ?? (await loadBundle(next));
+    bundles[next] ??= bundle;
+    if (requested !== next) return;
+    language = next;
+    emit();
+  },
+  /** Called with the language after every switch and whenever texts are added; answers the unsubscribe. */
+  on(listener: (language: Language) => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+};
+
 /** Resolves once the current language's core texts are in: main.tsx renders after it. */
-export const i18nReady: Promise<unknown> = i18n
-  .use(lazyTexts)
-  .use(initReactI18next)
-  .init({
-    lng: initialLanguage,
-    // Both languages carry every key (a type error otherwise): no fallback language to download.
-    fallbackLng: false,
-    supportedLngs: ['zh-CN', 'en'],
-    load: 'currentOnly',
-    interpolation: { escapeValue: false },
-    returnNull: false,
-  });
+export const i18nReady: Promise<void> = i18n.changeLanguage(initialLanguage);
 
 /**
  * Loads the texts of `areas` for the current language (a language switched to later loads them too).
@@ -85,32 +97,33 @@ export async function loadTextAreas(areas: readonly TextArea[]): Promise<void> {
   const missing = areas.filter((area) => !wantedAreas.has(area));
   if (missing.length === 0) return;
   missing.forEach((area) => wantedAreas.add(area));
-  const language = asLanguage(i18n.language ?? initialLanguage);
-  const texts = await Promise.all(missing.map((area) => AREAS[language][area]()));
+  const target = language;
+  const texts = await Promise.all(missing.map((area) => AREAS[target][area]()));
   await i18nReady;
-  missing.forEach((area, i) =>
-    i18n.addResourceBundle(language, 'translation', { [area]: texts[i]?.default }, true, true),
-  );
+  const bundle = bundles[target];
+  if (!bundle) return;
+  missing.forEach((area, i) => (bundle[area] = texts[i]?.default as MessageTree));
+  emit();
 }
 
 /** Adds texts a chunk bundles itself for both languages (the `fs` texts of the mount explorer). */
-export function addStaticTextArea(area: string, texts: Record<Language, Json>): void {
+export function addStaticTextArea(area: string, texts: Record<Language, unknown>): void {
   staticAreas.set(area, texts);
-  for (const language of Object.keys(texts) as Language[]) {
-    if (i18n.hasResourceBundle(language, 'translation')) {
-      i18n.addResourceBundle(language, 'translation', { [area]: texts[language] }, true, true);
-    }
+  for (const lng of Object.keys(texts) as Language[]) {
+    const bundle = bundles[lng];
+    if (bundle) bundle[area] = texts[lng] as MessageTree;
   }
+  emit();
 }
 
 function applyDocumentLanguage(lang: string): void {
   if (typeof document !== 'undefined') document.documentElement.lang = lang;
 }
 applyDocumentLanguage(initialLanguage);
-i18n.on('languageChanged', applyDocumentLanguage);
+i18n.on(applyDocumentLanguage);
 
 export function currentLanguage(): Language {
-  return i18n.language === 'en' ? 'en' : 'zh-CN';
+  return language;
 }
 
 export function setLanguage(lang: Language): void {
@@ -118,4 +131,5 @@ export function setLanguage(lang: Language): void {
   void i18n.changeLanguage(lang);
 }
 
+export type I18n = typeof i18n;
 export default i18n;

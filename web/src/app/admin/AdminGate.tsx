@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { Navigate, Outlet } from 'react-router';
 import { PageFallback } from '../../components/PageFallback';
 import { Skeleton } from '../../components/ui/skeleton';

@@ -1,6 +1,6 @@
 import { KeyRound, LogOut, PanelLeft, ShieldCheck, Unplug } from 'lucide-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { NavLink, useLocation, useNavigate } from 'react-router';
 import { toast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';

@@ -1,6 +1,6 @@
 import { Megaphone, X } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { SiteMarkdown } from '../../components/markdown/SiteMarkdown';
 import { Button } from '../../components/ui/button';
 import { IconButton } from '../../components/ui/icon-button';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { matchRoutes, useLocation } from 'react-router';
 import { useSession } from '../../lib/useSession';
 import { useSiteConfig } from '../../lib/siteConfig';

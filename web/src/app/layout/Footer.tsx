@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { SiteMarkdown } from '../../components/markdown/SiteMarkdown';
 import { useSiteConfig } from '../../lib/siteConfig';
 

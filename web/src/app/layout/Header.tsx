@@ -1,6 +1,6 @@
 import { FilePenLine, FolderTree, Menu, Settings2, Upload, type LucideIcon } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { Link, NavLink } from 'react-router';
 import { GithubIcon } from '../../components/GithubIcon';
 import { Logo } from '../../components/Logo';

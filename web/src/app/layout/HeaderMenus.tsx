@@ -1,7 +1,7 @@
 // The header's menus (language dropdown, mobile drawer) with their Radix parts: a chunk of its own that loads when
 // one is first opened or hovered (Header.tsx, LanguageMenu.tsx), so a first visit does not download them.
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { NavLink } from 'react-router';
 import { GithubIcon } from '../../components/GithubIcon';
 import { Dialog, DialogTrigger, DrawerContent } from '../../components/ui/dialog';

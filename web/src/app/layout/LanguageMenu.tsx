@@ -1,6 +1,6 @@
 import { Languages } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { Button, type ButtonProps } from '../../components/ui/button';
 import { Tooltip } from '../../components/ui/tooltip';
 import { currentLanguage } from '../../lib/i18n';

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { Outlet, useLocation } from 'react-router';
 import { PageFallback } from '../../components/PageFallback';
 import { cn } from '../../lib/cn';

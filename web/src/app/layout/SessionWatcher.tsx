@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { useLocation } from 'react-router';
 import { toast } from '../../lib/toast';
 import { AUTH_EVENTS, takeLogoutNotice } from '../../lib/auth';

@@ -1,5 +1,5 @@
 import { Monitor, Moon, Sun } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { IconButton } from '../../components/ui/icon-button';
 import { nextThemeMode, setThemeMode, useThemeMode } from '../../lib/theme';
 

@@ -1,5 +1,5 @@
 import { ArrowLeft, CloudOff, Home, RotateCw } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { Button } from '../../components/ui/button';
 
 /** Spec §2 offline fallback page: this screen's code was never cached and there is no network. */

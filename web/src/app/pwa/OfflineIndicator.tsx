@@ -1,6 +1,6 @@
 import { CloudOff, RefreshCw } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { useOnline, usePendingCount } from '../../lib/offline/status';
 
 const QueueDialog = lazy(() => import('./QueueDialog'));

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState, type MouseEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { toast } from '../../lib/toast';
 import { copyText } from '../../lib/clipboard';
 import { cn } from '../../lib/cn';

@@ -1,6 +1,6 @@
 import { Maximize2, Minus, Plus } from 'lucide-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { IconButton } from '../ui/icon-button';
 import { cn } from '../../lib/cn';
 

@@ -1,6 +1,6 @@
 import { RotateCcw, Save } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { PageHeader } from '../ui/page-header';

@@ -6,7 +6,7 @@
 import { SettingGroup, type SettingGroupId, type SettingKey, type SettingView } from '@clipnest/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { toast } from '../../lib/toast';
 import { fieldAria } from '../ui/field';
 import { queueable } from '../../lib/offline/queueable';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { cn } from '../../lib/cn';
 import { Checkbox } from './checkbox';
 import { SortHeader, type SortOrder } from './sort-header';

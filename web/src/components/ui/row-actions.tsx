@@ -1,6 +1,6 @@
 import { Ellipsis, type LucideIcon } from 'lucide-react';
 import { Fragment } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { Button } from './button';
 import {
   DropdownMenu,

@@ -9,7 +9,7 @@ import {
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { CircleCheck, LogOut, UserRound } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { toast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { Field, fieldAria } from '../../components/ui/field';

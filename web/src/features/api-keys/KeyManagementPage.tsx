@@ -1,7 +1,7 @@
 import { ALL_PERMISSIONS, permissionNames, type ApiKeyView } from '@clipnest/contract';
 import { Copy, KeyRound, Pencil, Plus, SearchX, Trash2 } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { toast } from '../../lib/toast';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';

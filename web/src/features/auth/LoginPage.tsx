@@ -1,6 +1,6 @@
 import { Eye, EyeOff, KeyRound, UserRound } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { toast } from '../../lib/toast';
 import { Logo } from '../../components/Logo';
 import { Alert } from '../../components/ui/alert';

@@ -9,7 +9,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, Download, RotateCcw, ShieldAlert } from 'lucide-react';
 import { useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { toast } from '../../lib/toast';
 import { SettingsSection } from '../../components/settings';
 import { Alert } from '../../components/ui/alert';

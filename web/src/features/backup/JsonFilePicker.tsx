@@ -1,6 +1,6 @@
 import { FileJson, Upload } from 'lucide-react';
 import { useId, useState, type DragEvent, type RefObject } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { Button } from '../../components/ui/button';
 import { Field, fieldAria } from '../../components/ui/field';
 import { cn } from '../../lib/cn';

@@ -2,7 +2,7 @@ import { SettingGroup, type SettingKey } from '@clipnest/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { CalendarClock, Play, Save } from 'lucide-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { toast } from '../../lib/toast';
 import { SettingField, SettingInput, SettingsSection, SettingSwitch, useSettingsForm } from '../../components/settings';
 import { Alert } from '../../components/ui/alert';

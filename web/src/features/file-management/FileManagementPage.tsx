@@ -12,7 +12,7 @@ import {
   Trash2,
 } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { Link } from 'react-router';
 import { toast } from '../../lib/toast';
 import { Badge } from '../../components/ui/badge';

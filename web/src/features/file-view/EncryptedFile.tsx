@@ -6,7 +6,7 @@
 import { fileKindOf, type PublicFileDetails } from '@clipnest/contract';
 import { Download, FileLock2, ShieldAlert, ShieldCheck } from 'lucide-react';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';

@@ -1,5 +1,5 @@
 import { ArrowLeft, Ban, CloudOff, FileQuestion, Lock, RotateCcw, ServerCrash, TimerOff } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { Link } from 'react-router';
 import { Button, buttonClasses } from '../../components/ui/button';
 import type { FileErrorKind } from './api';

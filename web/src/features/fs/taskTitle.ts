@@ -1,5 +1,5 @@
 import type { TaskView } from '@clipnest/contract';
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../lib/translate';
 import { baseName, parentPath } from './paths';
 
 /**

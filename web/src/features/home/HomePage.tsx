@@ -16,7 +16,7 @@ import {
   Eye,
 } from 'lucide-react';
 import { useCallback, useMemo, useRef, useState, type ChangeEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { Link } from 'react-router';
 import { toast } from '../../lib/toast';
 import { markdownToSafeHtml, MarkdownView } from '../../components/markdown';

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { ChoiceChips } from '../../components/ui/choice-chips';
 import { Field, fieldAria } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';

@@ -1,7 +1,7 @@
 import type { PasteCreated } from '@clipnest/contract';
 import { CircleCheck, Copy, ExternalLink, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { toast } from '../../lib/toast';
 import { LazyQrCode as QrCode } from '../../components/share/LazyQrCode';
 import { Badge } from '../../components/ui/badge';

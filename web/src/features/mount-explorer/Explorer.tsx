@@ -17,7 +17,7 @@ import {
   Trash2,
 } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState, type DragEvent, type MouseEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { useNavigate, useSearchParams } from 'react-router';
 import { toast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';

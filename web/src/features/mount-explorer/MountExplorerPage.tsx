@@ -1,7 +1,7 @@
 import { hasPermission, Permission } from '@clipnest/contract/permissions';
 import { FolderTree, Lock } from 'lucide-react';
 import { useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { Link, Navigate, useParams } from 'react-router';
 import { buttonClasses } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';

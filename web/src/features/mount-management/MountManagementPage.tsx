@@ -1,7 +1,7 @@
 import type { MountView } from '@clipnest/contract';
 import { FolderOpen, HardDrive, Pencil, Plus, Power, PowerOff, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { toast } from '../../lib/toast';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';

@@ -6,7 +6,7 @@
 import type { PasteView } from '@clipnest/contract';
 import { ShieldAlert } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { decryptPaste, isE2eeError, parseLinkKey, pasteNeedsPassword, type E2eeErrorCode } from '../../lib/e2ee';
 import { PasswordPrompt, PasteSkeleton } from './PasteStates';
 

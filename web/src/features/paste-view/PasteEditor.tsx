@@ -1,7 +1,7 @@
 import type { PasteType, PasteView } from '@clipnest/contract';
 import { Check, X } from 'lucide-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { toast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { ChoiceChips } from '../../components/ui/choice-chips';

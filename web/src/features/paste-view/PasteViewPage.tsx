@@ -2,7 +2,7 @@ import type { PasteView } from '@clipnest/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Copy, FileCode2, Link2, Pencil, QrCode as QrIcon } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { useParams } from 'react-router';
 import { toast } from '../../lib/toast';
 import { loadMarkdownRuntime, MarkdownView } from '../../components/markdown';

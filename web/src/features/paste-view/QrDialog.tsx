@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { LazyQrCode as QrCode } from '../../components/share/LazyQrCode';
 import { Dialog, DialogContent } from '../../components/ui/dialog';
 

@@ -6,7 +6,7 @@ import {
   type SettingKey,
   type SizeUnit,
 } from '@clipnest/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import {
   fieldProps,
   SettingChoices,

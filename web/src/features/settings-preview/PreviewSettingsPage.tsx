@@ -1,5 +1,5 @@
 import { OFFICE_PREVIEW_PROVIDERS, SettingGroup, type SettingKey } from '@clipnest/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import {
   SettingChoices,
   SettingsPageFrame,

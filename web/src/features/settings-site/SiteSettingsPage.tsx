@@ -1,7 +1,7 @@
 import { SettingGroup, faviconSchema, type SettingKey } from '@clipnest/contract';
 import { ImageOff } from 'lucide-react';
 import { useDeferredValue, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import {
   SettingInput,
   SettingsPageFrame,

@@ -12,7 +12,7 @@ import {
 } from 'lucide-react';
 import { RadioGroup } from 'radix-ui';
 import { useId, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { fieldProps, SettingsPageFrame, SettingsSection, useSettingsForm } from '../../components/settings';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';

@@ -8,7 +8,7 @@ import {
 import { useIsMutating } from '@tanstack/react-query';
 import { Eye, EyeOff } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { toast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { Checkbox } from '../../components/ui/checkbox';

@@ -12,7 +12,7 @@ import {
   Trash2,
 } from 'lucide-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { toast } from '../../lib/toast';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';

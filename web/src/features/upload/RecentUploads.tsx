@@ -1,6 +1,6 @@
 import type { FileView } from '@clipnest/contract';
 import { Clock, Copy, FileUp } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { Link } from 'react-router';
 import { toast } from '../../lib/toast';
 import { IconButton } from '../../components/ui/icon-button';

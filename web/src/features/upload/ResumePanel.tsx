@@ -1,6 +1,6 @@
 import { History, RotateCcw, ShieldCheck, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { toast } from '../../lib/toast';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';

@@ -1,7 +1,7 @@
 import { SHARE_EXPIRY_PRESET_HOURS, SLUG_MAX, SLUG_PATTERN, type StorageConfigView } from '@clipnest/contract';
 import { ChevronDown, Eye, EyeOff } from 'lucide-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { ChoiceChips } from '../../components/ui/choice-chips';
 import { Field, fieldAria } from '../../components/ui/field';
 import { IconButton } from '../../components/ui/icon-button';
@@ -40,7 +40,7 @@ export const EMPTY_OPTIONS: ShareOptionsState = {
 
 export type OptionErrors = Partial<Record<'slug' | 'max_views' | 'path', string>>;
 
-// A narrow signature: passing i18next's full `t` type here makes TypeScript's instantiation too deep.
+// A narrow signature: any `t` whose keys include these fits, with no need to spell the whole key union here.
 type T = (
   key: 'files.upload.options.slugInvalid' | 'files.upload.options.maxViewsInvalid' | 'files.upload.options.pathInvalid',
 ) => string;

@@ -2,7 +2,7 @@ import { hasPermission, Permission } from '@clipnest/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { ClipboardPaste, CloudUpload, FileUp, Link2, LogIn } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { Link } from 'react-router';
 import { toast } from '../../lib/toast';
 import { Button, buttonClasses } from '../../components/ui/button';

@@ -10,7 +10,7 @@ import {
   RotateCcw,
   X,
 } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { Link } from 'react-router';
 import { toast } from '../../lib/toast';
 import { IconButton } from '../../components/ui/icon-button';

@@ -2,7 +2,7 @@ import type { UrlFetchJob, UrlInfo } from '@clipnest/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, Copy, ExternalLink, FileDown, Link2, RotateCcw, Search, X } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/useTranslation';
 import { Link } from 'react-router';
 import { toast } from '../../lib/toast';
 import { Alert } from '../../components/ui/alert';

@@ -1,6 +1,6 @@
 import type { FileKind } from '@clipnest/contract';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/useTranslation';
 import { ImagePreview } from '../../../components/preview/ImagePreview';
 
 /**

@@ -1,5 +1,5 @@
 import { ChevronRight, House } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/useTranslation';
 import { Link } from 'react-router';
 import { crumbs, explorerHref } from '../paths';
 

@@ -1,7 +1,7 @@
 import type { FsEntryView } from '@clipnest/contract';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState, type MouseEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/useTranslation';
 import { cn } from '../../../lib/cn';
 import { formatBytes, formatDateTime } from '../../../lib/format';
 import type { ExplorerPrefs } from '../viewPrefs';

@@ -2,7 +2,7 @@ import type { SearchResult, SearchScope } from '@clipnest/contract';
 import { useQuery } from '@tanstack/react-query';
 import { History } from 'lucide-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/useTranslation';
 import { Link } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { ChoiceChips } from '../../../components/ui/choice-chips';

@@ -1,6 +1,6 @@
 import type { FileView } from '@clipnest/contract';
 import { Copy } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/useTranslation';
 import { toast } from '../../../lib/toast';
 import { QrCode } from '../../../components/share/QrCode';
 import { Button } from '../../../components/ui/button';

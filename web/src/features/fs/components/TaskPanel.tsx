@@ -1,7 +1,7 @@
 import type { TaskStatus, TaskView } from '@clipnest/contract';
 import { ChevronDown, ChevronRight, RotateCcw, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/useTranslation';
 import { toast } from '../../../lib/toast';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';

@@ -11,7 +11,7 @@ import {
   Upload,
 } from 'lucide-react';
 import { useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/useTranslation';
 import { Button } from '../../../components/ui/button';
 import {
   DropdownMenu,

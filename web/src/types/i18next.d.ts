@@ -1,9 +1,0 @@
-import 'i18next';
-import type { Messages } from '../locales/resources';
-
-declare module 'i18next' {
-  interface CustomTypeOptions {
-    defaultNS: 'translation';
-    resources: { translation: Messages };
-  }
-}
