@@ -5,6 +5,7 @@ import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { compressAssets } from './compressAssets.ts';
 import { shellPrecache } from './pwaPrecache.ts';
+import { routePreload } from './routePreload.ts';
 
 /** The app version (web/package.json): the offline database's version derives from it. */
 function appVersion(): string {
@@ -72,6 +73,19 @@ export default defineConfig({
           },
         ],
       },
+    }),
+    // The first screen of each public path and its texts (as preloadScreen in src/app/router.tsx loads them).
+    routePreload({
+      '': ['src/features/home/HomePage.tsx', 'src/locales/{lang}/paste.json', 'src/locales/{lang}/files.json'],
+      paste: [
+        'src/features/paste-view/PasteViewPage.tsx',
+        'src/components/markdown/runtime.ts',
+        'src/locales/{lang}/paste.json',
+      ],
+      file: ['src/features/file-view/FileViewPage.tsx', 'src/locales/{lang}/files.json'],
+      upload: ['src/features/upload/UploadPage.tsx', 'src/locales/{lang}/paste.json', 'src/locales/{lang}/files.json'],
+      'mount-explorer': ['src/features/mount-explorer/MountExplorerPage.tsx', 'src/locales/{lang}/files.json'],
+      admin: ['src/app/admin/AdminGate.tsx'],
     }),
     compressAssets(),
   ],

@@ -89,6 +89,24 @@ describe('precompressed web assets', () => {
     expect(res.body.byteLength).toBe(0);
   });
 
+  it('compresses the app page per answer (fresh nonce) as the client accepts, with Vary', async () => {
+    for (const [accept, coding] of [
+      ['br, gzip', 'br'],
+      ['gzip', 'gzip'],
+      [undefined, undefined],
+    ] as const) {
+      const res = await rawRequest(`${server.url}/paste/abc`, accept ? { 'accept-encoding': accept } : {});
+      expect(res.status, accept).toBe(200);
+      expect(res.headers['content-encoding'], accept).toBe(coding);
+      expect(res.headers.vary, accept).toBe('Accept-Encoding');
+      expect(res.headers['content-type'], accept).toMatch(/^text\/html/);
+      expect(res.headers['content-security-policy'], accept).toMatch(/'nonce-/);
+      const html = decode(res);
+      expect(html, accept).toContain('<div id="root"></div>');
+      expect(html, accept).toMatch(/<meta name="clipnest-csp-nonce" content="[^"]+"/);
+    }
+  });
+
   it('sends files without a precompressed variant as they are, without Vary', async () => {
     const res = await rawRequest(`${server.url}/assets/plain-abc123.js`, { 'accept-encoding': 'br, gzip' });
     expect(res.headers['content-encoding']).toBeUndefined();

@@ -51,7 +51,8 @@ function jsonCoding(acceptEncoding: string | undefined): ContentCoding | null {
   return lastCoding;
 }
 
-function compress(coding: ContentCoding, body: Buffer): Buffer {
+/** `body` compressed with the on-the-fly settings above. */
+export function compress(coding: ContentCoding, body: Buffer): Buffer {
   return coding === 'gzip'
     ? zlib.gzipSync(body, compressOptions(coding, body.byteLength))
     : zlib.brotliCompressSync(body, compressOptions(coding, body.byteLength));

@@ -6,10 +6,13 @@ import type { Context } from 'hono';
 import { getMimeType } from 'hono/utils/mime';
 import { normalizeVirtualPath } from '@clipnest/contract';
 import { appShellRenderer, type AppShell } from './appShellCsp.js';
+import { compress } from './compressJson.js';
 import { pickEncoding, type ContentCoding } from './encoding.js';
 
 /** What the build precompresses beside each text asset (`app.js.br`, `app.js.gz`). */
 const PRECOMPRESSED: Record<ContentCoding, string> = { br: '.br', gzip: '.gz' };
+
+const HTML_CODINGS: readonly ContentCoding[] = ['br', 'gzip'];
 
 /** The sizes of this file's precompressed siblings, brotli first. */
 async function precompressedSizes(file: string): Promise<Map<ContentCoding, number>> {
@@ -72,7 +75,13 @@ export function createWebAppHandler(distDir: string) {
       c.header('Content-Security-Policy', shell.csp);
       c.header('X-Content-Type-Options', 'nosniff');
       c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
-      return c.html(shell.html);
+      // The page carries a fresh nonce each time, so it is compressed per answer (a few KB: microseconds).
+      c.header('Vary', 'Accept-Encoding');
+      const coding = pickEncoding(c.req.header('Accept-Encoding'), HTML_CODINGS);
+      if (!coding) return c.html(shell.html);
+      c.header('Content-Type', 'text/html; charset=UTF-8');
+      c.header('Content-Encoding', coding);
+      return c.body(new Uint8Array(compress(coding, Buffer.from(shell.html))), 200);
     } catch {
       return c.text('The web app is not built yet: run `npm run build` (npm start does this for you).', 503);
     }

@@ -11,9 +11,29 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 
 const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'] as const;
 
+// Building an Intl formatter costs milliseconds (locale data), using one microseconds: one per language and options.
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>();
+function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>(
+  key: string,
+  make: () => T,
+): T {
+  let formatter = formatters.get(key) as T | undefined;
+  if (!formatter) {
+    formatter = make();
+    formatters.set(key, formatter);
+  }
+  return formatter;
+}
+const numberFormat = (lang: string | undefined, digits?: number) =>
+  cached(`n|${lang}|${digits}`, () =>
+    digits === undefined
+      ? new Intl.NumberFormat(lang)
+      : new Intl.NumberFormat(lang, { maximumFractionDigits: digits, minimumFractionDigits: 0 }),
+  );
+
 /** 2147483648 → "2,147,483,648" (grouping as the language writes it). */
 export function formatNumber(value: number, lang?: string): string {
-  return new Intl.NumberFormat(lang).format(value);
+  return numberFormat(lang).format(value);
 }
 
 /** 1536 → "1.5 KB" (binary steps, one decimal under 100). Locale-aware digits. */
@@ -26,7 +46,7 @@ export function formatBytes(bytes: number, lang?: string): string {
     unit += 1;
   }
   const digits = unit === 0 || value >= 100 ? 0 : 1;
-  const text = new Intl.NumberFormat(lang, { maximumFractionDigits: digits, minimumFractionDigits: 0 }).format(value);
+  const text = numberFormat(lang, digits).format(value);
   return `${text} ${BYTE_UNITS[unit]}`;
 }
 
@@ -48,7 +68,9 @@ export function formatDuration(seconds: number): string {
 export function formatDateTime(iso: string, lang: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  return cached(`d|${lang}`, () => new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' })).format(
+    date,
+  );
 }
 
 export function formatRelative(iso: string, lang: string, now = Date.now()): string {
@@ -56,7 +78,7 @@ export function formatRelative(iso: string, lang: string, now = Date.now()): str
   if (Number.isNaN(date.getTime())) return iso;
   const seconds = Math.round((date.getTime() - now) / 1000);
   const abs = Math.abs(seconds);
-  const rtf = new Intl.RelativeTimeFormat(lang, { numeric: 'auto' });
+  const rtf = cached(`r|${lang}`, () => new Intl.RelativeTimeFormat(lang, { numeric: 'auto' }));
   for (const [unit, size] of UNITS) {
     if (abs >= size || unit === 'second') return rtf.format(Math.round(seconds / size), unit);
   }
