@@ -14,6 +14,8 @@ if (!root) throw new Error('#root is missing from index.html');
 // The first screen's code and texts start loading now, next to the core texts the shell renders with.
 preloadScreen(window.location.pathname, getSession().type !== 'none');
 await i18nReady;
+// The static header frame of index.html goes in the same task the app renders in: nothing flashes between them.
+root.replaceChildren();
 createRoot(root).render(
   <StrictMode>
     <App />
