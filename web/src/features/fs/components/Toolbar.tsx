@@ -145,7 +145,8 @@ export function Toolbar({
               type="file"
               hidden
               data-testid="fs-folder-input"
-              {...{ webkitdirectory: '' }}
+              // Preact sets it as the DOM property (a boolean), not as an attribute: `true`, not ''.
+              {...{ webkitdirectory: true }}
               onChange={(e) => picked(e.currentTarget)}
             />
           </>
