@@ -79,7 +79,7 @@ const i18n = {
     language = next;
     emit();
   },
-  /** Called with the language after every switch and whenever texts are added; answers the unsubscribe. */
+  /** Called with the language after every switch; answers the unsubscribe. */
   on(listener: (language: Language) => void): () => void {
     listeners.add(listener);
     return () => listeners.delete(listener);
@@ -102,8 +102,8 @@ export async function loadTextAreas(areas: readonly TextArea[]): Promise<void> {
   await i18nReady;
   const bundle = bundles[target];
   if (!bundle) return;
+  // No re-render: the screens that use these texts wait for them before they render at all.
   missing.forEach((area, i) => (bundle[area] = texts[i]?.default as MessageTree));
-  emit();
 }
 
 /** Adds texts a chunk bundles itself for both languages (the `fs` texts of the mount explorer). */
@@ -113,7 +113,6 @@ export function addStaticTextArea(area: string, texts: Record<Language, unknown>
     const bundle = bundles[lng];
     if (bundle) bundle[area] = texts[lng] as MessageTree;
   }
-  emit();
 }
 
 function applyDocumentLanguage(lang: string): void {

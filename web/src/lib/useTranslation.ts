@@ -8,7 +8,7 @@ const subscribe = (onChange: () => void) => i18n.on(onChange);
 const snapshot = () => version;
 
 /**
- * The texts in a component: re-renders it when the language switches or texts arrive, and `t` changes identity
+ * The texts in a component: re-renders it when the language switches, and `t` changes identity
  * then, so memoised values that use it recompute.
  */
 export function useTranslation(): { t: TFunction; i18n: I18n } {
