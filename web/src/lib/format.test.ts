@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import i18n from './i18n';
 import {
   formatBytes,
   formatDateTime,
@@ -58,6 +59,28 @@ describe('dates', () => {
     expect(formatRelative('2025-06-04T12:00:00Z', 'en', now)).toBe('in 3 days');
     expect(formatRelative('2025-06-01T11:55:00Z', 'en', now)).toBe('5 minutes ago');
     expect(formatRelative('2025-06-01T12:00:00Z', 'en', now)).toBe('now');
+  });
+
+  it('writes relative times from the app texts exactly as Intl.RelativeTimeFormat would, in both languages', async () => {
+    const offsets = [0, 1, 2, 3, 45, 59, 60, 61, 90, 3599, 3600, 7200, 86_399, 86_400, 2 * 86_400, 3 * 86_400];
+    const more = [6 * 86_400, 7 * 86_400, 14 * 86_400, 30 * 86_400, 61 * 86_400, 365 * 86_400, 800 * 86_400];
+    for (const lang of ['en', 'zh-CN'] as const) {
+      await i18n.changeLanguage(lang);
+      const intl = new Intl.RelativeTimeFormat(lang, { numeric: 'auto' });
+      for (const offset of [...offsets, ...more].flatMap((o) => [o, -o])) {
+        const iso = new Date(now + offset * 1000).toISOString();
+        const units: [Intl.RelativeTimeFormatUnit, number][] = [
+          ['year', 365 * 86_400],
+          ['month', 30 * 86_400],
+          ['week', 7 * 86_400],
+          ['day', 86_400],
+          ['hour', 3600],
+          ['minute', 60],
+        ];
+        const [unit, size] = units.find(([, s]) => Math.abs(offset) >= s) ?? ['second', 1];
+        expect(formatRelative(iso, lang, now), `${lang} ${offset}`).toBe(intl.format(Math.round(offset / size), unit));
+      }
+    }
   });
 
   it('gives back what it cannot read', () => {

@@ -1,3 +1,5 @@
+import { textIn } from './i18n';
+
 /** Numbers, sizes, speeds, durations and dates in the reader's language; relative phrases ("in 3 days", "5 minutes ago"). */
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 24 * 3600],
@@ -31,9 +33,15 @@ const numberFormat = (lang: string | undefined, digits?: number) =>
       : new Intl.NumberFormat(lang, { maximumFractionDigits: digits, minimumFractionDigits: 0 }),
   );
 
+/**
+ * Whole numbers under 1000 are written the same in every language the app speaks, and the first Intl formatter
+ * of a page costs tens of milliseconds of locale data (4× that on a slow phone): the first screens never pay it.
+ */
+const plain = (value: number) => Number.isInteger(value) && value >= 0 && value < 1000;
+
 /** 2147483648 → "2,147,483,648" (grouping as the language writes it). */
 export function formatNumber(value: number, lang?: string): string {
-  return numberFormat(lang).format(value);
+  return plain(value) ? String(value) : numberFormat(lang).format(value);
 }
 
 /** 1536 → "1.5 KB" (binary steps, one decimal under 100). Locale-aware digits. */
@@ -46,7 +54,7 @@ export function formatBytes(bytes: number, lang?: string): string {
     unit += 1;
   }
   const digits = unit === 0 || value >= 100 ? 0 : 1;
-  const text = numberFormat(lang, digits).format(value);
+  const text = plain(value) ? String(value) : numberFormat(lang, digits).format(value);
   return `${text} ${BYTE_UNITS[unit]}`;
 }
 
@@ -73,16 +81,36 @@ export function formatDateTime(iso: string, lang: string): string {
   );
 }
 
+/** Offsets with a name of their own ("yesterday", "next week", 前天) in relativeTime.named. */
+const NAMED: Partial<Record<Intl.RelativeTimeFormatUnit, Record<number, string>>> = {
+  day: { [-2]: 'dayM2', [-1]: 'dayM1', 1: 'dayP1', 2: 'dayP2' },
+  week: { [-1]: 'weekM1', 1: 'weekP1' },
+  month: { [-1]: 'monthM1', 1: 'monthP1' },
+  year: { [-1]: 'yearM1', 1: 'yearP1' },
+};
+
+/**
+ * The phrase from the app's texts (the same words Intl.RelativeTimeFormat with numeric: 'auto' writes, checked by
+ * format.test.ts), so a page showing "5 minutes ago" does not build that formatter: ~100 ms on a phone.
+ */
+function relativeText(value: number, unit: Intl.RelativeTimeFormatUnit, lang: string): string | undefined {
+  if (value === 0) return textIn(lang, 'relativeTime.now');
+  const named = NAMED[unit]?.[value];
+  if (named) return textIn(lang, `relativeTime.named.${named}`);
+  return textIn(lang, `relativeTime.${value < 0 ? 'ago' : 'in'}.${unit}`, { count: Math.abs(value) });
+}
+
 export function formatRelative(iso: string, lang: string, now = Date.now()): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
   const seconds = Math.round((date.getTime() - now) / 1000);
   const abs = Math.abs(seconds);
-  const rtf = cached(`r|${lang}`, () => new Intl.RelativeTimeFormat(lang, { numeric: 'auto' }));
-  for (const [unit, size] of UNITS) {
-    if (abs >= size || unit === 'second') return rtf.format(Math.round(seconds / size), unit);
-  }
-  return rtf.format(0, 'second');
+  const [unit, size] = UNITS.find(([, size]) => abs >= size) ?? ['second', 1];
+  const value = Math.round(seconds / size);
+  return (
+    (Math.abs(value) < 1000 ? relativeText(value, unit, lang) : undefined) ??
+    cached(`r|${lang}`, () => new Intl.RelativeTimeFormat(lang, { numeric: 'auto' })).format(value, unit)
+  );
 }
 
 export function isPast(iso: string | null, now = Date.now()): boolean {

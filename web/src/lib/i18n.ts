@@ -73,8 +73,11 @@ const i18n = {
   },
   async changeLanguage(next: Language): Promise<void> {
     requested = next;
-    const bundle = bundles[next] ?? (await loadBundle(next));
-    bundles[next] ??= bundle;
+    // A language loaded earlier may lack areas wanted since (a screen opened in the other language).
+    const cached = bundles[next];
+    const complete = cached && [...wantedAreas].every((area) => area in cached);
+    const bundle = complete ? cached : await loadBundle(next);
+    bundles[next] = bundle;
     if (requested !== next) return;
     language = next;
     emit();
@@ -89,21 +92,34 @@ const i18n = {
 /** Resolves once the current language's core texts are in: main.tsx renders after it. */
 export const i18nReady: Promise<void> = i18n.changeLanguage(initialLanguage);
 
+/** Area loads started, per language: every caller waits for the same one. */
+const areaLoads = new Map<string, Promise<void>>();
+
 /**
  * Loads the texts of `areas` for the current language (a language switched to later loads them too).
- * Route chunks await it next to their own import, so a screen never renders a missing key.
+ * Route chunks await it next to their own import, so a screen never renders a missing key; a second caller (the
+ * lazy screen after its preload) waits for the load already under way instead of finding the area "wanted".
  */
 export async function loadTextAreas(areas: readonly TextArea[]): Promise<void> {
-  const missing = areas.filter((area) => !wantedAreas.has(area));
-  if (missing.length === 0) return;
-  missing.forEach((area) => wantedAreas.add(area));
   const target = language;
-  const texts = await Promise.all(missing.map((area) => AREAS[target][area]()));
-  await i18nReady;
-  const bundle = bundles[target];
-  if (!bundle) return;
-  // No re-render: the screens that use these texts wait for them before they render at all.
-  missing.forEach((area, i) => (bundle[area] = texts[i]?.default as MessageTree));
+  await Promise.all(
+    areas.map((area) => {
+      wantedAreas.add(area);
+      const key = `${target}|${area}`;
+      let load = areaLoads.get(key);
+      if (!load) {
+        load = Promise.all([AREAS[target][area](), i18nReady]).then(([texts]) => {
+          const bundle = bundles[target];
+          // No re-render: the screens that use these texts wait for them before they render at all.
+          if (bundle) bundle[area] = texts.default as MessageTree;
+        });
+        // A failed load (network) may be tried again by the next screen that needs it.
+        load.catch(() => areaLoads.delete(key));
+        areaLoads.set(key, load);
+      }
+      return load;
+    }),
+  );
 }
 
 /** Adds texts a chunk bundles itself for both languages (the `fs` texts of the mount explorer). */
@@ -120,6 +136,14 @@ function applyDocumentLanguage(lang: string): void {
 }
 applyDocumentLanguage(initialLanguage);
 i18n.on(applyDocumentLanguage);
+
+/** The text of `key` in `lang` if that language's texts are loaded and have it, else undefined. */
+export function textIn(lang: string, key: string, options?: TOptions): string | undefined {
+  const bundle = bundles[lang as Language];
+  if (!bundle) return undefined;
+  const text = translate(bundle, lang, key, options);
+  return text === key ? undefined : text;
+}
 
 export function currentLanguage(): Language {
   return language;
