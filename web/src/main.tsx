@@ -11,9 +11,11 @@ import { getSession } from './lib/auth';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
-// The first screen's code and texts start loading now, next to the core texts the shell renders with.
-preloadScreen(window.location.pathname, getSession().type !== 'none');
-await i18nReady;
+// The first screen's code and texts start loading now, next to the core texts the shell renders with, and the
+// first render waits for both (index.html preloads them with the shell): the page renders once, not a loading
+// state first. A screen that fails to load renders its error in the shell.
+const firstScreen = preloadScreen(window.location.pathname, getSession().type !== 'none').catch(() => undefined);
+await Promise.all([i18nReady, firstScreen]);
 // The static header frame of index.html goes in the same task the app renders in: nothing flashes between them.
 root.replaceChildren();
 createRoot(root).render(

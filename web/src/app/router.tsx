@@ -1,4 +1,4 @@
-import { lazy, type ComponentType, type ReactNode } from 'react';
+import { createElement, lazy, type ComponentType, type ReactNode } from 'react';
 import { Navigate, useRoutes, type RouteObject } from 'react-router';
 import type { AdminPage } from '../lib/access';
 import { loadTextAreas, type TextArea } from '../lib/i18n';
@@ -7,11 +7,36 @@ import { ADMIN_PAGE_LABELS, type RouteHandle } from './routeMeta';
 
 /**
  * A screen chunk that renders once its code and the text areas it uses are in, both fetched at once.
- * `preload` starts both early (main.tsx calls it for the first URL, in parallel with the core texts).
+ * `preload` starts both early (main.tsx calls it for the first URL, in parallel with the core texts, and renders
+ * once they are in). A screen already loaded renders at once: unlike `lazy`, no fallback is committed first and
+ * replaced a moment later (a second render of the page on every cold load, issue 21). While loading it suspends;
+ * a failed load goes to the route's error boundary, and the next render tries again.
  */
-function screen<T extends ComponentType>(load: () => Promise<{ default: T }>, areas: readonly TextArea[] = []) {
-  const importer = () => Promise.all([load(), loadTextAreas(areas)]).then(([module]) => module);
-  return Object.assign(lazy(importer), { preload: importer });
+function screen(load: () => Promise<{ default: ComponentType }>, areas: readonly TextArea[] = []) {
+  let loaded: ComponentType | undefined;
+  let failure: { error: unknown } | undefined;
+  let pending: Promise<void> | undefined;
+  const preload = () =>
+    (pending ??= Promise.all([load(), loadTextAreas(areas)]).then(
+      ([module]) => {
+        loaded = module.default;
+      },
+      (error: unknown) => {
+        failure = { error };
+        pending = undefined;
+      },
+    ));
+  function Screen() {
+    if (loaded) return createElement(loaded);
+    if (failure) {
+      const { error } = failure;
+      failure = undefined;
+      throw error;
+    }
+    // Suspense waits for a thrown promise, then renders this again.
+    throw preload();
+  }
+  return Object.assign(Screen, { preload });
 }
 
 /** Admin screens: the panel texts plus the paste/file texts their lists and dialogs show. */
@@ -58,7 +83,7 @@ const ADMIN_SCREENS: Record<string, { preload: () => Promise<unknown> }> = {
  * Starts loading the screen of `pathname` (code and texts) before the first render, so the route chunk does not
  * wait for the shell to render first. Admin screens load only with a saved session (else the login shows).
  */
-export function preloadScreen(pathname: string, signedIn: boolean): void {
+export function preloadScreen(pathname: string, signedIn: boolean): Promise<unknown> {
   const path = pathname.replace(/\/+$/, '');
   const first = path.split('/')[1] ?? '';
   const screens: Record<string, { preload: () => Promise<unknown> } | undefined> = {
@@ -69,14 +94,12 @@ export function preloadScreen(pathname: string, signedIn: boolean): void {
     'mount-explorer': MountExplorerPage,
   };
   if (first === 'admin') {
-    void AdminGate.preload();
-    if (signedIn) {
-      void import('./admin/AdminSidebar');
-      void ADMIN_SCREENS[path.slice('/admin/'.length)]?.preload();
-    }
-    return;
+    const gate = AdminGate.preload();
+    if (!signedIn) return gate;
+    void import('./admin/AdminSidebar');
+    return Promise.all([gate, ADMIN_SCREENS[path.slice('/admin/'.length)]?.preload()]);
   }
-  void screens[first]?.preload();
+  return screens[first]?.preload() ?? Promise.resolve();
 }
 
 function adminRoute(page: AdminPage, element: ReactNode): RouteObject {
