@@ -1,9 +1,11 @@
 /**
  * Seals ranges of a file's CNF1 object in a Web Worker (sealWorker.ts), one worker for the page, started on
  * the first range and stopped once idle. Where a worker cannot run (no Worker, the script fails to load), the
- * same `sealRange` runs on this thread instead: the bytes are the same either way.
+ * same `sealRange` runs on this thread instead: the bytes are the same either way. `releaseSealed` frees a
+ * range once its upload is done with it.
  */
 import { sealedBlob, sealRange, type SealJob } from './seal';
+import { removePartFile } from './sealedParts';
 import type { SealReply, SealRequest } from './sealWorker';
 
 /** An idle worker is stopped after this long (it holds no file data between ranges). */
@@ -20,6 +22,8 @@ let unavailable = false;
 let nextId = 1;
 let idleTimer: ReturnType<typeof setTimeout> | undefined;
 const pending = new Map<number, Pending>();
+/** The part files (origin private file system) of the ranges handed out and not released yet. */
+const partFiles = new WeakMap<Blob, string>();
 
 function sealHere({ request, resolve, reject }: Pending): void {
   sealRange(request.job, request.start, request.end).then((bytes) => resolve(sealedBlob(bytes)), reject);
@@ -53,8 +57,10 @@ function onReply({ data }: MessageEvent<SealReply>): void {
   const entry = pending.get(data.id);
   if (!entry) return;
   pending.delete(data.id);
-  if ('blob' in data) entry.resolve(data.blob);
-  else entry.reject(Object.assign(new Error(data.error.message), { name: data.error.name }));
+  if ('blob' in data) {
+    if (data.name) partFiles.set(data.blob, data.name);
+    entry.resolve(data.blob);
+  } else entry.reject(Object.assign(new Error(data.error.message), { name: data.error.name }));
   stopWhenIdle();
 }
 
@@ -96,4 +102,12 @@ export function sealInWorker(job: SealJob, start: number, end: number): Promise<
       sealHere(entry);
     }
   });
+}
+
+/** The upload is done with a range from `sealInWorker` (sent, or given up): its file, if any, is deleted. */
+export function releaseSealed(blob: Blob): void {
+  const name = partFiles.get(blob);
+  if (name === undefined) return;
+  partFiles.delete(blob);
+  removePartFile(name);
 }
