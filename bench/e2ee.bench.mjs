@@ -18,7 +18,8 @@ import { machineLine, writeSection } from './lib/report.mjs';
 import { BENCH_ADMIN, repoRoot, startServer } from './lib/server.mjs';
 
 const MiB = 1024 * 1024;
-const SIZE_MB = Number(process.env.BENCH_E2EE_MB ?? 256);
+const DEFAULT_MB = 256;
+const SIZE_MB = Number(process.env.BENCH_E2EE_MB ?? DEFAULT_MB);
 const RUNS = Math.max(1, Number(process.env.BENCH_E2EE_RUNS ?? 2));
 const { chromium } = createRequire(path.join(repoRoot, 'e2e', 'package.json'))('@playwright/test');
 
@@ -124,9 +125,10 @@ try {
           `| ${label} ${i + 1} | ${r.seconds.toFixed(1)} s | ${r.cpu.toFixed(1)} s | ${triple(r, 'heap')} | ${triple(r, 'renderer')} | ${triple(r, 'browser')} |`,
       )
       .join('\n');
+  // The default size has the section the docs refer to; another size (the 1 GiB case) gets one of its own.
   writeSection(
-    'e2ee',
-    `## End-to-end encrypted upload (issue 25)
+    SIZE_MB === DEFAULT_MB ? 'e2ee' : `e2ee-${SIZE_MB}`,
+    `## End-to-end encrypted upload${SIZE_MB === DEFAULT_MB ? '' : `, ${SIZE_MB} MiB`} (issue 25)
 
 ${machineLine()}, load average during the run ${loads.map((l) => l.toFixed(1)).join(' / ')} (1 min, at each upload). One ${SIZE_MB} MiB file uploaded from Chromium through the Upload page (resumable multipart to the
 built-in local storage), as is and with "End-to-end encrypted" on, alternating, in the same run (best of ${RUNS} each).
