@@ -149,7 +149,7 @@ describe.each(dbTargets)('end-to-end encrypted shares on %s', (target) => {
     const data = new TextEncoder().encode(`${MARKER} `.repeat(20_000));
     const enc = await encryptFile(new Blob([data]), { name: `${MARKER}.txt`, type: 'text/plain' });
     keys.push(enc.key);
-    const bytes = new Uint8Array(await (await enc.read(0, enc.size)).arrayBuffer());
+    const bytes = await enc.read(0, enc.size);
     sent.push(Buffer.from(bytes).toString('latin1'));
     const res = await upload(server, bytes, {
       token,
@@ -196,7 +196,7 @@ describe.each(dbTargets)('end-to-end encrypted shares on %s', (target) => {
       type: '',
     });
     keys.push(enc.key);
-    const bytes = new Uint8Array(await (await enc.read(0, enc.size)).arrayBuffer());
+    const bytes = await enc.read(0, enc.size);
     const init = await post<MultipartInitResult>('/api/upload/multipart/init', {
       filename: E2EE_FILE_PLACEHOLDER_NAME,
       size: bytes.length,

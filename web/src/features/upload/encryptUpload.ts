@@ -1,13 +1,14 @@
 /**
  * End-to-end encryption of a file upload (docs/encryption.md). Loaded with `import()` only when the option is
  * on. Big files go through the resumable multipart flow with an encrypting source: each part is encrypted as
- * it is needed, while the parts before it upload (memory stays flat), and an unfinished session keeps its
- * encryption state so that a resume sends the same bytes. Small files are encrypted whole into a Blob for
- * the form / presigned uploaders.
+ * it is needed, in a Web Worker, while the parts before it upload, and freed once sent (memory stays flat);
+ * an unfinished session keeps its encryption state so that a resume sends the same bytes. Small files are
+ * encrypted whole for the form / presigned uploaders.
  */
 import { E2EE_FILE_PLACEHOLDER_NAME, E2EE_FILE_PLACEHOLDER_TYPE } from '@clipnest/contract/e2ee';
 import { uploadMimetype } from '@clipnest/contract';
 import { encryptFile, resumeFileEncryption, type FileEncryption, type FileEncryptionState } from '../../lib/e2ee';
+import { releaseSealed, sealInWorker } from '../../lib/e2ee/sealClient';
 import { MULTIPART_THRESHOLD, type ShareOptions, type UploadSource } from '../../lib/uploader';
 import { resumeKey, resumeStore } from '../../lib/uploader/resumeStore';
 import { E2EE_SOURCE_KIND } from './useUploadQueue';
@@ -62,12 +63,13 @@ export async function encryptForUpload(
       id: enc.state.head,
       size: enc.size,
       type: E2EE_FILE_PLACEHOLDER_TYPE,
-      read: (start, end) => enc.read(start, end),
+      read: (start, end) => sealInWorker(enc.job, start, end),
+      release: releaseSealed,
       state: enc.state,
     };
     return { file, source, options: sealedOptions, key: enc.key };
   }
-  const blob = await enc.read(0, enc.size);
-  const sealed = new File([blob], E2EE_FILE_PLACEHOLDER_NAME, { type: E2EE_FILE_PLACEHOLDER_TYPE });
+  const bytes = await enc.read(0, enc.size);
+  const sealed = new File([bytes], E2EE_FILE_PLACEHOLDER_NAME, { type: E2EE_FILE_PLACEHOLDER_TYPE });
   return { file: sealed, options: sealedOptions, key: enc.key };
 }

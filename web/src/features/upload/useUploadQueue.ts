@@ -4,6 +4,7 @@ import {
   chooseUploader,
   FINAL_STAGES,
   slugForIndex,
+  throttleProgress,
   UploadError,
   type ShareOptions,
   type UploadResult,
@@ -111,6 +112,10 @@ export function useUploadQueue({
     async (item: QueueItem, shareOptions: ShareOptions, e2ee?: E2eeChoice) => {
       const controller = new AbortController();
       controllers.current.set(item.id, controller);
+      // Each report re-renders the queue: the bytes reach it a few times a second, stages at once.
+      const progress = throttleProgress((p) =>
+        patch(item.id, { stage: p.stage, loaded: p.loaded, total: p.total, speed: p.speed, etaSeconds: p.etaSeconds }),
+      );
       patch(item.id, { stage: 'starting', error: undefined, loaded: 0, speed: null, etaSeconds: null });
       try {
         let file = item.file;
@@ -133,14 +138,7 @@ export function useUploadQueue({
           filename,
           options,
           signal: controller.signal,
-          onProgress: (p) =>
-            patch(item.id, {
-              stage: p.stage,
-              loaded: p.loaded,
-              total: p.total,
-              speed: p.speed,
-              etaSeconds: p.etaSeconds,
-            }),
+          onProgress: progress.report,
         });
         patch(item.id, { stage: 'completed', result, loaded: item.total });
         callbacks.current.onDone?.(item, result);
@@ -153,6 +151,7 @@ export function useUploadQueue({
         if (!cancelled) callbacks.current.onError?.(item, message, status);
         return { ok: false, status };
       } finally {
+        progress.cancel();
         controllers.current.delete(item.id);
       }
     },

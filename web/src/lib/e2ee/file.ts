@@ -1,7 +1,6 @@
 import {
   E2EE_CHUNK_SIZE,
   E2EE_FILE_INFO,
-  E2EE_FILE_MAGIC,
   E2EE_FLAG_DATA,
   E2EE_FLAG_HEADER,
   E2EE_FLAG_LAST,
@@ -11,7 +10,9 @@ import {
 } from '@clipnest/contract/e2ee';
 import { fromBase64Url, toBase64Url } from './base64url';
 import { E2eeError } from './errors';
-import { type AesKey, bs, newShareKey, type RandomSource, shareKey } from './keys';
+import { type AesKey, newShareKey, type RandomSource, shareKey } from './keys';
+import { crypt, MAGIC, RECORD_BYTES } from './records';
+import { sealedSize, sealRange, type SealJob } from './seal';
 
 /**
  * The CNF1 stream (docs/encryption.md): magic "CNF1" ‖ nonce prefix (8) ‖ u32be header length ‖ header
@@ -20,8 +21,6 @@ import { type AesKey, bs, newShareKey, type RandomSource, shareKey } from './key
  * 64 KiB of plaintext; an empty file has one empty last record.
  */
 
-const MAGIC = new TextEncoder().encode(E2EE_FILE_MAGIC);
-const RECORD_BYTES = E2EE_CHUNK_SIZE + E2EE_TAG_BYTES;
 const HEADER_MAX_BYTES = 64 * 1024;
 
 /** The encrypted header: what the server must not see. */
@@ -30,33 +29,6 @@ export interface FileHeader {
   type: string;
   /** Plaintext size in bytes. */
   size: number;
-}
-
-function nonce(prefix: Uint8Array, counter: number): Uint8Array {
-  const out = new Uint8Array(E2EE_NONCE_PREFIX_BYTES + 4);
-  out.set(prefix, 0);
-  new DataView(out.buffer).setUint32(E2EE_NONCE_PREFIX_BYTES, counter, false);
-  return out;
-}
-
-function aad(flag: number): Uint8Array {
-  const out = new Uint8Array(MAGIC.length + 1);
-  out.set(MAGIC, 0);
-  out[MAGIC.length] = flag;
-  return out;
-}
-
-/** AES-GCM of record `counter` (encrypt on the way up, decrypt on the way down). */
-async function crypt(
-  op: 'encrypt' | 'decrypt',
-  key: AesKey,
-  prefix: Uint8Array,
-  counter: number,
-  flag: number,
-  data: Uint8Array,
-): Promise<Uint8Array> {
-  const params = { name: 'AES-GCM', iv: bs(nonce(prefix, counter)), additionalData: bs(aad(flag)) };
-  return new Uint8Array(await crypto.subtle[op](params, key, bs(data)));
 }
 
 /**
@@ -85,54 +57,25 @@ export interface FileEncryption {
   /** Size of the whole encrypted object. */
   size: number;
   /**
-   * Bytes [start, end) of the encrypted object. Only the records the range touches are encrypted (in
-   * parallel); record i always has the same nonce, flag and bytes, so any range, asked any number of times, in
-   * any order, matches the same object.
+   * Bytes [start, end) of the encrypted object (`sealRange` of `job`): any range, any number of times, in any
+   * order, matches the same object.
    */
-  read(start: number, end: number): Promise<Blob>;
+  read(start: number, end: number): Promise<Uint8Array<ArrayBuffer>>;
+  /** What a Web Worker needs to seal ranges of the same object itself (`sealRange`). */
+  job: SealJob;
   state: FileEncryptionState;
 }
 
 function sealer(file: Blob, key: AesKey, head: Uint8Array, state: FileEncryptionState): FileEncryption {
-  const prefix = head.subarray(MAGIC.length, MAGIC.length + E2EE_NONCE_PREFIX_BYTES);
-  const recordCount = Math.max(1, Math.ceil(file.size / E2EE_CHUNK_SIZE));
-  const size = head.length + file.size + recordCount * E2EE_TAG_BYTES;
+  const job: SealJob = { file, key, head };
   return {
     encryption: state.encryption,
     key: state.key,
     head,
-    size,
+    size: sealedSize(job),
+    job,
     state,
-    async read(from, to) {
-      const start = Math.max(0, from);
-      const end = Math.min(size, to);
-      const pieces: Uint8Array<ArrayBuffer>[] = [];
-      if (start < head.length) pieces.push(bs(head.subarray(start, Math.min(end, head.length))));
-      if (end > head.length && end > start) {
-        const first = Math.floor((Math.max(start, head.length) - head.length) / RECORD_BYTES) + 1;
-        const last = Math.floor((end - 1 - head.length) / RECORD_BYTES) + 1;
-        const plainStart = (first - 1) * E2EE_CHUNK_SIZE;
-        const plain = new Uint8Array(
-          await file.slice(plainStart, Math.min(last * E2EE_CHUNK_SIZE, file.size)).arrayBuffer(),
-        );
-        const jobs: Promise<Uint8Array>[] = [];
-        for (let i = first; i <= last; i++) {
-          const at = (i - first) * E2EE_CHUNK_SIZE;
-          const flag = i === recordCount ? E2EE_FLAG_LAST : E2EE_FLAG_DATA;
-          jobs.push(
-            crypt('encrypt', key, prefix, i, flag, plain.subarray(at, Math.min(at + E2EE_CHUNK_SIZE, plain.length))),
-          );
-        }
-        const sealed = await Promise.all(jobs);
-        sealed.forEach((record, index) => {
-          const recordStart = head.length + (first + index - 1) * RECORD_BYTES;
-          const a = Math.max(start, recordStart) - recordStart;
-          const b = Math.min(end, recordStart + record.length) - recordStart;
-          pieces.push(bs(record.subarray(a, b)));
-        });
-      }
-      return new Blob(pieces, { type: 'application/octet-stream' });
-    },
+    read: (start, end) => sealRange(job, start, end),
   };
 }
 

@@ -9,6 +9,7 @@ export { createFormUploader } from './formUploader';
 export { createMultipartUploader } from './multipartUploader';
 export { createPresignedUploader } from './presignedUploader';
 export { SpeedMeter } from './speed';
+export { PROGRESS_INTERVAL_MS, throttleProgress, type ProgressThrottle } from './progressThrottle';
 export { buildUploadForm, shareOptionEntries, slugForIndex } from './fields';
 
 /** Files above this go in resumable parts (two parts or more). */

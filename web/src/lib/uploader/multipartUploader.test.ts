@@ -267,6 +267,7 @@ describe('multipart uploader', () => {
     // A 25-byte file whose "encrypted" bytes are 35: each byte + 1, plus 10 bytes of head.
     const bytes = Uint8Array.from({ length: 35 }, (_, i) => i + 1);
     const reads: number[] = [];
+    const released: string[] = [];
     let held = 0;
     let peakHeld = 0;
     const source = (id: string) => ({
@@ -282,6 +283,7 @@ describe('multipart uploader', () => {
         await new Promise((r) => setTimeout(r, 1));
         return new Blob([bytes.slice(start, end)]);
       },
+      release: (blob: Blob) => void blob.text().then((text) => released.push(text)),
     });
     const received = new Map<number, string>();
     const put = async (url: string, blob: Blob) => {
@@ -300,6 +302,8 @@ describe('multipart uploader', () => {
     expect(init).toMatchObject({ size: 35, mimetype: 'application/octet-stream' });
     expect([...reads].sort()).toEqual([1, 2, 3, 4]);
     expect(peakHeld).toBeLessThanOrEqual(4); // 3 workers + 1 ahead
+    await new Promise((r) => setTimeout(r, 5));
+    expect(released).toHaveLength(4); // each part, once sent
     expect(Buffer.concat([1, 2, 3, 4].map((n) => Buffer.from(received.get(n)!, 'hex')))).toEqual(Buffer.from(bytes));
 
     // A saved session of the source: resumed with the same id (only missing parts read and sent) ...

@@ -249,7 +249,8 @@ export function createMultipartUploader(deps: MultipartDeps = {}): Uploader {
         };
 
         // A source's parts are made (encrypted) as they are needed: one part ahead of the workers, so part
-        // N+1 is made while part N uploads; at most workers + 1 parts are held at once.
+        // N+1 is made while part N uploads; at most workers + 1 parts are held at once, each released to the
+        // source once sent or given up.
         const made = new Map<number, Promise<Blob>>();
         const partBlob = (n: number): Promise<Blob> => {
           const start = (n - 1) * partSize;
@@ -266,6 +267,14 @@ export function createMultipartUploader(deps: MultipartDeps = {}): Uploader {
         const sendPart = async (n: number) => {
           const blob = await partBlob(n);
           made.delete(n);
+          try {
+            await sendBlob(n, blob);
+          } finally {
+            source?.release?.(blob);
+          }
+        };
+
+        const sendBlob = async (n: number, blob: Blob) => {
           for (let attempt = 1; ; attempt++) {
             if (signal.aborted) throw cancelledError();
             try {
@@ -331,6 +340,13 @@ export function createMultipartUploader(deps: MultipartDeps = {}): Uploader {
         if (missing.length > 0) await sign(missing.slice(0, workers)).catch(() => undefined);
         if (signal.aborted) throw cancelledError();
         await Promise.all(Array.from({ length: workers }, worker));
+        // Parts made ahead and never sent (a failure or a cancel stopped the workers).
+        for (const blob of made.values())
+          void blob.then(
+            (b) => source?.release?.(b),
+            () => undefined,
+          );
+        made.clear();
         await saving;
         if (task.signal.aborted) throw cancelledError();
         if (failure) {

@@ -66,6 +66,8 @@ export interface UploadSource {
   type: string;
   /** Bytes [start, end). */
   read(start: number, end: number): Promise<Blob>;
+  /** The uploader is done with a Blob from `read` (sent, or given up): what it holds can be freed. */
+  release?(blob: Blob): void;
   /** Saved with a resumable session (IndexedDB: structured-clone values only) to reopen the same source. */
   state: unknown;
 }
