@@ -16,8 +16,6 @@ if (!root) throw new Error('#root is missing from index.html');
 // state first. A screen that fails to load renders its error in the shell.
 const firstScreen = preloadScreen(window.location.pathname, getSession().type !== 'none').catch(() => undefined);
 await Promise.all([i18nReady, firstScreen]);
-// The static header frame of index.html goes in the same task the app renders in: nothing flashes between them.
-root.replaceChildren();
 createRoot(root).render(
   <StrictMode>
     <App />
