@@ -112,7 +112,7 @@ try {
     .join('; ');
   const markdown = `## Web first load
 
-${machineLine()}, load average ${loadBefore} before and ${loadAfter} after the run (2 shared cores; other engineers' tests ran alongside).
+${machineLine()}, load average ${loadBefore} before and ${loadAfter} after the run (2 shared cores).
 Each route loaded cold in a fresh Chromium context (no cache, no service worker) from the server \`npm start\` runs, until the
 network was idle; sizes from Chromium's network log: *raw* is the decoded body, *compressed* what came over the wire (brotli,
 precompressed at build time), bodies only; *total transferred* adds every response's headers. JS budgets from \`e2e/budgets.json\` (KB = 1024 bytes), checked by
