@@ -8,14 +8,25 @@ import './lib/theme';
 import { App } from './app/App';
 import { preloadScreen } from './app/router';
 import { getSession } from './lib/auth';
+import { prefetchSiteConfig } from './lib/siteConfig';
+import { warmUpClassMerge } from './lib/cn';
+
+/** How long the first render waits at most for the site config (title, footer) before it shows the defaults. */
+const SITE_CONFIG_WAIT_MS = 1500;
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
 // The first screen's code and texts start loading now, next to the core texts the shell renders with, and the
 // first render waits for both (index.html preloads them with the shell): the page renders once, not a loading
 // state first. A screen that fails to load renders its error in the shell.
+// The site config is fetched alongside, so the header and footer do not render twice.
 const firstScreen = preloadScreen(window.location.pathname, getSession().type !== 'none').catch(() => undefined);
-await Promise.all([i18nReady, firstScreen]);
+const siteConfig = Promise.race([
+  prefetchSiteConfig(),
+  new Promise((resolve) => setTimeout(resolve, SITE_CONFIG_WAIT_MS)),
+]);
+warmUpClassMerge();
+await Promise.all([i18nReady, firstScreen, siteConfig]);
 createRoot(root).render(
   <StrictMode>
     <App />

@@ -1,5 +1,4 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { BrowserRouter } from 'react-router';
 import { Toaster } from '../components/ui/toaster';
 import { queryClient } from '../lib/queryClient';
 import { AppRoutes } from './router';
@@ -7,9 +6,7 @@ import { AppRoutes } from './router';
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
+      <AppRoutes />
       <Toaster />
     </QueryClientProvider>
   );

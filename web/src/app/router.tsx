@@ -1,5 +1,5 @@
 import { createElement, lazy, type ComponentType, type ReactNode } from 'react';
-import { Navigate, useRoutes, type RouteObject } from 'react-router';
+import { Navigate, useRoutes, type RouteObject } from '../lib/router';
 import type { AdminPage } from '../lib/access';
 import { loadTextAreas, type TextArea } from '../lib/i18n';
 import { RootLayout } from './layout/RootLayout';
@@ -143,10 +143,7 @@ export const routes: RouteObject[] = [
   },
 ];
 
-/**
- * The routes under a `<BrowserRouter>` (App.tsx). Declarative routing, not a data router: the app loads no
- * route data, and the data router was about half of react-router's weight on every page (issue 21).
- */
+/** The routes of the address (lib/router): the app loads no route data, each screen fetches its own. */
 export function AppRoutes() {
   return useRoutes(routes);
 }

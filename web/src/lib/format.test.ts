@@ -21,6 +21,21 @@ describe('formatBytes', () => {
     expect(formatBytes(3 * 1024 ** 5, 'en')).toBe('3 PB');
   });
 
+  it('writes sizes in English and Chinese exactly as Intl does, without building its formatter', () => {
+    for (const lang of ['en', 'zh-CN']) {
+      const intl = (digits: number) =>
+        new Intl.NumberFormat(lang, { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+      const [whole, oneDecimal] = [intl(0), intl(1)];
+      for (let bytes = 1024; bytes < 1024 * 1024; bytes += 37) {
+        const value = bytes / 1024;
+        expect(formatBytes(bytes, lang)).toBe(`${(value >= 100 ? whole : oneDecimal).format(value)} KB`);
+      }
+      for (const value of [1.05, 1.45, 1.15, 2.675, 9.95, 99.94, 99.95, 999.4, 999.5, 1023.4]) {
+        expect(formatBytes(value * 1024, lang)).toBe(`${(value >= 100 ? whole : oneDecimal).format(value)} KB`);
+      }
+    }
+  });
+
   it('uses the language’s decimal mark', () => {
     expect(formatBytes(1536, 'de')).toBe('1,5 KB');
   });

@@ -39,6 +39,21 @@ const numberFormat = (lang: string | undefined, digits?: number) =>
  */
 const plain = (value: number) => Number.isInteger(value) && value >= 0 && value < 1000;
 
+/**
+ * `value` rounded to at most `digits` decimals as English and Chinese write it below 1000 (no grouping, "." as
+ * the decimal mark), or undefined where another language or a grouped number needs Intl. Like Intl, it rounds
+ * half up the shortest decimal that reads back as the same number (1.45 → "1.5"), not the binary value.
+ */
+function plainDecimal(value: number, digits: number, lang: string | undefined): string | undefined {
+  const text = String(value);
+  if (!lang || !/^(en|zh)\b/i.test(lang) || !(value >= 0) || text.includes('e')) return undefined;
+  const [whole, fraction = ''] = text.split('.');
+  const scale = 10 ** digits;
+  const scaled = Number(whole + fraction.slice(0, digits).padEnd(digits, '0')) + ((fraction[digits] ?? '0') >= '5' ? 1 : 0);
+  const rounded = scaled / scale;
+  return rounded < 1000 ? String(rounded) : undefined;
+}
+
 /** 2147483648 → "2,147,483,648" (grouping as the language writes it). */
 export function formatNumber(value: number, lang?: string): string {
   return plain(value) ? String(value) : numberFormat(lang).format(value);
@@ -54,7 +69,9 @@ export function formatBytes(bytes: number, lang?: string): string {
     unit += 1;
   }
   const digits = unit === 0 || value >= 100 ? 0 : 1;
-  const text = plain(value) ? String(value) : numberFormat(lang, digits).format(value);
+  const text = plain(value)
+    ? String(value)
+    : (plainDecimal(value, digits, lang) ?? numberFormat(lang, digits).format(value));
   return `${text} ${BYTE_UNITS[unit]}`;
 }
 

@@ -83,6 +83,20 @@ export function useSiteConfig(): SiteSettings {
   return query.data ?? DEFAULT_SITE_CONFIG;
 }
 
+/**
+ * Starts fetching the site config when the 24 h cache has none, so the first render can use it instead of
+ * rendering the defaults and then everything that shows the config again (main.tsx waits for it, bounded).
+ * Never rejects: on failure `useSiteConfig` falls back to the defaults and tries again.
+ */
+export function prefetchSiteConfig(): Promise<void> {
+  if (readCache()) return Promise.resolve();
+  return queryClient.prefetchQuery({
+    queryKey: SITE_CONFIG_QUERY_KEY,
+    queryFn: fetchSiteConfig,
+    staleTime: SITE_CONFIG_CACHE_MS,
+  });
+}
+
 /** Re-reads the site config from the server, bypassing the 24 h cache. Call after saving site settings. */
 export async function refreshSiteConfig(): Promise<SiteSettings> {
   safeStorage.remove(StorageKeys.siteConfigCache);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { interpolate, lookup, translate, type MessageTree } from './translate';
+import { interpolate, lookup, pluralCategory, translate, type MessageTree } from './translate';
 
 const tree: MessageTree = {
   errors: { http: 'HTTP error {{status}}: {{statusText}}', group: { inner: 'x' } },
@@ -34,5 +34,21 @@ describe('translate', () => {
     // Chinese has one form ("other") for every count.
     expect(translate(tree, 'zh-CN', 'files.selected', { count: 1 })).toBe('1 files selected');
     expect(translate(tree, 'en', 'files.selected_one', { count: 5 })).toBe('5 file selected');
+  });
+});
+
+describe('pluralCategory', () => {
+  it('picks the category Intl.PluralRules picks in English and Chinese', () => {
+    const counts = [0, 1, 2, 3, 5, 11, 21, 100, 101, 1000, 1.5, 0.5, 1.0, -1, -2, 1e6];
+    for (const language of ['en', 'en-US', 'zh-CN', 'zh']) {
+      const rules = new Intl.PluralRules(language);
+      for (const count of counts)
+        expect(pluralCategory(language, count), `${language} ${count}`).toBe(rules.select(count));
+    }
+  });
+
+  it('asks Intl for other languages', () => {
+    expect(pluralCategory('ru', 3)).toBe('few');
+    expect(pluralCategory('fr', 0)).toBe('one');
   });
 });

@@ -21,8 +21,15 @@ export type TKey = LeafKey | StripPlural<LeafKey>;
 export type TOptions = { count?: number } & Record<string, unknown>;
 export type TFunction = (key: TKey, options?: TOptions) => string;
 
+/**
+ * The plural category of `count`. English and Chinese, the app's languages, are written out (CLDR: English "one"
+ * for exactly 1, Chinese always "other"; translate.test.ts checks them against Intl.PluralRules): building the
+ * first Intl object of a page costs milliseconds of locale data. Other languages ask Intl.
+ */
 const pluralRules = new Map<string, Intl.PluralRules>();
-function pluralCategory(language: string, count: number): string {
+export function pluralCategory(language: string, count: number): string {
+  if (/^zh\b/i.test(language)) return 'other';
+  if (/^en\b/i.test(language)) return Math.abs(count) === 1 ? 'one' : 'other';
   let rules = pluralRules.get(language);
   if (!rules) {
     rules = new Intl.PluralRules(language);

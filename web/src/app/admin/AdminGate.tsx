@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { Navigate, Outlet } from 'react-router';
+import { Navigate, Outlet } from '../../lib/router';
 import { PageFallback } from '../../components/PageFallback';
 import { Skeleton } from '../../components/ui/skeleton';
 import LoginPage from '../../features/auth/LoginPage';

@@ -1,7 +1,7 @@
 import { KeyRound, LogOut, PanelLeft, ShieldCheck, Unplug } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { NavLink, useLocation, useNavigate } from 'react-router';
+import { NavLink, useLocation, useNavigate } from '../../lib/router';
 import { toast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogTrigger, DrawerContent } from '../../components/ui/dialog';

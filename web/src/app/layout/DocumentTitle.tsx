@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { matchRoutes, useLocation } from 'react-router';
+import { matchRoutes, useLocation } from '../../lib/router';
 import { useSession } from '../../lib/useSession';
 import { useSiteConfig } from '../../lib/siteConfig';
 import { buildDocumentTitle, isRouteHandle, type TitleKey } from '../routeMeta';

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { Outlet, useLocation } from 'react-router';
+import { Outlet, useLocation } from '../../lib/router';
 import { PageFallback } from '../../components/PageFallback';
 import { cn } from '../../lib/cn';
 import { PwaLayer } from '../pwa/PwaLayer';
@@ -35,8 +35,18 @@ function useAfterLoadAndIdle(): boolean {
   return ready;
 }
 
+/** Its own component, so that the layout around it does not render again when the browser turns idle. */
+function DeferredPwaUpdatePrompt() {
+  const ready = useAfterLoadAndIdle();
+  if (!ready) return null;
+  return (
+    <Suspense fallback={null}>
+      <PwaUpdatePrompt />
+    </Suspense>
+  );
+}
+
 export function RootLayout() {
-  const swReady = useAfterLoadAndIdle();
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const onAdmin = pathname === '/admin' || pathname.startsWith('/admin/');
@@ -66,11 +76,7 @@ export function RootLayout() {
       <DocumentTitle />
       <SiteCustomizations />
       <SessionWatcher />
-      {swReady && (
-        <Suspense fallback={null}>
-          <PwaUpdatePrompt />
-        </Suspense>
-      )}
+      <DeferredPwaUpdatePrompt />
       <PwaLayer />
     </div>
   );

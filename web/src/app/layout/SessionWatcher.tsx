@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../lib/router';
 import { toast } from '../../lib/toast';
 import { AUTH_EVENTS, takeLogoutNotice } from '../../lib/auth';
 import { revalidateSession } from '../../lib/sessionValidation';

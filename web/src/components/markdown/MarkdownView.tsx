@@ -12,9 +12,23 @@ import { plainParagraph } from './plainParagraph';
 type Runtime = typeof RuntimeModule;
 let runtimePromise: Promise<Runtime> | null = null;
 
-/** Loads the Markdown runtime chunk (marked, highlight.js core, DOMPurify). */
+/** A task boundary: what follows runs in a task of its own, so the page can paint and take input between. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Loads the Markdown runtime chunk (marked, highlight.js core, DOMPurify). Its libraries are evaluated one
+ * per task (together they take ~30 ms, ~120 ms on a slow phone, in one task that would block input).
+ */
 export function loadMarkdownRuntime(): Promise<Runtime> {
-  runtimePromise ??= import('./runtime').catch((error: unknown) => {
+  runtimePromise ??= (async () => {
+    await import('dompurify');
+    await nextTask();
+    await import('highlight.js/lib/core');
+    await nextTask();
+    await import('marked');
+    await nextTask();
+    return import('./runtime');
+  })().catch((error: unknown) => {
     runtimePromise = null;
     throw error;
   });

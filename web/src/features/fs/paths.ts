@@ -21,7 +21,7 @@ export function explorerHref(path: string, preview?: string): string {
   return preview ? `${base}?preview=${encodeURIComponent(preview)}` : base;
 }
 
-/** The splat of /mount-explorer/* (as react-router hands it, decoded) → a virtual path. */
+/** The splat of /mount-explorer/* (as lib/router hands it, decoded) → a virtual path. */
 export function pathFromSplat(splat: string | undefined): string {
   const segments = (splat ?? '').split('/').filter(Boolean);
   return `/${segments.join('/')}`;

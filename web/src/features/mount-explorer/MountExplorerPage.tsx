@@ -2,7 +2,7 @@ import { hasPermission, Permission } from '@clipnest/contract/permissions';
 import { FolderTree, Lock } from 'lucide-react';
 import { useCallback } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { Link, Navigate, useParams } from 'react-router';
+import { Link, Navigate, useParams } from '../../lib/router';
 import { buttonClasses } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { useSession } from '../../lib/useSession';

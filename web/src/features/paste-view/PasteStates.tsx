@@ -1,7 +1,7 @@
 import { FileQuestion, Home, LockKeyhole, TimerOff } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { Skeleton } from '../../components/ui/skeleton';

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Copy, FileCode2, Link2, Pencil, QrCode as QrIcon } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { useParams } from 'react-router';
+import { useParams } from '../../lib/router';
 import { toast } from '../../lib/toast';
 import { loadMarkdownRuntime, MarkdownView } from '../../components/markdown';
 import { Alert } from '../../components/ui/alert';

@@ -1,7 +1,7 @@
 import type { FileView } from '@clipnest/contract';
 import { Clock, Copy, FileUp } from 'lucide-react';
 import { useTranslation } from '../../lib/useTranslation';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import { toast } from '../../lib/toast';
 import { IconButton } from '../../components/ui/icon-button';
 import { Skeleton } from '../../components/ui/skeleton';

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ClipboardPaste, CloudUpload, FileUp, Link2, LogIn } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import { toast } from '../../lib/toast';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { Dropzone } from '../../components/ui/dropzone';
