@@ -49,7 +49,8 @@ function plainDecimal(value: number, digits: number, lang: string | undefined): 
   if (!lang || !/^(en|zh)\b/i.test(lang) || !(value >= 0) || text.includes('e')) return undefined;
   const [whole, fraction = ''] = text.split('.');
   const scale = 10 ** digits;
-  const scaled = Number(whole + fraction.slice(0, digits).padEnd(digits, '0')) + ((fraction[digits] ?? '0') >= '5' ? 1 : 0);
+  const scaled =
+    Number(whole + fraction.slice(0, digits).padEnd(digits, '0')) + ((fraction[digits] ?? '0') >= '5' ? 1 : 0);
   const rounded = scaled / scale;
   return rounded < 1000 ? String(rounded) : undefined;
 }
