@@ -5,15 +5,7 @@
  * so the first visit of a shared paste link does not download the whole app in the background.
  */
 import type { Plugin } from 'vite';
-
-interface ChunkNode {
-  fileName: string;
-  isEntry: boolean;
-  imports: string[];
-  moduleIds?: string[];
-  facadeModuleId?: string | null;
-  viteMetadata?: { importedCss: Set<string> };
-}
+import { importClosure, type ChunkNode } from './chunkGraph.ts';
 
 /**
  * Lazy modules the shell needs while offline, though it loads them only on demand: the offline database,
@@ -36,16 +28,8 @@ function isOfflineChunk(chunk: ChunkNode): boolean {
 
 /** The entry chunks, the offline layer's chunks, everything they import statically, and their CSS. */
 export function shellFiles(chunks: readonly ChunkNode[]): Set<string> {
-  const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-  const shell = new Set<string>();
-  const queue = chunks.filter((chunk) => chunk.isEntry || isOfflineChunk(chunk)).map((chunk) => chunk.fileName);
-  for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
-    const chunk = byName.get(name);
-    if (shell.has(name) || !chunk) continue;
-    shell.add(name);
-    queue.push(...chunk.imports);
-  }
-  for (const name of [...shell]) for (const css of byName.get(name)?.viteMetadata?.importedCss ?? []) shell.add(css);
+  const starts = chunks.filter((chunk) => chunk.isEntry || isOfflineChunk(chunk)).map((chunk) => chunk.fileName);
+  const shell = new Set(importClosure(chunks, starts, { css: true }));
   // The texts load per language and area next to the shell (lib/i18n.ts): small, and needed offline to render at all.
   for (const chunk of chunks) {
     const ids = chunk.moduleIds ?? [];

@@ -7,15 +7,7 @@
  * must not count a paste view.
  */
 import type { HtmlTagDescriptor, Plugin } from 'vite';
-
-interface ChunkLike {
-  type: 'chunk';
-  fileName: string;
-  isEntry: boolean;
-  imports: string[];
-  moduleIds: string[];
-  viteMetadata?: { importedCss: Set<string> };
-}
+import { importClosure, type ChunkNode } from './chunkGraph.ts';
 
 /** What the first screen of a path needs: source modules (relative to web/), `{lang}` standing for the language. */
 export type ScreenModules = Record<string, readonly string[]>;
@@ -27,37 +19,20 @@ const CORE_TEXTS = 'src/locales/{lang}.json';
 const normalise = (id: string) => id.replaceAll('\\', '/');
 
 /** The chunk holding `module` and every chunk it imports statically, less the shell (already preloaded). */
-function closure(chunks: ChunkLike[], module: string, shell: Set<string>): string[] {
-  const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-  const start = chunks.find((chunk) => chunk.moduleIds.some((id) => normalise(id).endsWith(`/web/${module}`)));
+function closure(chunks: ChunkNode[], module: string, shell: ReadonlySet<string>): string[] {
+  const start = chunks.find((chunk) => chunk.moduleIds?.some((id) => normalise(id).endsWith(`/web/${module}`)));
   if (!start) throw new Error(`routePreload: no chunk holds ${module}`);
-  const out: string[] = [];
-  const queue = [start.fileName];
-  for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
-    if (shell.has(name) || out.includes(name)) continue;
-    out.push(name);
-    const chunk = byName.get(name);
-    queue.push(...(chunk?.imports ?? []));
-    for (const css of chunk?.viteMetadata?.importedCss ?? []) if (!out.includes(css)) out.push(css);
-  }
-  return out;
-}
-
-function entryClosure(chunks: ChunkLike[]): Set<string> {
-  const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-  const shell = new Set<string>();
-  const queue = chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName);
-  for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
-    if (shell.has(name)) continue;
-    shell.add(name);
-    queue.push(...(byName.get(name)?.imports ?? []));
-  }
-  return shell;
+  return importClosure(chunks, [start.fileName], { stop: shell, css: true });
 }
 
 /** Path's first segment → language → files to preload. */
-export function preloadMap(chunks: ChunkLike[], screens: ScreenModules): Record<string, Record<string, string[]>> {
-  const shell = entryClosure(chunks);
+export function preloadMap(chunks: ChunkNode[], screens: ScreenModules): Record<string, Record<string, string[]>> {
+  const shell = new Set(
+    importClosure(
+      chunks,
+      chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName),
+    ),
+  );
   const map: Record<string, Record<string, string[]>> = {};
   for (const [segment, modules] of Object.entries(screens)) {
     map[segment] = {};
@@ -110,7 +85,7 @@ export function routePreload(screens: ScreenModules): Plugin {
       handler(_html, ctx): HtmlTagDescriptor[] {
         if (!ctx.bundle) return [];
         const chunks = Object.values(ctx.bundle).filter(
-          (item): item is typeof item & ChunkLike => item.type === 'chunk',
+          (item): item is typeof item & ChunkNode => item.type === 'chunk',
         );
         const script = preloadScript(preloadMap(chunks, screens), base);
         return [{ tag: 'script', children: script, injectTo: 'head' }];
