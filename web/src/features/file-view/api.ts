@@ -1,6 +1,7 @@
 import type { OfficePreviewResult, PublicFileDetails, PublicFileInfo } from '@clipnest/contract';
 import { useQuery } from '@tanstack/react-query';
 import { api, apiUrl, getApiBaseUrl, isApiError } from '../../lib/api';
+import { takeEarlyRead } from '../../lib/earlyRead';
 import { readThrough } from '../../lib/offline/readThrough';
 
 export function publicFileKey(slug: string) {
@@ -19,6 +20,7 @@ export function usePublicFile(slug: string) {
         'files',
         slug,
         () =>
+          takeEarlyRead<PublicFileInfo>(`/public/files/${encodeURIComponent(slug)}`) ??
           api.get<PublicFileInfo>(`/public/files/${encodeURIComponent(slug)}`, {
             signal,
             auth: 'none',

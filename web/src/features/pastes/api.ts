@@ -13,6 +13,7 @@ import type {
 } from '@clipnest/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, apiUrl } from '../../lib/api';
+import { takeEarlyRead } from '../../lib/earlyRead';
 import { queueable } from '../../lib/offline/queueable';
 import { readThrough } from '../../lib/offline/readThrough';
 
@@ -32,7 +33,9 @@ export function fetchPaste(slug: string, signal?: AbortSignal): Promise<PasteVie
   return readThrough(
     'pastes',
     slug,
-    () => api.get<PasteViewResult>(`/paste/${enc(slug)}`, { signal }),
+    () =>
+      takeEarlyRead<PasteViewResult>(`/paste/${enc(slug)}`) ??
+      api.get<PasteViewResult>(`/paste/${enc(slug)}`, { signal }),
     (paste) => !paste.requires_password,
   );
 }
