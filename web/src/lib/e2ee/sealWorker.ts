@@ -41,17 +41,26 @@ interface WorkerScope {
 const scope = self as unknown as WorkerScope;
 let partFiles: Promise<PartFiles | null> | undefined;
 
+/** Buffers to seal into, one per range being sealed: a part's bytes are copied out (file or Blob) once sealed. */
+const buffers: Uint8Array<ArrayBuffer>[] = [];
+
 async function seal({ job, start, end }: SealRequest): Promise<{ blob: Blob; name?: string }> {
-  const bytes = await sealRange(job, start, end);
-  const files = await (partFiles ??= openPartFiles());
-  if (files) {
-    try {
-      return await files.write(bytes).then(({ file, name }) => ({ blob: file, name }));
-    } catch {
-      // Out of quota, or the folder is gone: this part stays in memory.
+  const buffer = buffers.pop();
+  const bytes = await sealRange(job, start, end, buffer);
+  try {
+    const files = await (partFiles ??= openPartFiles());
+    if (files) {
+      try {
+        return await files.write(bytes).then(({ file, name }) => ({ blob: file, name }));
+      } catch {
+        // Out of quota, or the folder is gone: this part stays in memory.
+      }
     }
+    return { blob: sealedBlob(bytes) };
+  } finally {
+    // The buffer given, or the one sealRange made when it was too small.
+    buffers.push(new Uint8Array(bytes.buffer));
   }
-  return { blob: sealedBlob(bytes) };
 }
 
 scope.addEventListener('message', ({ data }) => {
