@@ -148,10 +148,10 @@ resident memory of the renderer processes (the page and its sealing worker) and 
 ${memoryRows('Plain', results.plain)}
 ${memoryRows('Encrypted', results.encrypted)}
 
-Encryption overlaps the upload: each 5 MiB part is encrypted in a Web Worker when an upload worker needs
-it, one part ahead of the three upload workers, written to a file of the origin private file system and
-deleted once sent, so at most four parts are held at once whatever the file size. Each upload runs in a
-browser of its own with a normal profile. \`BENCH_E2EE_MB=1024 npm run bench -w bench -- e2ee\` for the 1 GB case.`,
+Encryption overlaps the upload: each 5 MiB part is encrypted in a Web Worker, in order, up to three parts
+ahead of the three upload workers, and written to one of the worker's files in the origin private file
+system, which takes another part once this one is sent, so at most six parts are held at once (on disk)
+whatever the file size. Each upload runs in a browser of its own with a normal profile. \`BENCH_E2EE_MB=1024 npm run bench -w bench -- e2ee\` for the 1 GB case.`,
   );
 } finally {
   await server.stop();

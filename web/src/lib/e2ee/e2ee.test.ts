@@ -5,6 +5,7 @@ import { isE2eeError } from './errors';
 import { parseLinkKey } from './keys';
 import { decryptPaste, encryptPaste } from './paste';
 import { refFile, refPaste, sha256Hex } from './reference.test-helper';
+import { sealRange } from './seal';
 import { FILE_VECTOR, PASTE_VECTOR, seq, vectorRandom } from './vectors';
 
 // The values published in docs/encryption.md ("Test vectors").
@@ -216,6 +217,11 @@ describe('e2ee file format (CNF1)', () => {
         const got = Buffer.from(await source.read(start, end));
         expect(Buffer.compare(got, bytes.subarray(start, end)), `${start}-${end}`).toBe(0);
       }
+      // Sealed into a reused buffer (dirty, bigger than the range): the same bytes, in that buffer.
+      const into = new Uint8Array(300_000).fill(0xee);
+      const sealed = await sealRange(enc.job, start, end, into);
+      expect(sealed.buffer).toBe(into.buffer);
+      expect(Buffer.compare(Buffer.from(sealed), bytes.subarray(start, end)), `into ${start}-${end}`).toBe(0);
     }
     const out = await decryptAll(bytes, enc.encryption as never, resumed.key);
     expect(Buffer.compare(out.data, Buffer.from(data))).toBe(0);

