@@ -8,12 +8,11 @@ import { Skeleton } from '../ui/skeleton';
 import type * as RuntimeModule from './runtime';
 import './markdown.css';
 import { plainParagraph } from './plainParagraph';
+import { prefetchGrammars } from './grammars';
+import { nextTask } from '../../lib/nextTask';
 
 type Runtime = typeof RuntimeModule;
 let runtimePromise: Promise<Runtime> | null = null;
-
-/** A task boundary: what follows runs in a task of its own, so the page can paint and take input between. */
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
  * Loads the Markdown runtime chunk (marked, highlight.js core, DOMPurify). Its libraries are evaluated one
@@ -39,6 +38,18 @@ export function loadMarkdownRuntime(): Promise<Runtime> {
 export async function markdownToSafeHtml(markdown: string): Promise<string> {
   const runtime = await loadMarkdownRuntime();
   return runtime.renderMarkdown(markdown);
+}
+
+/**
+ * `source` as sanitised HTML, its code grammars fetched while the runtime loads. The HTML comes back in a task of
+ * its own: putting it into the page is a step apart from rendering it.
+ */
+async function renderSource(source: string, compact: boolean): Promise<string> {
+  prefetchGrammars(source);
+  const runtime = await loadMarkdownRuntime();
+  const html = await runtime.renderMarkdown(source, { breaks: compact });
+  await nextTask();
+  return html;
 }
 
 export interface MarkdownViewProps {
@@ -95,10 +106,7 @@ export function MarkdownView({
         // Nothing to render (an empty editor), or a plain sentence in a compact view (the default footer):
         // the renderer is not loaded for it.
         const plain = source.trim() ? (compact ? plainParagraph(source) : null) : '';
-        (plain !== null
-          ? Promise.resolve(plain)
-          : loadMarkdownRuntime().then((runtime) => runtime.renderMarkdown(source, { breaks: compact }))
-        ).then(
+        (plain !== null ? Promise.resolve(plain) : renderSource(source, compact)).then(
           (html) => {
             if (cancelled) return;
             setFailed(null);

@@ -7,6 +7,7 @@ import { Marked, type MarkedExtension, type Tokens } from 'marked';
 import { gfmHeadingId } from 'marked-gfm-heading-id';
 import { highlightCode, loadLanguagesFor, resolveLanguage } from './highlight';
 import { sanitizeHtml } from './sanitize';
+import { nextTask } from '../../lib/nextTask';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) =>
@@ -82,6 +83,9 @@ export async function renderMarkdown(markdown: string, options: RenderOptions = 
     mightHaveMath(markdown) ? loadMath() : Promise.resolve(null),
   ]);
   const html = parserFor(math, options.breaks ?? false).parse(markdown, { async: false });
+  // Sanitising is a second pass over the whole document, in a task of its own: a long paste blocks the page in two
+  // shorter stretches instead of one.
+  await nextTask();
   return sanitizeHtml(html);
 }
 
