@@ -237,7 +237,7 @@ ${floor ? row(`context: nginx, a static file of the same ${floor.bytes} bytes`, 
 | view p99 < 20 ms | ${fmt(view.p99, 2)} ms | ${p99Met ? 'yes' : 'no'} |
 | compressed view: ≥ 0.5 × health req/s and p99 < 20 ms | ${fmt(brRatio, 2)} ×, ${fmt(viewBr.p99, 2)} ms | ${brMet ? 'yes' : 'no'} |
 
-On-the-fly compression (JSON answers over 1 KB; brotli quality 2 with a window fitted to the answer, see
+On-the-fly compression (JSON answers over 1 KB; brotli quality 1 below 8 KB, 2 up to 64 KB, with a window fitted to the answer, see
 \`compressOptions\` in server/src/http/compressJson.ts): the view answer is ${plainSize.bytes} bytes plain and
 ${brSize.bytes} bytes as ${brSize.coding}. Server CPU time per view (median of the rounds, from /proc): ${fmt(cpuView, 0)} µs plain,
 ${fmt(cpuViewBr, 0)} µs compressed, so compression costs ${fmt(cpuViewBr - cpuView, 0)} µs (${fmt(((cpuViewBr - cpuView) / cpuView) * 100, 0)} %) of CPU per answer

@@ -36,11 +36,13 @@ describe('windowBitsFor', () => {
 });
 
 describe('compressOptions', () => {
-  it('fits brotli to the body: quality 2 and a small window for a small answer, quality 1 for a large one', () => {
+  it('fits brotli to the body: quality 1 and a small window for a small answer, 2 for a mid-sized one, 1 for a large one', () => {
     const small = compressOptions('br', 1500) as zlib.BrotliOptions;
-    expect(small.params?.[C.BROTLI_PARAM_QUALITY]).toBe(2);
+    expect(small.params?.[C.BROTLI_PARAM_QUALITY]).toBe(1);
     expect(small.params?.[C.BROTLI_PARAM_LGWIN]).toBe(11);
     expect(small.params?.[C.BROTLI_PARAM_SIZE_HINT]).toBe(1500);
+    const listing = compressOptions('br', 28 * 1024) as zlib.BrotliOptions;
+    expect(listing.params?.[C.BROTLI_PARAM_QUALITY]).toBe(2);
     const large = compressOptions('br', 5 * 1024 * 1024) as zlib.BrotliOptions;
     expect(large.params?.[C.BROTLI_PARAM_QUALITY]).toBe(1);
     expect(large.params?.[C.BROTLI_PARAM_LGWIN]).toBe(23);

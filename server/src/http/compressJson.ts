@@ -7,6 +7,12 @@ import { pickEncoding, type ContentCoding } from './encoding.js';
 export const JSON_COMPRESS_THRESHOLD = 1024;
 /** Above this, the fastest brotli setting: a long list must not hold the event loop for long. */
 const LARGE = 64 * 1024;
+/**
+ * Below this, brotli quality 1 too: quality 2 clears a 256 KB hash table on every call, whatever the size of the
+ * answer, which on a paste view (1.5 KB) cost more than the compression itself (the other work of the request
+ * ran slower after it); quality 1 sizes its table to the input and writes a few bytes more (300 → 305).
+ */
+const SMALL = 8 * 1024;
 
 /** log2 of the smallest window that holds `size` bytes, within `[min, max]`. */
 export function windowBitsFor(size: number, min: number, max: number): number {
@@ -15,8 +21,8 @@ export function windowBitsFor(size: number, min: number, max: number): number {
 
 /**
  * Settings for on-the-fly compression: they must cost less than the bytes they save (bench/paste.bench.mjs).
- * - brotli quality 2 below {@link LARGE}: as small as quality 4 on JSON lists (smaller on a 28 KB listing),
- *   half its CPU; quality 1 above.
+ * - brotli quality 2 from {@link SMALL} to {@link LARGE}: as small as quality 4 on JSON lists (smaller on a 28 KB
+ *   listing), half its CPU; quality 1 outside (see SMALL and LARGE).
  * - Windows fitted to the body (brotli `LGWIN`, gzip `windowBits` and `memLevel`): the encoder's tables then
  *   take tens of KB instead of several MB. Large per-request allocations were most of the cost in the
  *   server: glibc (fixed thresholds, scripts/server-bundle.mjs) hands freed heap tops back to the system, and
@@ -30,7 +36,7 @@ export function compressOptions(coding: ContentCoding, size: number): zlib.ZlibO
   }
   return {
     params: {
-      [zlib.constants.BROTLI_PARAM_QUALITY]: size < LARGE ? 2 : 1,
+      [zlib.constants.BROTLI_PARAM_QUALITY]: size < SMALL || size >= LARGE ? 1 : 2,
       [zlib.constants.BROTLI_PARAM_LGWIN]: bits,
       [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
       [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size,
