@@ -16,7 +16,7 @@ import {
   SquarePen,
   Trash2,
 } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useState, type DragEvent, type MouseEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useState, type DragEvent, type MouseEvent } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
 import { useNavigate, useSearchParams } from '../../lib/router';
 import { toast } from '../../lib/toast';
@@ -317,7 +317,10 @@ export function Explorer({
   // Keyboard: arrows move, Enter opens, Delete deletes, F2 renames, Escape clears, Ctrl+A selects all.
   const dialogOpen =
     naming !== null || moving !== null || deleting !== null || link !== null || previewPath !== null || menu !== null;
-  useEffect(() => {
+  // A layout effect, so the listener reads this render's selection as soon as it is committed: Preact runs plain
+  // effects only after the next paint, and a key pressed right after a click then acted on the selection before
+  // it (Delete asked about the file selected earlier).
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (dialogOpen || isTyping(e.target)) return;
       const current = entries[focused];
