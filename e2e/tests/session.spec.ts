@@ -36,6 +36,9 @@ test('a deleted API key logs the key user out with the right message', async ({ 
   await page.getByRole('textbox', { name: 'API key', exact: true }).fill(key.key);
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page.getByTestId('panel-title').first()).toHaveText('User Panel');
+  // The panel's own requests must be done first: one sent after the deletion would log this page out before the
+  // reload, and the reloaded page would then start signed out, with no notice to show.
+  await page.waitForLoadState('networkidle');
 
   await deleteKey(token, key.id);
   await page.reload();
