@@ -3,7 +3,7 @@
  * copy button), scroll wrappers for wide tables, and Mermaid diagrams. Everything here is built
  * with DOM APIs from our own strings, never from the paste's markup.
  */
-import { resolveLanguage } from './highlight';
+import { resolveLanguage } from './grammars';
 import { renderMermaid } from './mermaid';
 
 export interface EnhanceLabels {

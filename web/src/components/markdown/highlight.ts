@@ -5,8 +5,6 @@
 import hljs from 'highlight.js/lib/core';
 import { fenceLanguages, LOADERS, resolveLanguage } from './grammars';
 
-export { resolveLanguage };
-
 const loading = new Map<string, Promise<void>>();
 
 /** Loads the grammars named by the fences in `markdown` (only those not loaded yet). */

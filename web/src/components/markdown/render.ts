@@ -5,7 +5,8 @@
  */
 import { Marked, type MarkedExtension, type Tokens } from 'marked';
 import { gfmHeadingId } from 'marked-gfm-heading-id';
-import { highlightCode, loadLanguagesFor, resolveLanguage } from './highlight';
+import { resolveLanguage } from './grammars';
+import { highlightCode, loadLanguagesFor } from './highlight';
 import { sanitizeHtml } from './sanitize';
 import { nextTask } from '../../lib/nextTask';
 

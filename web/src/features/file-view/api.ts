@@ -4,6 +4,8 @@ import { api, apiUrl, getApiBaseUrl, isApiError } from '../../lib/api';
 import { takeEarlyRead } from '../../lib/earlyRead';
 import { readThrough } from '../../lib/offline/readThrough';
 
+const publicFilePath = (slug: string) => `/public/files/${encodeURIComponent(slug)}`;
+
 export function publicFileKey(slug: string) {
   return ['public-file', slug] as const;
 }
@@ -20,8 +22,8 @@ export function usePublicFile(slug: string) {
         'files',
         slug,
         () =>
-          takeEarlyRead<PublicFileInfo>(`/public/files/${encodeURIComponent(slug)}`) ??
-          api.get<PublicFileInfo>(`/public/files/${encodeURIComponent(slug)}`, {
+          takeEarlyRead<PublicFileInfo>(publicFilePath(slug)) ??
+          api.get<PublicFileInfo>(publicFilePath(slug), {
             signal,
             auth: 'none',
             handleAuthErrors: false,
@@ -39,7 +41,7 @@ export function usePublicFile(slug: string) {
 
 export function verifyFilePassword(slug: string, password: string): Promise<PublicFileDetails> {
   return api.post<PublicFileDetails>(
-    `/public/files/${encodeURIComponent(slug)}/verify`,
+    `${publicFilePath(slug)}/verify`,
     { password },
     { auth: 'none', handleAuthErrors: false },
   );

@@ -30,12 +30,11 @@ export function createPaste(input: CreatePasteInput): Promise<PasteCreated> {
 
 /** The paste; a copy of one opened before answers when the network is gone (offline reading). */
 export function fetchPaste(slug: string, signal?: AbortSignal): Promise<PasteViewResult> {
+  const path = `/paste/${enc(slug)}`;
   return readThrough(
     'pastes',
     slug,
-    () =>
-      takeEarlyRead<PasteViewResult>(`/paste/${enc(slug)}`) ??
-      api.get<PasteViewResult>(`/paste/${enc(slug)}`, { signal }),
+    () => takeEarlyRead<PasteViewResult>(path) ?? api.get<PasteViewResult>(path, { signal }),
     (paste) => !paste.requires_password,
   );
 }
