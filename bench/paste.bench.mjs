@@ -238,26 +238,37 @@ ${floor ? row(`context: nginx, a static file of the same ${floor.bytes} bytes`, 
 | compressed view: ≥ 0.5 × health req/s and p99 < 20 ms | ${fmt(brRatio, 2)} ×, ${fmt(viewBr.p99, 2)} ms | ${brMet ? 'yes' : 'no'} |
 
 On-the-fly compression (JSON answers over 1 KB; brotli quality 1 below 8 KB, 2 up to 64 KB, with a window fitted to the answer, see
-\`compressOptions\` in server/src/http/compressJson.ts): the view answer is ${plainSize.bytes} bytes plain and
+\`compressOptions\` in server/src/http/compressJson.ts; one call into the brotli inside Node through the addon in
+native/src/compress.c, no zlib stream per answer): the view answer is ${plainSize.bytes} bytes plain and
 ${brSize.bytes} bytes as ${brSize.coding}. Server CPU time per view (median of the rounds, from /proc): ${fmt(cpuView, 0)} µs plain,
 ${fmt(cpuViewBr, 0)} µs compressed, so compression costs ${fmt(cpuViewBr - cpuView, 0)} µs (${fmt(((cpuViewBr - cpuView) / cpuView) * 100, 0)} %) of CPU per answer
 and saves ${plainSize.bytes - brSize.bytes} bytes of it. Throughput: ${fmt((1 - viewBr.rps / view.rps) * 100, 0)} % fewer req/s than plain views
 (per-round compressed/health ratios ${brRatios.map((r) => r.toFixed(2)).join(', ')}).
 
-After the run the first paste showed ${views} views (every counted view was written).
+Answers go out at the end of the event-loop turn that made them, all of that turn's answers together
+(server/src/http/answerAtTurnEnd.ts): written one by one between the handlers, each send ran the kernel's loopback
+path and woke wrk again, a third of the server's CPU on a view (perf). Before that change and the addon, on the same
+machine on 2026-11-27: health 31,384 req/s, view 0.58 × health (p99 12.3 ms), compressed view 0.36 × (p99 21.8 ms),
+compression 32 µs of CPU per answer.
 
-**Why p99 < 20 ms at 64 connections is out of reach here.** With ${CONNECTIONS} connections always busy, the mean
+After the run the first paste showed ${views} views (every counted view was written).
+${
+  p99Met && viewBr.p99 < 20
+    ? `
+p99 stays under 20 ms at ${CONNECTIONS} connections for plain and compressed views. With ${CONNECTIONS} connections always busy the
+mean latency is ${CONNECTIONS} / throughput (Little's law): ${fmt(meanMs(view), 1)} ms for views, ${fmt(meanMs(health), 1)} ms for health; p99 was
+${fmt(spread(view), 2)} × that mean for views, ${fmt(spread(health), 2)} × for health${floor ? ` and ${fmt(spread(floor), 2)} × for nginx` : ''}.`
+    : `
+**Why p99 < 20 ms at ${CONNECTIONS} connections can be out of reach here.** With ${CONNECTIONS} connections always busy, the mean
 latency is ${CONNECTIONS} / throughput (Little's law): ${fmt(meanMs(view), 1)} ms for views, ${fmt(meanMs(health), 1)} ms for health. Even
 with every request taking exactly the mean, a p99 under 20 ms needs ${Math.round(CONNECTIONS / 0.02)} views/s. Latencies are
 not all equal: in this run p99 was ${fmt(spread(health), 2)} × the mean for health${floor ? `, ${fmt(spread(floor), 2)} × for nginx` : ''} and ${fmt(spread(view), 2)} × for
 views. Even with the tightest of these (${fmt(tightest, 2)} ×), p99 < 20 ms needs ${fmt(neededRps, 0)} views/s, ${fmt(neededRps / health.rps, 2)} × what health itself
-reached (and ${fmt(neededRps / view.rps, 2)} × the views measured): a view would have to cost ${neededRps > health.rps ? 'less than health, which does no database read and no JSON of 1.5 KB' : 'nearly as little as health'}.
-On a quiet machine (2026-11-25, before this change) health's p99 was 1.74 × its mean and nginx's 1.85 ×: views
-then need about 5,600 req/s, 0.72 × health, for a p99 under 20 ms, against the 0.5 × the throughput target asks.
-The target holds at fewer connections (p99 scales with ${CONNECTIONS} / throughput) or with more than one
-process; the req/s ratios above are the figures that compare code. Absolute figures vary between runs on shared
-machines; the per-round ratio is the steadier figure. The nginx row (same CPUs, same wrk) shows what this
-machine gives a server that does almost nothing per request.
+reached (and ${fmt(neededRps / view.rps, 2)} × the views measured). The target holds at fewer connections (p99 scales with
+${CONNECTIONS} / throughput) or with more than one process.`
+}
+Absolute figures vary between runs on shared machines; the per-round ratio is the steadier figure. The nginx row
+(same CPUs, same wrk) shows what this machine gives a server that does almost nothing per request.
 `;
   writeSection('paste', markdown);
   console.log(markdown);

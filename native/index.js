@@ -1,19 +1,23 @@
-// Loads the optional sendfile addon (native/src/sendfile.c). `sendfile` is null where it is not built.
+// Loads the optional addons (native/src): `sendfile` and `compress` are null where they are not built.
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 
-let binding = null;
-let loadError = null;
-if (process.platform === 'linux') {
-  try {
-    binding = require('./build/Release/clipnest_sendfile.node');
-  } catch (error) {
-    loadError = error instanceof Error ? error.message : String(error);
+function load(name) {
+  if (process.platform !== 'linux') {
+    return { binding: null, error: `the addons are only built on Linux (this is ${process.platform})` };
   }
-} else {
-  loadError = `sendfile is only built on Linux (this is ${process.platform})`;
+  try {
+    return { binding: require(`./build/Release/${name}.node`), error: null };
+  } catch (error) {
+    return { binding: null, error: error instanceof Error ? error.message : String(error) };
+  }
 }
 
-export const sendfile = binding;
-export const sendfileLoadError = loadError;
+const sendfileAddon = load('clipnest_sendfile');
+const compressAddon = load('clipnest_compress');
+
+export const sendfile = sendfileAddon.binding;
+export const sendfileLoadError = sendfileAddon.error;
+export const compress = compressAddon.binding;
+export const compressLoadError = compressAddon.error;

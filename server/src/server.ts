@@ -6,9 +6,10 @@ import { VfsTransfer } from './vfs/transfer.js';
 import { readFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { sendfile, sendfileLoadError } from '@clipnest/native';
+import { compress, compressLoadError, sendfile, sendfileLoadError } from '@clipnest/native';
 import { createApp } from './app.js';
 import { withSendfile, type Fetch } from './http/sendfileEdge.js';
+import { answerAtTurnEnd } from './http/answerAtTurnEnd.js';
 import type { HttpTimeouts } from './http/timeouts.js';
 import type { Config } from './config.js';
 import { migrateToLatest, openDatabase, pingDatabase, type DatabaseHandle, type OpenOptions } from './db/database.js';
@@ -415,7 +416,7 @@ export async function buildServer(
     metrics,
     metricsToken: config.metricsToken,
   });
-  const fetch = withSendfile(app.fetch, {
+  const fetch = withSendfile(answerAtTurnEnd(app.fetch), {
     binding: sendfile,
     enabled: config.localSendfile,
     logger,
@@ -427,6 +428,11 @@ export async function buildServer(
       : sendfile
         ? 'local downloads use sendfile'
         : `local downloads are streamed: the sendfile addon is not available (${sendfileLoadError ?? 'unknown'})`,
+  );
+  logger.debug(
+    compress
+      ? 'JSON answers are compressed through the native addon'
+      : `JSON answers are compressed by node:zlib: the compression addon is not available (${compressLoadError ?? 'unknown'})`,
   );
 
   // Periodic jobs run once per period across instances (Cluster.runDue: advisory lock + job_runs on PostgreSQL).

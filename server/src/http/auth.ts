@@ -5,6 +5,7 @@ import type { ApiKeyService } from '../services/apiKeyService.js';
 import type { AuthService } from '../services/authService.js';
 import type { AdminPrincipal, ApiKeyPrincipal, Principal } from '../services/principal.js';
 import type { AppEnv } from './env.js';
+import { requestHeader } from './requestHeader.js';
 
 type Ctx = Context<AppEnv>;
 
@@ -16,7 +17,7 @@ export class Guard {
   async principal(c: Ctx): Promise<Principal | null> {
     const cached = c.get('principal');
     if (cached !== undefined) return cached;
-    const header = c.req.header('authorization')?.trim() ?? '';
+    const header = requestHeader(c, 'authorization')?.trim() ?? '';
     let principal: Principal | null = null;
     if (header) {
       const match = /^(Bearer|ApiKey)\s+(\S+)$/i.exec(header);

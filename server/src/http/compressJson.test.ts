@@ -1,7 +1,8 @@
 import zlib from 'node:zlib';
+import { compress as addon, compressLoadError } from '@clipnest/native';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { compressOptions, sendJson, windowBitsFor } from './compressJson.js';
+import { compress, compressOptions, compressWithAddon, sendJson, windowBitsFor } from './compressJson.js';
 
 const C = zlib.constants;
 
@@ -107,5 +108,57 @@ describe('sendJson', () => {
     const res = await fetchDecoded(app, 'br, gzip', 'HEAD');
     expect(res.coding).toBeNull();
     expect(res.vary).toBe('Accept-Encoding');
+  });
+});
+
+describe('compression through the native addon', () => {
+  const json = (size: number) =>
+    Buffer.from(
+      JSON.stringify(Array.from({ length: size / 20 + 1 }, (_, i) => ({ i, name: `row ${i}` }))).slice(0, size),
+    );
+  const zlibOf = (coding: 'br' | 'gzip', body: Buffer) =>
+    coding === 'gzip'
+      ? zlib.gzipSync(body, compressOptions(coding, body.byteLength))
+      : zlib.brotliCompressSync(body, compressOptions(coding, body.byteLength));
+
+  it.runIf(process.platform === 'linux')('is built and loaded on Linux, so answers take the fast path', () => {
+    expect(compressLoadError).toBeNull();
+    expect(addon).not.toBeNull();
+  });
+
+  it.runIf(addon)('writes the bytes node:zlib writes, for every size class, again and again', () => {
+    // A paste view, below and above 8 KB and 64 KB (quality and level change), above the kept buffer (1 MiB).
+    for (const size of [1533, 7000, 28 * 1024, 100 * 1024, 3 << 20]) {
+      const body = json(size);
+      for (const coding of ['br', 'gzip'] as const) {
+        const first = compressWithAddon(addon!, coding, body);
+        const again = compressWithAddon(addon!, coding, body);
+        expect(first, `${coding} ${size}`).toEqual(zlibOf(coding, body));
+        expect(again, `${coding} ${size}`).toEqual(first);
+      }
+    }
+    // Empty: brotli's one-shot call writes its own (valid) empty stream.
+    expect(zlib.brotliDecompressSync(compressWithAddon(addon!, 'br', Buffer.alloc(0))!)).toHaveLength(0);
+    expect(zlib.gunzipSync(compressWithAddon(addon!, 'gzip', Buffer.alloc(0))!)).toHaveLength(0);
+  });
+
+  it.runIf(addon)('returns answers of their own: a later one does not overwrite an earlier one', () => {
+    const a = compress('br', json(2000));
+    const copy = Buffer.from(a);
+    compress('br', json(3000));
+    compress('gzip', json(3000));
+    expect(a).toEqual(copy);
+    expect(zlib.brotliDecompressSync(a)).toEqual(json(2000));
+  });
+
+  it.runIf(addon)('refuses an output below the bound and bad arguments', () => {
+    const body = json(1500);
+    expect(addon!.brotli(body, Buffer.alloc(10), 1, 11, 1)).toBe(-1);
+    expect(addon!.gzip(body, Buffer.alloc(10), 6, 11, 4)).toBe(-1);
+    const out = Buffer.alloc(addon!.gzipBound(body.byteLength));
+    expect(() => addon!.brotli(body, out, 12, 11, 1)).toThrow(TypeError);
+    expect(() => addon!.gzip(body, out, 6, 16, 4)).toThrow(TypeError);
+    expect(() => addon!.gzip(body, 'out' as unknown as Uint8Array, 6, 11, 4)).toThrow(TypeError);
+    expect(() => addon!.brotliBound(-1)).toThrow(TypeError);
   });
 });

@@ -1,7 +1,9 @@
 import zlib from 'node:zlib';
+import { compress as addon, type CompressBinding } from '@clipnest/native';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { pickEncoding, type ContentCoding } from './encoding.js';
+import { requestHeader } from './requestHeader.js';
 
 /** Below this an answer fits one packet either way: compressing it only costs CPU. */
 export const JSON_COMPRESS_THRESHOLD = 1024;
@@ -19,6 +21,17 @@ export function windowBitsFor(size: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, Math.ceil(Math.log2(Math.max(1, size)))));
 }
 
+/** Gzip level, window and memory level for an answer of `size` bytes (see {@link compressOptions}). */
+function gzipSettings(size: number): { level: number; windowBits: number; memLevel: number } {
+  const windowBits = Math.min(15, Math.max(9, windowBitsFor(size, 10, 24)));
+  return { level: size < LARGE ? 6 : 1, windowBits, memLevel: Math.max(1, Math.min(8, windowBits - 7)) };
+}
+
+/** Brotli quality and window for an answer of `size` bytes (see {@link compressOptions}). */
+function brotliSettings(size: number): { quality: number; lgwin: number } {
+  return { quality: size < SMALL || size >= LARGE ? 1 : 2, lgwin: windowBitsFor(size, 10, 24) };
+}
+
 /**
  * Settings for on-the-fly compression: they must cost less than the bytes they save (bench/paste.bench.mjs).
  * - brotli quality 2 from {@link SMALL} to {@link LARGE}: as small as quality 4 on JSON lists (smaller on a 28 KB
@@ -29,19 +42,46 @@ export function windowBitsFor(size: number, min: number, max: number): number {
  *   each answer then faulted its tables in again (gzip 6 of the paste answer: 32 µs → 15 µs of CPU).
  */
 export function compressOptions(coding: ContentCoding, size: number): zlib.ZlibOptions | zlib.BrotliOptions {
-  const bits = windowBitsFor(size, 10, 24);
-  if (coding === 'gzip') {
-    const windowBits = Math.min(15, Math.max(9, bits));
-    return { level: size < LARGE ? 6 : 1, windowBits, memLevel: Math.max(1, Math.min(8, windowBits - 7)) };
-  }
+  if (coding === 'gzip') return gzipSettings(size);
+  const { quality, lgwin } = brotliSettings(size);
   return {
     params: {
-      [zlib.constants.BROTLI_PARAM_QUALITY]: size < SMALL || size >= LARGE ? 1 : 2,
-      [zlib.constants.BROTLI_PARAM_LGWIN]: bits,
+      [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
+      [zlib.constants.BROTLI_PARAM_LGWIN]: lgwin,
       [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
       [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size,
     },
   };
+}
+
+/** Largest output buffer kept between answers; a larger answer gets a buffer of its own. */
+const SCRATCH_MAX = 1 << 20;
+let scratch = Buffer.alloc(0);
+
+/**
+ * Compression through the native addon: node:zlib's sync calls build a stream, a native handle and a 16 KB
+ * output buffer per call, which cost a paste view several times the compression itself (native/src/compress.c).
+ * The answer is compressed into a reused buffer and copied out at its compressed size (from Node's buffer pool
+ * when small). Null when the addon cannot; node:zlib then does it, with the same settings and the same bytes.
+ */
+export function compressWithAddon(binding: CompressBinding, coding: ContentCoding, body: Buffer): Buffer | null {
+  const size = body.byteLength;
+  const bound = coding === 'gzip' ? binding.gzipBound(size) : binding.brotliBound(size);
+  if (bound === 0) return null;
+  if (bound > scratch.byteLength && bound <= SCRATCH_MAX) {
+    scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, 2 ** Math.ceil(Math.log2(bound))));
+  }
+  const out = bound <= scratch.byteLength ? scratch : Buffer.allocUnsafeSlow(bound);
+  let written: number;
+  if (coding === 'gzip') {
+    const { level, windowBits, memLevel } = gzipSettings(size);
+    written = binding.gzip(body, out, level, windowBits, memLevel);
+  } else {
+    const { quality, lgwin } = brotliSettings(size);
+    written = binding.brotli(body, out, quality, lgwin, zlib.constants.BROTLI_MODE_TEXT);
+  }
+  if (written < 0) return null;
+  return out === scratch ? Buffer.from(out.subarray(0, written)) : out.subarray(0, written);
 }
 
 const JSON_CODINGS: readonly ContentCoding[] = ['br', 'gzip'];
@@ -59,6 +99,8 @@ function jsonCoding(acceptEncoding: string | undefined): ContentCoding | null {
 
 /** `body` compressed with the on-the-fly settings above. */
 export function compress(coding: ContentCoding, body: Buffer): Buffer {
+  const packed = addon && compressWithAddon(addon, coding, body);
+  if (packed) return packed;
   return coding === 'gzip'
     ? zlib.gzipSync(body, compressOptions(coding, body.byteLength))
     : zlib.brotliCompressSync(body, compressOptions(coding, body.byteLength));
@@ -120,7 +162,7 @@ function sendText(
   } else if (encoded('identity').byteLength < JSON_COMPRESS_THRESHOLD) {
     return c.body(encoded('identity') as Uint8Array<ArrayBuffer>, status, headers);
   }
-  const coding = jsonCoding(c.req.header('Accept-Encoding'));
+  const coding = jsonCoding(requestHeader(c, 'accept-encoding'));
   c.header('Vary', 'Accept-Encoding', { append: true });
   if (!coding || c.req.method === 'HEAD') {
     return bodies
