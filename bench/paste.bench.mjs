@@ -247,7 +247,7 @@ and saves ${plainSize.bytes - brSize.bytes} bytes of it. Throughput: ${fmt((1 - 
 
 Answers go out at the end of the event-loop turn that made them, all of that turn's answers together
 (server/src/http/answerAtTurnEnd.ts): written one by one between the handlers, each send ran the kernel's loopback
-path and woke wrk again, a third of the server's CPU on a view (perf). Before that change and the addon, on the same
+path and woke wrk again (perf: the kernel's time per plain view fell from 22 to 10 µs). Before that change and the addon, on the same
 machine on 2026-11-27: health 31,384 req/s, view 0.58 × health (p99 12.3 ms), compressed view 0.36 × (p99 21.8 ms),
 compression 32 µs of CPU per answer.
 

@@ -13,6 +13,7 @@ import { routePath } from 'hono/route';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Logger } from '../lib/logger.js';
 import type { AppEnv } from './env.js';
+import { requestHeader } from './requestHeader.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -107,9 +108,8 @@ export function observe(options: { logger: Logger; metrics?: HttpMetrics }) {
   const logging = logger.enabled?.('info') ?? true;
   return async (c: Context<AppEnv>, next: Next) => {
     const started = performance.now();
-    // The node request's own headers: cheaper than building a web Headers object for every request.
     const { incoming, outgoing } = (c.env ?? {}) as NodeBindings;
-    const given = incoming ? incoming.headers['x-request-id'] : c.req.header('x-request-id');
+    const given = requestHeader(c, 'x-request-id');
     const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     c.set('requestId', id);
     // Before the handler: a header added to a finished response makes Hono rebuild it (see app.ts).
