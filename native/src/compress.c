@@ -23,7 +23,8 @@ int BrotliEncoderCompress(int quality, int lgwin, int mode, size_t input_size, c
 size_t BrotliEncoderMaxCompressedSize(size_t input_size);
 
 // Deflate streams kept per setting (level, windowBits, memLevel), per thread. Answers use a handful of settings
-// (the window follows the size, see server/src/http/compressJson.ts); a new one replaces the oldest.
+// (the window follows the size, see server/src/http/compressJson.ts); a new one replaces the oldest. The server
+// compresses on its main thread only, so the streams live as long as the process and are never freed.
 #define DEFLATERS 8
 typedef struct {
   int ready, level, window_bits, mem_level;
