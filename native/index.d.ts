@@ -40,4 +40,5 @@ export interface CompressBinding {
 
 /** The compression addon, or null where it is not built (then node:zlib compresses). */
 export const compress: CompressBinding | null;
+/** Why the compression addon is not there, when it is not. */
 export const compressLoadError: string | null;

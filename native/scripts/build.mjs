@@ -1,4 +1,4 @@
-// npm install hook: compiles the addons (sendfile, brotli) with node-gyp on Linux. They are optional: when there
+// npm install hook: compiles the addons (sendfile, compress) with node-gyp on Linux. They are optional: when there
 // is no compiler (or another OS), install still succeeds; the server then streams files and compresses with
 // node:zlib.
 import { spawnSync } from 'node:child_process';

@@ -73,15 +73,24 @@ static int bytes_of(napi_env env, napi_value value, uint8_t **data, size_t *leng
   return 1;
 }
 
-// Reads (input, output, a, b, c) for brotli() and gzip().
-static int read_args(napi_env env, napi_callback_info info, uint8_t **in, size_t *in_len, uint8_t **out,
-                     size_t *out_len, int32_t settings[3]) {
+// The arguments of brotli() and gzip(): (input, output, three settings).
+typedef struct {
+  uint8_t *in, *out;
+  size_t in_len, out_len;
+  int32_t s[3];
+} call_t;
+
+// Reads a call's arguments, each setting within [lo, hi]; 0 when anything is off.
+static int read_args(napi_env env, napi_callback_info info, const int32_t lo[3], const int32_t hi[3], call_t *call) {
   size_t argc = 5;
   napi_value argv[5];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  if (argc < 5 || !bytes_of(env, argv[0], in, in_len) || !bytes_of(env, argv[1], out, out_len)) return 0;
-  for (int i = 0; i < 3; i++)
-    if (napi_get_value_int32(env, argv[2 + i], &settings[i]) != napi_ok) return 0;
+  if (argc < 5 || !bytes_of(env, argv[0], &call->in, &call->in_len) || !bytes_of(env, argv[1], &call->out, &call->out_len))
+    return 0;
+  for (int i = 0; i < 3; i++) {
+    int32_t *v = &call->s[i];
+    if (napi_get_value_int32(env, argv[2 + i], v) != napi_ok || *v < lo[i] || *v > hi[i]) return 0;
+  }
   return 1;
 }
 
@@ -92,35 +101,29 @@ static napi_value number(napi_env env, double value) {
 }
 
 static napi_value brotli(napi_env env, napi_callback_info info) {
-  uint8_t *in = NULL, *out = NULL;
-  size_t in_len = 0, out_len = 0;
-  int32_t s[3];
-  if (!read_args(env, info, &in, &in_len, &out, &out_len, s))
-    return throw_error(env, "brotli(input: Uint8Array, output: Uint8Array, quality, lgwin, mode)");
-  if (s[0] < 0 || s[0] > 11 || s[1] < 10 || s[1] > 24 || s[2] < 0 || s[2] > 2)
-    return throw_error(env, "brotli: quality 0-11, lgwin 10-24, mode 0-2");
+  static const int32_t lo[3] = {0, 10, 0}, hi[3] = {11, 24, 2};
+  call_t c;
+  if (!read_args(env, info, lo, hi, &c))
+    return throw_error(env, "brotli(input: Uint8Array, output: Uint8Array, quality 0-11, lgwin 10-24, mode 0-2)");
   // Below the bound brotli may fail where its uncompressed fallback would not fit: refuse up front.
-  size_t bound = BrotliEncoderMaxCompressedSize(in_len);  // 0: too large to bound
-  if (bound == 0 || out_len < bound) return number(env, -1);
-  size_t size = out_len;
-  return number(env, BrotliEncoderCompress(s[0], s[1], s[2], in_len, in, &size, out) ? (double)size : -1);
+  size_t bound = BrotliEncoderMaxCompressedSize(c.in_len);  // 0: too large to bound
+  if (bound == 0 || c.out_len < bound) return number(env, -1);
+  size_t size = c.out_len;
+  return number(env, BrotliEncoderCompress(c.s[0], c.s[1], c.s[2], c.in_len, c.in, &size, c.out) ? (double)size : -1);
 }
 
 static napi_value gzip(napi_env env, napi_callback_info info) {
-  uint8_t *in = NULL, *out = NULL;
-  size_t in_len = 0, out_len = 0;
-  int32_t s[3];
-  if (!read_args(env, info, &in, &in_len, &out, &out_len, s))
-    return throw_error(env, "gzip(input: Uint8Array, output: Uint8Array, level, windowBits, memLevel)");
-  if (s[0] < 0 || s[0] > 9 || s[1] < 9 || s[1] > 15 || s[2] < 1 || s[2] > 9)
-    return throw_error(env, "gzip: level 0-9, windowBits 9-15, memLevel 1-9");
-  if (in_len > UINT32_MAX / 2 || out_len < gzip_bound(in_len)) return number(env, -1);
-  z_stream *strm = deflater_for(s[0], s[1], s[2]);
+  static const int32_t lo[3] = {0, 9, 1}, hi[3] = {9, 15, 9};
+  call_t c;
+  if (!read_args(env, info, lo, hi, &c))
+    return throw_error(env, "gzip(input: Uint8Array, output: Uint8Array, level 0-9, windowBits 9-15, memLevel 1-9)");
+  if (c.in_len > UINT32_MAX / 2 || c.out_len < gzip_bound(c.in_len)) return number(env, -1);
+  z_stream *strm = deflater_for(c.s[0], c.s[1], c.s[2]);
   if (strm == NULL) return number(env, -1);
-  strm->next_in = in;
-  strm->avail_in = (uInt)in_len;
-  strm->next_out = out;
-  strm->avail_out = out_len > UINT32_MAX ? UINT32_MAX : (uInt)out_len;
+  strm->next_in = c.in;
+  strm->avail_in = (uInt)c.in_len;
+  strm->next_out = c.out;
+  strm->avail_out = c.out_len > UINT32_MAX ? UINT32_MAX : (uInt)c.out_len;
   int rc = deflate(strm, Z_FINISH);
   double written = rc == Z_STREAM_END ? (double)strm->total_out : -1;
   strm->next_in = Z_NULL;  // the caller's buffers are not kept
