@@ -7,6 +7,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
+          // Unit tests run beside the integration tier on two cores in CI: 5 s (the default) was too close for
+          // the few that do real work (key derivation, compression); slow ones are made fast, not waited for.
+          testTimeout: 15_000,
           include: [
             'contract/src/**/*.test.ts',
             'server/src/**/*.test.ts',

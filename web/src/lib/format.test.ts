@@ -26,11 +26,13 @@ describe('formatBytes', () => {
       const intl = (digits: number) =>
         new Intl.NumberFormat(lang, { maximumFractionDigits: digits, minimumFractionDigits: 0 });
       const [whole, oneDecimal] = [intl(0), intl(1)];
-      for (let bytes = 1024; bytes < 1024 * 1024; bytes += 37) {
+      for (let bytes = 1024; bytes < 1024 * 1024; bytes += 1021) {
         const value = bytes / 1024;
         expect(formatBytes(bytes, lang)).toBe(`${(value >= 100 ? whole : oneDecimal).format(value)} KB`);
       }
-      for (const value of [1.05, 1.45, 1.15, 2.675, 9.95, 99.94, 99.95, 999.4, 999.5, 1023.4]) {
+      for (const value of [
+        1.05, 1.45, 1.15, 2.675, 9.95, 99.9, 99.94, 99.95, 99.96, 100, 999.4, 999.5, 1023.4, 1023.95,
+      ]) {
         expect(formatBytes(value * 1024, lang)).toBe(`${(value >= 100 ? whole : oneDecimal).format(value)} KB`);
       }
     }

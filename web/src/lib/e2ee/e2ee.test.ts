@@ -98,7 +98,8 @@ describe('e2ee paste format', () => {
     expect(await decryptPaste(PASTE_PW_CT, params, KEY, PASTE_VECTOR.password)).toEqual(PASTE_VECTOR.plaintext);
     expect(await codeOf(decryptPaste(PASTE_PW_CT, params, KEY))).toBe('password_required');
     expect(await codeOf(decryptPaste(PASTE_PW_CT, params, KEY, 'wrong'))).toBe('wrong_key');
-  });
+    // Three 600 000-round derivations: ~0.4 s idle, several seconds on two busy CI cores.
+  }, 60_000);
 
   it('refuses a missing, malformed or wrong key and altered ciphertext with a code, never garbage', async () => {
     expect(await codeOf(decryptPaste(PASTE_CT, PASTE_PARAMS, ''))).toBe('missing_key');
