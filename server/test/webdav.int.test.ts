@@ -160,14 +160,25 @@ describe.each(dbTargets)('WebDAV on %s', (target) => {
     ).toBe(412);
   });
 
-  it('redirects GET on a 302_redirect S3 mount, but never Windows Explorer', async () => {
+  it('redirects GET on a 302_redirect S3 mount only for clients that follow redirects (rclone)', async () => {
     await dav('PUT', '/dav/s3/r.txt', admin, {}, 'redirected');
-    const res = await dav('GET', '/dav/s3/r.txt', admin);
+    const res = await dav('GET', '/dav/s3/r.txt', admin, { 'user-agent': 'rclone/v1.60.1' });
     expect(res.status).toBe(302);
     expect(await (await fetch(res.headers.get('location') as string)).text()).toBe('redirected');
-    const windows = await dav('GET', '/dav/s3/r.txt', admin, { 'user-agent': 'Microsoft-WebDAV-MiniRedir/10.0.19045' });
-    expect(windows.status).toBe(200);
-    expect(await windows.text()).toBe('redirected');
+    for (const agent of [
+      'Microsoft-WebDAV-MiniRedir/10.0.19045',
+      'cadaver/0.24 neon/0.32.5',
+      'litmus/0.13 neon/0.32.5',
+      'davfs2/1.7.0 neon/0.32.5',
+      'WebDAVFS/3.0.0 (03008000) Darwin/22.1.0 (arm64)',
+      'Microsoft Office Word 2014',
+      'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0',
+      undefined,
+    ]) {
+      const other = await dav('GET', '/dav/s3/r.txt', admin, agent ? { 'user-agent': agent } : {});
+      expect(other.status, agent).toBe(200);
+      expect(await other.text()).toBe('redirected');
+    }
   });
 
   it('holds a lock against another client, across another instance of the server', async () => {

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync, openSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createS3Config, startS3rver, type S3rverHandle } from './support/fileShares.js';
 import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
 import { createMount, mountableLocalConfig } from './support/mounts.js';
 
@@ -22,17 +23,21 @@ function rclone(args: string[]): Promise<{ code: number; output: string }> {
 /** rclone syncs a tree (unicode and spaces, nested folders, a 200 MB file) up to /dav and back, with no differences. */
 describe.each(dbTargets.slice(0, 1))('rclone over WebDAV on %s', (target) => {
   let server: TestServer;
+  let s3: S3rverHandle;
   let work: string;
 
   beforeAll(async () => {
-    server = await startTestServer(target);
+    [server, s3] = await Promise.all([startTestServer(target), startS3rver()]);
     const token = await server.login();
     const localId = await mountableLocalConfig(server, token);
     await createMount(server, token, { path: '/local', storage_config_id: localId, webdav_policy: 'native_proxy' });
+    // Default mount settings (webdav_policy 302_redirect).
+    await createMount(server, token, { path: '/s3', storage_config_id: (await createS3Config(server, token, s3)).id });
     work = mkdtempSync(path.join(tmpdir(), 'rclone-'));
   });
   afterAll(async () => {
     await server?.close();
+    await s3?.close();
     rmSync(work, { recursive: true, force: true });
   });
 
@@ -69,7 +74,40 @@ describe.each(dbTargets.slice(0, 1))('rclone over WebDAV on %s', (target) => {
     const remoteCheck = await rclone(['check', src, ':webdav:tree', ...remote]);
     expect(remoteCheck.code).toBe(0);
   }, 600_000);
+
+  it('syncs up and down on an S3 mount with default settings, following the redirect of each GET', async () => {
+    const src = path.join(work, 's3-src');
+    mkdirSync(path.join(src, 'ünïcødé folder', '深い'), { recursive: true });
+    writeFileSync(path.join(src, 'plain.txt'), 'plain\n');
+    writeFileSync(path.join(src, 'ünïcødé folder', 'file with spaces & signs #1.txt'), 'spaces\n');
+    writeFileSync(path.join(src, 'ünïcødé folder', '深い', '文件 ✓.md'), '# hi\n');
+    writeFileSync(path.join(src, 'ünïcødé folder', 'data.bin'), Buffer.alloc(3 * 1024 * 1024, 7));
+    const remote = await remoteOf(`${server.url}/dav/s3`, 'other');
+    const up = await rclone(['sync', src, ':webdav:tree', ...remote]);
+    expect(up.output).not.toMatch(/ERROR/);
+    expect(up.code).toBe(0);
+    const down = path.join(work, 's3-down');
+    // --dump headers: the GETs are answered with 302 and rclone fetches the presigned URL (s3rver).
+    const back = await rclone(['sync', ':webdav:tree', down, ...remote, '--dump', 'headers']);
+    expect(back.code).toBe(0);
+    expect(back.output).toMatch(/HTTP\/1\.1 302 Found/);
+    expect(back.output).toContain(`Host: ${new URL(s3.endpoint).host}`);
+    const check = await rclone(['check', src, down]);
+    expect(check.output).toContain('0 differences found');
+    expect(check.code).toBe(0);
+  }, 300_000);
 });
+
+/** The options naming the WebDAV remote at `url` (the admin's credentials). */
+async function remoteOf(url: string, vendor: 'other' | 'nextcloud'): Promise<string[]> {
+  const obscured = (await rclone(['obscure', ADMIN.password])).output.trim();
+  return [
+    `--webdav-url=${url}`,
+    `--webdav-user=${ADMIN.username}`,
+    `--webdav-pass=${obscured}`,
+    `--webdav-vendor=${vendor}`,
+  ];
+}
 
 function openAndClose(file: string): string {
   closeSync(openSync(file, 'w'));

@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import { nodeRequestBody } from '../http/requestBody.js';
 import type { Logger } from '../lib/logger.js';
 import type { DavAuth } from '../services/webdav/davAuth.js';
+import { followsCrossHostRedirects } from '../services/webdav/redirectClients.js';
 import type { IfList } from '../services/webdav/types.js';
 import { WebdavService } from '../services/webdav/webdavService.js';
 import {
@@ -144,8 +145,8 @@ export function davRoutes(deps: { webdav: WebdavService; davAuth: DavAuth; logge
           path,
           {
             head: method === 'HEAD',
-            // Windows' mini-redirector does not follow a redirect to another host.
-            allowRedirect: !/Microsoft-WebDAV-MiniRedir/i.test(c.req.header('user-agent') ?? ''),
+            // Only clients known to follow a redirect to another host get one (302_redirect mounts).
+            allowRedirect: followsCrossHostRedirects(c.req.header('user-agent')),
           },
           (info) => {
             const out = base(info);
