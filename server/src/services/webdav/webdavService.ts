@@ -54,6 +54,9 @@ function unquote(etag: string): string {
 }
 
 export class WebdavService {
+  /** The time of a folder when nothing newer is known (no mount at all). */
+  private readonly started = new Date();
+
   constructor(
     private readonly deps: {
       vfs: Vfs;
@@ -67,14 +70,33 @@ export class WebdavService {
 
   // ---- reading --------------------------------------------------------------------------------------------
 
-  private toResource(entry: VfsEntry): DavResource {
+  /** `fallback`: the time of an entry the storage gives none (a folder above mounts, a mount point, an S3 prefix). */
+  private toResource(entry: VfsEntry, fallback: Date): DavResource {
     return {
       path: entry.path,
       name: entry.name,
       isDir: entry.isDir,
       size: entry.isDir ? 0 : entry.size,
-      lastModified: new Date(entry.lastModified ?? 0),
+      lastModified: entry.lastModified ? new Date(entry.lastModified) : fallback,
       ...(entry.isDir ? {} : { etag: etagOf(entry), contentType: mimetypeOf(entry.name, entry.contentType) }),
+    };
+  }
+
+  /**
+   * The time of a folder the storage gives none (`/`, a folder above mounts, a mount point, an S3 prefix): the
+   * newest update of the caller's mounts holding it or below it, never the epoch (the server's start when no
+   * mount is there). A Depth 1 PROPFIND makes such a folder as new as its newest member.
+   */
+  private async mountTimes(caller: Principal): Promise<(path: string) => Date> {
+    const mounts = (await this.deps.vfs.mounts(caller)).filter((m) => m.is_active);
+    return (path) => {
+      let newest: number | undefined;
+      for (const mount of mounts) {
+        if (!isPathWithin(path, mount.path) && !isPathWithin(mount.path, path)) continue;
+        const at = Date.parse(mount.updated_at);
+        if (!Number.isNaN(at) && (newest === undefined || at > newest)) newest = at;
+      }
+      return newest === undefined ? this.started : new Date(newest);
     };
   }
 
@@ -91,13 +113,25 @@ export class WebdavService {
 
   /** The resource at a path, or undefined when nothing is there. */
   async find(principal: Principal, input: string): Promise<DavResource | undefined> {
+    return (await this.locate(principal, input))?.resource;
+  }
+
+  /** find(), and whether the time is the resource's own (else the time of its mounts). */
+  private async locate(
+    principal: Principal,
+    input: string,
+  ): Promise<{ resource: DavResource; ownTime: boolean } | undefined> {
     const caller = treePrincipal(principal);
     const path = this.deps.vfs.normalise(input);
     if (await this.aboveBase(caller, path)) {
-      return { path, name: path.slice(path.lastIndexOf('/') + 1), isDir: true, size: 0, lastModified: new Date(0) };
+      const lastModified = (await this.mountTimes(caller))(path);
+      const name = path.slice(path.lastIndexOf('/') + 1);
+      return { resource: { path, name, isDir: true, size: 0, lastModified }, ownTime: false };
     }
     try {
-      return this.toResource(await this.deps.vfs.stat(caller, path));
+      const entry = await this.deps.vfs.stat(caller, path);
+      if (entry.lastModified) return { resource: this.toResource(entry, this.started), ownTime: true };
+      return { resource: this.toResource(entry, (await this.mountTimes(caller))(path)), ownTime: false };
     } catch (error) {
       if (error instanceof AppError && error.kind === 'NOT_FOUND') return undefined;
       throw error;
@@ -113,12 +147,17 @@ export class WebdavService {
   /** PROPFIND: the resource and (Depth 1) its members, with their dead properties and locks. */
   async propfind(principal: Principal, input: string, depth: '0' | '1'): Promise<DavPropfindItem[]> {
     const caller = treePrincipal(principal);
-    const self = await this.require(principal, input);
+    const located = await this.locate(principal, input);
+    if (!located) throw AppError.notFound(`${this.deps.vfs.normalise(input)} does not exist`);
+    const self = located.resource;
     const resources = [self];
-    if (depth === '1' && self.isDir) {
+    const listed = depth === '1' && self.isDir;
+    if (listed) {
       const virtual = await this.aboveBase(caller, self.path);
       const entries = virtual ?? (await this.deps.vfs.list(caller, self.path)).entries;
-      resources.push(...entries.map((e) => this.toResource(e)));
+      const timeOf = entries.some((e) => !e.lastModified) ? await this.mountTimes(caller) : undefined;
+      for (const e of entries)
+        resources.push(this.toResource(e, e.lastModified || !timeOf ? this.started : timeOf(e.path)));
     }
     const rows =
       depth === '1' && self.isDir
@@ -136,7 +175,7 @@ export class WebdavService {
       if (!list) dead.set(row.path, (list = []));
       list.push({ ns: row.ns, name: row.name, xml: row.value });
     }
-    return resources.map((resource) => {
+    const items = resources.map((resource) => {
       const mtime = mtimes.get(resource.path);
       return {
         resource: mtime && mtime.etag === resource.etag ? { ...resource, lastModified: new Date(mtime.at) } : resource,
@@ -144,6 +183,17 @@ export class WebdavService {
         locks: locks.length === 0 ? [] : locks.filter((l) => covers(l, resource.path)),
       };
     });
+    // A folder with no time of its own is as new as its newest member.
+    const first = items[0] as DavPropfindItem;
+    if (listed && !located.ownTime) {
+      let newest = first.resource.lastModified;
+      for (let i = 1; i < items.length; i++) {
+        const at = (items[i] as DavPropfindItem).resource.lastModified;
+        if (at > newest) newest = at;
+      }
+      if (newest !== first.resource.lastModified) first.resource = { ...first.resource, lastModified: newest };
+    }
+    return items;
   }
 
   /** What `/dav/` lists for a caller (its members), and why it is empty when it is. */

@@ -1,0 +1,88 @@
+// What real WebDAV clients (Windows Explorer, Finder, davfs2, rclone, curl) read from the server: folder dates,
+// names from a raw UTF-8 Destination, content types of GET, quota properties (issue 35).
+import type { MountView, StorageConfigView } from '@clipnest/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createS3Config, startS3rver, type S3rverHandle } from './support/fileShares.js';
+import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
+import { createMount, mountableLocalConfig } from './support/mounts.js';
+import { basicAuth } from './support/webdav.js';
+
+/** The responses of a multistatus: href → the text of each property element (by local name). */
+function responses(xml: string): Map<string, Record<string, string>> {
+  const out = new Map<string, Record<string, string>>();
+  for (const [, body] of xml.matchAll(/<D:response>([\s\S]*?)<\/D:response>/g)) {
+    const href = decodeURIComponent(/<D:href>([^<]*)<\/D:href>/.exec(body as string)?.[1] ?? '');
+    const props: Record<string, string> = {};
+    for (const [, name, value] of (body as string).matchAll(/<(?:D|X|lp\d):([\w-]+)(?: [^>]*)?>([^<]*)<\//g)) {
+      props[name as string] = value as string;
+    }
+    out.set(href, props);
+  }
+  return out;
+}
+
+describe.each(dbTargets)('WebDAV as clients see it on %s', (target) => {
+  let server: TestServer;
+  let s3: S3rverHandle;
+  let s3Config: StorageConfigView;
+  let s3Mount: MountView;
+  let localMount: MountView;
+  const admin = basicAuth(ADMIN.username, ADMIN.password);
+
+  beforeAll(async () => {
+    [server, s3] = await Promise.all([startTestServer(target), startS3rver()]);
+    const token = await server.login();
+    const localId = await mountableLocalConfig(server, token);
+    s3Config = await createS3Config(server, token, s3);
+    localMount = await createMount(server, token, { path: '/local', storage_config_id: localId });
+    s3Mount = await createMount(server, token, { path: '/s3', storage_config_id: s3Config.id });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await s3?.close();
+  });
+
+  const dav = (method: string, url: string, headers: Record<string, string> = {}, body?: string) =>
+    fetch(`${server.url}${url}`, {
+      method,
+      headers: { authorization: admin, ...headers },
+      ...(body !== undefined ? { body } : {}),
+      redirect: 'manual',
+    });
+  const propfind = async (url: string, depth: '0' | '1') => {
+    const res = await dav('PROPFIND', url, { depth });
+    expect(res.status).toBe(207);
+    return responses(await res.text());
+  };
+
+  it('dates /dav/, mount points and S3 folders by the newest time known, never 1970', async () => {
+    expect((await dav('MKCOL', '/dav/s3/folder/')).status).toBe(201);
+    expect((await dav('PUT', '/dav/s3/folder/a.txt', {}, 'a')).status).toBe(201);
+    const mountsTime = Math.max(Date.parse(s3Mount.updated_at), Date.parse(localMount.updated_at));
+    const seconds = (http: string | undefined) => Math.floor(Date.parse(http ?? '') / 1000);
+
+    const root = await propfind('/dav/', '1');
+    for (const [href, props] of root) {
+      expect(props.getlastmodified, href).not.toMatch(/1970/);
+      expect(props.creationdate, href).not.toMatch(/^1970/);
+    }
+    expect(seconds(root.get('/dav/')?.getlastmodified)).toBe(Math.floor(mountsTime / 1000));
+    expect(seconds(root.get('/dav/s3/')?.getlastmodified)).toBe(Math.floor(Date.parse(s3Mount.updated_at) / 1000));
+    expect(seconds((await propfind('/dav/', '0')).get('/dav/')?.getlastmodified)).toBe(Math.floor(mountsTime / 1000));
+    expect(seconds((await propfind('/dav/s3/', '0')).get('/dav/s3/')?.getlastmodified)).toBe(
+      Math.floor(Date.parse(s3Mount.updated_at) / 1000),
+    );
+
+    // An S3 prefix has no time: its mount's in the parent's listing, its newest member's in its own.
+    const mount = await propfind('/dav/s3/', '1');
+    for (const [href, props] of mount) expect(props.getlastmodified, href).not.toMatch(/1970/);
+    expect(seconds(mount.get('/dav/s3/folder/')?.getlastmodified)).toBeGreaterThanOrEqual(
+      Math.floor(Date.parse(s3Mount.updated_at) / 1000),
+    );
+    const folder = await propfind('/dav/s3/folder/', '1');
+    const file = folder.get('/dav/s3/folder/a.txt')?.getlastmodified;
+    expect(file).toBeDefined();
+    expect(folder.get('/dav/s3/folder/')?.getlastmodified).toBe(file);
+    expect((await propfind('/dav/s3/folder/', '0')).get('/dav/s3/folder/')?.getlastmodified).not.toMatch(/1970/);
+  });
+});
