@@ -1,5 +1,7 @@
 // What real WebDAV clients (Windows Explorer, Finder, davfs2, rclone, curl) read from the server: folder dates,
 // names from a raw UTF-8 Destination, content types of GET, quota properties (issue 35).
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import type { MountView, StorageConfigView } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3Config, startS3rver, type S3rverHandle } from './support/fileShares.js';
@@ -19,6 +21,30 @@ function responses(xml: string): Map<string, Record<string, string>> {
     out.set(href, props);
   }
   return out;
+}
+
+/**
+ * A request whose header values go on the wire as raw UTF-8 bytes (as several clients send a Destination),
+ * not percent-encoded. Node writes header strings as latin-1: each char of the binary string is one byte.
+ */
+function rawUtf8Request(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
+  const wire = Object.fromEntries(
+    Object.entries(headers).map(([k, v]) => [k, Buffer.from(v, 'utf8').toString('latin1')]),
+  );
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers: wire }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 describe.each(dbTargets)('WebDAV as clients see it on %s', (target) => {
@@ -84,5 +110,67 @@ describe.each(dbTargets)('WebDAV as clients see it on %s', (target) => {
     expect(file).toBeDefined();
     expect(folder.get('/dav/s3/folder/')?.getlastmodified).toBe(file);
     expect((await propfind('/dav/s3/folder/', '0')).get('/dav/s3/folder/')?.getlastmodified).not.toMatch(/1970/);
+  });
+
+  it.each(['local', 's3'])(
+    'reads a raw UTF-8 Destination as UTF-8 on the %s mount (COPY and MOVE), 400 for bytes that are not UTF-8',
+    async (mount) => {
+      expect((await dav('PUT', `/dav/${mount}/src.txt`, {}, 'utf8 names')).status).toBe(201);
+      const copy = await rawUtf8Request(`${server.url}/dav/${mount}/src.txt`, 'COPY', {
+        authorization: admin,
+        destination: `${server.url}/dav/${mount}/dst 中文 ä.txt`,
+      });
+      expect(copy.status).toBe(201);
+      const move = await rawUtf8Request(`${server.url}/dav/${mount}/src.txt`, 'MOVE', {
+        authorization: admin,
+        destination: `/dav/${mount}/moved ✓ ü.txt`,
+      });
+      expect(move.status).toBe(201);
+      const listing = await propfind(`/dav/${mount}/`, '1');
+      expect([...listing.keys()]).toEqual(
+        expect.arrayContaining([`/dav/${mount}/dst 中文 ä.txt`, `/dav/${mount}/moved ✓ ü.txt`]),
+      );
+      expect([...listing.keys()].some((href) => /Ã|ä¸/.test(href))).toBe(false);
+      expect(await (await dav('GET', `/dav/${mount}/${encodeURIComponent('dst 中文 ä.txt')}`)).text()).toBe(
+        'utf8 names',
+      );
+
+      // A latin-1 byte (0xE4 alone) is not UTF-8: refused, nothing written.
+      const latin1 = await new Promise<number>((resolve, reject) => {
+        const req = httpRequest(
+          `${server.url}/dav/${mount}/${encodeURIComponent('moved ✓ ü.txt')}`,
+          { method: 'COPY', headers: { authorization: admin, destination: `/dav/${mount}/bad \u00e4.txt` } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+      expect(latin1).toBe(400);
+      expect([...(await propfind(`/dav/${mount}/`, '1')).keys()].filter((h) => h.includes('bad'))).toEqual([]);
+    },
+  );
+
+  it('answers a raw UTF-8 request line with 400 (Node refuses it before the app: docs/webdav.md) and keeps serving', async () => {
+    const { hostname, port } = new URL(server.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => {
+        socket.end(
+          Buffer.concat([
+            Buffer.from('PROPFIND /dav/local/'),
+            Buffer.from('中文.txt', 'utf8'),
+            Buffer.from(` HTTP/1.1\r\nHost: ${hostname}\r\nDepth: 0\r\nConnection: close\r\n\r\n`),
+          ]),
+        );
+      });
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect((await dav('PROPFIND', '/dav/local/', { depth: '0' })).status).toBe(207);
   });
 });

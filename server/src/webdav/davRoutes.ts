@@ -49,6 +49,22 @@ export function davPathOf(rawPath: string): string | undefined {
   return path === '' ? '/' : path;
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A URL from a header (Destination, an If tag) as its bytes spell it in UTF-8. Node reads header bytes as
+ * latin-1, so a raw UTF-8 name (what several clients send instead of percent-encoding) would become mojibake;
+ * Apache decodes the bytes as UTF-8 too. 400 when the bytes are not UTF-8.
+ */
+export function utf8HeaderUrl(value: string): string {
+  if (!/[\u0080-\u00ff]/.test(value) || /[\u0100-\uffff]/.test(value)) return value;
+  try {
+    return UTF8.decode(Buffer.from(value, 'latin1'));
+  } catch {
+    throw AppError.validation('a URL in the Destination or If header is not UTF-8: percent-encode it');
+  }
+}
+
 function rawPathOf(c: Ctx): string {
   const url = c.req.url;
   const start = url.indexOf('/', url.indexOf('//') + 2);
@@ -91,8 +107,9 @@ export function davRoutes(deps: { webdav: WebdavService; davAuth: DavAuth; logge
   /** A Destination or If-tag URL as a virtual path: undefined when it points at another host. 403 outside /dav. */
   const pathOfUrl = (c: Ctx, value: string): string | undefined => {
     let url: URL;
+    const decoded = utf8HeaderUrl(value);
     try {
-      url = new URL(value, c.req.url);
+      url = new URL(decoded, c.req.url);
     } catch {
       throw AppError.validation('malformed URL');
     }
