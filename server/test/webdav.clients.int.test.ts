@@ -173,4 +173,47 @@ describe.each(dbTargets)('WebDAV as clients see it on %s', (target) => {
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
     expect((await dav('PROPFIND', '/dav/local/', { depth: '0' })).status).toBe(207);
   });
+
+  it.each(['local', 's3'])(
+    "GET keeps a file's own type (the one PROPFIND names) on the %s mount; script-capable types stay sandboxed attachments",
+    async (mount) => {
+      const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+      const kept: Array<[string, string]> = [
+        ['notes.txt', 'text/plain'],
+        ['readme.md', 'text/markdown'],
+        ['data.json', 'application/json'],
+        ['letter.docx', DOCX],
+        ['sheet.csv', 'text/csv'],
+        ['paper.pdf', 'application/pdf'],
+      ];
+      const active = ['page.html', 'page.xhtml', 'image.svg', 'feed.xml', 'app.js', 'noext'];
+      for (const [name] of kept) expect((await dav('PUT', `/dav/${mount}/${name}`, {}, 'content')).status).toBe(201);
+      for (const name of active) {
+        // A client may declare any type: `noext` comes with text/html.
+        const headers = name === 'noext' ? { 'content-type': 'text/html' } : {};
+        expect((await dav('PUT', `/dav/${mount}/${name}`, headers, '<script>alert(1)</script>')).status).toBe(201);
+      }
+      const listing = await propfind(`/dav/${mount}/`, '1');
+      for (const [name, type] of kept) {
+        expect(listing.get(`/dav/${mount}/${name}`)?.getcontenttype, name).toBe(type);
+        for (const method of ['GET', 'HEAD']) {
+          const res = await dav(method, `/dav/${mount}/${name}`);
+          expect(res.status, `${method} ${name}`).toBe(200);
+          expect(res.headers.get('content-type'), `${method} ${name}`).toBe(type);
+          expect(res.headers.get('content-disposition') ?? '', `${method} ${name}`).not.toMatch(/^attachment/);
+          expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+          if (method === 'GET') expect(await res.text()).toBe('content');
+        }
+      }
+      for (const name of active) {
+        const res = await dav('GET', `/dav/${mount}/${name}`);
+        expect(res.status, name).toBe(200);
+        expect(res.headers.get('content-type'), name).toBe('application/octet-stream');
+        expect(res.headers.get('content-disposition'), name).toMatch(/^attachment/);
+        expect(res.headers.get('content-security-policy'), name).toMatch(/^sandbox/);
+        expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+        expect(await res.text()).toBe('<script>alert(1)</script>');
+      }
+    },
+  );
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cleanFilename } from './fileShareRules.js';
-import { cleanMimetype, servingPolicy, shareMimetype } from './fileServing.js';
+import { canRunScript, cleanMimetype, ownTypePolicy, servingPolicy, shareMimetype } from './fileServing.js';
 
 describe('servingPolicy', () => {
   it('renders only script-free types inline', () => {
@@ -48,5 +48,48 @@ describe('shareMimetype', () => {
     expect(shareMimetype('notes.md', 'text/plain', undefined)).toBe('text/markdown');
     expect(shareMimetype('README', undefined, undefined)).toBe('application/octet-stream');
     expect(shareMimetype('weird.zzzz', undefined, 'not a type')).toBe('application/octet-stream');
+  });
+});
+
+describe('ownTypePolicy (WebDAV)', () => {
+  it('keeps a file its own type unless a browser could run script from it', () => {
+    for (const t of [
+      'text/plain',
+      'text/markdown',
+      'text/csv',
+      'application/json',
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      'application/zip',
+      'image/png',
+      'application/pdf',
+    ]) {
+      expect(canRunScript(t), t).toBe(false);
+      expect(ownTypePolicy(`${t}; charset=utf-8`), t).toMatchObject({ inline: true, contentType: t });
+    }
+    for (const t of [
+      'text/html',
+      'application/xhtml+xml',
+      'image/svg+xml',
+      'text/xml',
+      'application/xml',
+      'application/rss+xml',
+      'text/xsl',
+      'text/javascript',
+      'application/javascript',
+      'application/ecmascript',
+      'message/rfc822',
+      'multipart/related',
+      'TEXT/HTML; charset=utf-8',
+      'not a type',
+      '',
+    ]) {
+      expect(canRunScript(t), t).toBe(true);
+      expect(ownTypePolicy(t), t).toEqual({ inline: false, contentType: 'application/octet-stream', sandbox: true });
+    }
+    expect(ownTypePolicy('application/octet-stream')).toEqual({
+      inline: false,
+      contentType: 'application/octet-stream',
+      sandbox: true,
+    });
   });
 });

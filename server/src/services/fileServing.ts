@@ -55,6 +55,33 @@ export function servingPolicy(mimetype: string): ServingPolicy {
   };
 }
 
+/**
+ * Types a browser may run script from when it opens them from our origin: HTML, XHTML, SVG, any XML (XSLT,
+ * XHTML namespaces), JavaScript and its kin, and the archive formats a browser renders as pages (MHTML).
+ */
+const SCRIPT_CAPABLE =
+  /^(text\/(html|xml|xsl|javascript|ecmascript|jscript|livescript|vbscript|x-javascript|x-ecmascript)|application\/(xml|xhtml\+xml|javascript|x-javascript|ecmascript|x-ecmascript|x-shockwave-flash|x-mimearchive|vnd\.ms-htmlhelp)|image\/svg\+xml|message\/rfc822|multipart\/(related|x-mixed-replace))$|[+/]xml$/;
+
+/** true when a browser could run script from this type (or the type is not a well-formed `type/subtype`). */
+export function canRunScript(mimetype: string): boolean {
+  const mt = baseMimetype(mimetype);
+  return !/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(mt) || SCRIPT_CAPABLE.test(mt);
+}
+
+/**
+ * The policy of a file read by a client that keeps files rather than rendering pages (WebDAV): a file keeps its
+ * own type (the one PROPFIND names: `.txt`, `.md`, `.json`, `.docx` …) under `nosniff`; only a type that could
+ * run script in our origin (`canRunScript`) or says nothing (octet-stream) is sent as a sandboxed attachment.
+ */
+export function ownTypePolicy(mimetype: string): ServingPolicy {
+  const mt = baseMimetype(mimetype);
+  if (canRunScript(mt) || mt === 'application/octet-stream') {
+    return { inline: false, contentType: 'application/octet-stream', sandbox: true };
+  }
+  const shown = servingPolicy(mt);
+  return { inline: true, contentType: mt, sandbox: shown.sandbox };
+}
+
 /** A mimetype as a client sent it, reduced to `type/subtype` (parameters dropped), or octet-stream. */
 export function cleanMimetype(value: string | undefined): string {
   const mt = baseMimetype(value ?? '');

@@ -20,7 +20,7 @@ import type { VfsEntry, VfsListing } from '../vfs/types.js';
 import type { Vfs } from '../vfs/vfs.js';
 import type { FileShareService } from './fileShareService.js';
 import type { ContentMode, ContentRequest, ContentResult } from './fileServingService.js';
-import { cleanMimetype, servingPolicy } from './fileServing.js';
+import { cleanMimetype, ownTypePolicy, servingPolicy } from './fileServing.js';
 import type { AdminPrincipal, Principal } from './principal.js';
 import { safeEqual } from '../security/secrets.js';
 import { storageToAppError } from './storageErrors.js';
@@ -263,7 +263,15 @@ export class FsService {
   /** GET /api/fs/download: a file's bytes with Range / ETag; signed proxy links need no credentials. */
   async content(
     principal: Principal | null,
-    request: { path: string; mode: ContentMode; expires?: string; sign?: string; head?: boolean },
+    request: {
+      path: string;
+      mode: ContentMode;
+      expires?: string;
+      sign?: string;
+      head?: boolean;
+      /** WebDAV: the file keeps its own type unless it could run script (`ownTypePolicy`). */
+      ownType?: boolean;
+    },
     conditional: ContentRequest['conditional'],
   ): Promise<ContentResult> {
     const caller = principal ?? this.signedCaller(request.path, request.expires, request.sign);
@@ -272,7 +280,7 @@ export class FsService {
     const etag = etagOf(entry);
     const lastModified = new Date(entry.lastModified ?? 0);
     const mimetype = mimetypeOf(entry.name, entry.contentType);
-    const policy = servingPolicy(mimetype);
+    const policy = request.ownType ? ownTypePolicy(mimetype) : servingPolicy(mimetype);
     const disposition: ContentMode = request.mode === 'inline' && policy.inline ? 'inline' : 'attachment';
     const cond = conditional({ etag, lastModified, size: entry.size });
     if (cond.notModified) return { kind: 'not_modified', etag, lastModified };

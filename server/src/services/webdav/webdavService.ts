@@ -223,7 +223,12 @@ export class WebdavService {
         return { kind: 'redirect', url };
       }
     }
-    return this.deps.fs.content(caller, { path: resource.path, mode: 'attachment', head: options.head }, conditional);
+    // The file's own type, as PROPFIND names it; a type that could run script goes as a sandboxed attachment.
+    return this.deps.fs.content(
+      caller,
+      { path: resource.path, mode: 'inline', ownType: true, head: options.head },
+      conditional,
+    );
   }
 
   // ---- conditions -------------------------------------------------------------------------------------------
