@@ -53,6 +53,7 @@ import { CloudpasteImportRepository } from './repositories/cloudpasteImportRepos
 import { CloudpasteImportService } from './services/cloudpasteImport/cloudpasteImportService.js';
 import { localObjectCheck, localRootCheck } from './services/cloudpasteImport/localStorage.js';
 import { StorageRegistry } from './services/storageRegistry.js';
+import { StorageSpaceService } from './services/storageSpace.js';
 import { guardedStorageLookup } from './net/storageEndpointGuard.js';
 import { createDriver } from './storage/index.js';
 import { SsrfGuard } from './net/ssrfGuard.js';
@@ -254,6 +255,7 @@ function buildServices(
     settings,
     repo: davRepository,
     locks: new DavLocks({ repo: davRepository, clock }),
+    space: new StorageSpaceService({ storageConfigs, clock }),
   });
   const davAuth = new DavAuth({ auth, apiKeys, limiter: secretAttempts, clock });
   apiKeys.onChange(() => davAuth.forget());

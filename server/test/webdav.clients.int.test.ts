@@ -1,12 +1,13 @@
 // What real WebDAV clients (Windows Explorer, Finder, davfs2, rclone, curl) read from the server: folder dates,
 // names from a raw UTF-8 Destination, content types of GET, quota properties (issue 35).
+import { statfsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import type { MountView, StorageConfigView } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createS3Config, startS3rver, type S3rverHandle } from './support/fileShares.js';
+import { createS3Config, startS3rver, upload, type S3rverHandle } from './support/fileShares.js';
 import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
-import { createMount, mountableLocalConfig } from './support/mounts.js';
+import { createMount, mountableLocalConfig, mountedLocalRoot } from './support/mounts.js';
 import { basicAuth } from './support/webdav.js';
 
 /** The responses of a multistatus: href → the text of each property element (by local name). */
@@ -53,12 +54,14 @@ describe.each(dbTargets)('WebDAV as clients see it on %s', (target) => {
   let s3Config: StorageConfigView;
   let s3Mount: MountView;
   let localMount: MountView;
+  let localId: string;
+  let token: string;
   const admin = basicAuth(ADMIN.username, ADMIN.password);
 
   beforeAll(async () => {
     [server, s3] = await Promise.all([startTestServer(target), startS3rver()]);
-    const token = await server.login();
-    const localId = await mountableLocalConfig(server, token);
+    token = await server.login();
+    localId = await mountableLocalConfig(server, token);
     s3Config = await createS3Config(server, token, s3);
     localMount = await createMount(server, token, { path: '/local', storage_config_id: localId });
     s3Mount = await createMount(server, token, { path: '/s3', storage_config_id: s3Config.id });
@@ -190,7 +193,7 @@ describe.each(dbTargets)('WebDAV as clients see it on %s', (target) => {
       for (const [name] of kept) expect((await dav('PUT', `/dav/${mount}/${name}`, {}, 'content')).status).toBe(201);
       for (const name of active) {
         // A client may declare any type: `noext` comes with text/html.
-        const headers = name === 'noext' ? { 'content-type': 'text/html' } : {};
+        const headers: Record<string, string> = name === 'noext' ? { 'content-type': 'text/html' } : {};
         expect((await dav('PUT', `/dav/${mount}/${name}`, headers, '<script>alert(1)</script>')).status).toBe(201);
       }
       const listing = await propfind(`/dav/${mount}/`, '1');
@@ -216,4 +219,68 @@ describe.each(dbTargets)('WebDAV as clients see it on %s', (target) => {
       }
     },
   );
+
+  it('answers the RFC 4331 quota properties from the storage: the disk, or what is left of a configured capacity', async () => {
+    const QUOTA_BODY =
+      '<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:prop>' +
+      '<D:quota-available-bytes/><D:quota-used-bytes/><D:getlastmodified/></D:prop></D:propfind>';
+    const quota = async (url: string, depth: '0' | '1' = '0') => {
+      const res = await dav('PROPFIND', url, { depth, 'content-type': 'application/xml' }, QUOTA_BODY);
+      expect(res.status).toBe(207);
+      const text = await res.text();
+      const props = responses(text).get(decodeURIComponent(url));
+      return {
+        text,
+        available: props?.['quota-available-bytes'] === undefined ? undefined : Number(props['quota-available-bytes']),
+        used: props?.['quota-used-bytes'] === undefined ? undefined : Number(props['quota-used-bytes']),
+      };
+    };
+    const disk = () => {
+      const s = statfsSync(mountedLocalRoot(server));
+      return { free: s.bavail * s.bsize, used: (s.blocks - s.bfree) * s.bsize };
+    };
+    const near = (value: number | undefined, expected: number) =>
+      expect(Math.abs((value ?? -1e18) - expected)).toBeLessThan(256 * 1024 * 1024);
+
+    // A local storage without a capacity: its disk (other writers on the machine move it a little).
+    const local = await quota('/dav/local/');
+    near(local.available, disk().free);
+    near(local.used, disk().used);
+    expect(local.text).not.toContain('404 Not Found');
+    // allprop does not carry them (RFC 4331); they are computed only when named.
+    const all = await (await dav('PROPFIND', '/dav/local/', { depth: '0' })).text();
+    expect(all).not.toContain('quota-');
+
+    // An S3 bucket without a capacity has no size: 404 for both, as before.
+    const bucket = await quota('/dav/s3/');
+    expect([bucket.available, bucket.used]).toEqual([undefined, undefined]);
+    expect(bucket.text).toMatch(/<D:quota-available-bytes\/><D:quota-used-bytes\/>.*404 Not Found/);
+
+    // With a capacity: the app's usage counter of the config, and what is left (a 1000-byte file share).
+    const capacity = 10 * 1024 * 1024;
+    for (const id of [s3Config.id, localId]) {
+      const res = await server.call('PUT', `/api/s3-configs/${id}`, { token, body: { total_capacity: capacity } });
+      expect(res.status).toBe(200);
+    }
+    const share = await upload(server, 'x'.repeat(1000), { token, fields: { s3_config_id: s3Config.id } });
+    expect(share.status).toBe(201);
+    server.clock.advance(11_000); // past the figures' 10 s cache
+    const capped = await quota('/dav/s3/');
+    expect(capped).toMatchObject({ used: 1000, available: capacity - 1000 });
+    // Any member of the mount answers its storage's figures.
+    expect((await dav('MKCOL', '/dav/s3/quota-folder/')).status).toBe(201);
+    expect(await quota('/dav/s3/quota-folder/')).toMatchObject({ used: 1000, available: capacity - 1000 });
+    expect(await quota('/dav/local/')).toMatchObject({ used: 0, available: capacity });
+    // /dav/ (what Windows Explorer maps) adds up the storages of the mounts below it.
+    expect(await quota('/dav/')).toMatchObject({ used: 1000, available: 2 * capacity - 1000 });
+    // Protected: a PROPPATCH cannot set them.
+    const patch = await dav(
+      'PROPPATCH',
+      '/dav/local/',
+      { 'content-type': 'application/xml' },
+      '<?xml version="1.0"?><D:propertyupdate xmlns:D="DAV:"><D:set><D:prop>' +
+        '<D:quota-available-bytes>1</D:quota-available-bytes></D:prop></D:set></D:propertyupdate>',
+    );
+    expect(await patch.text()).toContain('403 Forbidden');
+  });
 });

@@ -219,4 +219,15 @@ export interface StorageDriver {
   close?(): Promise<void>;
   /** Sets a file's modification time (local: utimes); answers the entry. Absent where the backend cannot. */
   setModified?(path: string, at: Date): Promise<Entry>;
+  /** The file system holding the root (local: statfs): one syscall, never a walk. Absent where unknown (S3). */
+  space?(): Promise<StorageSpace>;
+}
+
+/** The size of the file system holding a driver's root; `volume` names it (two roots on one disk share it). */
+export interface StorageSpace {
+  totalBytes: number;
+  usedBytes: number;
+  /** Free for this process (statfs `bavail`: without the blocks reserved for root). */
+  freeBytes: number;
+  volume: string;
 }

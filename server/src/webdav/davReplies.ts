@@ -85,6 +85,11 @@ function liveProp(name: string, r: DavResource, locks: DavLock[]): string | unde
       return SUPPORTED_LOCK;
     case 'lockdiscovery':
       return lockDiscovery(locks);
+    // RFC 4331 (asked for by name only: not part of allprop or propname).
+    case 'quota-available-bytes':
+      return r.quota ? `<D:quota-available-bytes>${r.quota.availableBytes}</D:quota-available-bytes>` : undefined;
+    case 'quota-used-bytes':
+      return r.quota ? `<D:quota-used-bytes>${r.quota.usedBytes}</D:quota-used-bytes>` : undefined;
     default:
       return undefined;
   }

@@ -29,6 +29,8 @@ type Ctx = Context<AppEnv>;
 const XML_BODY_MAX = 1024 * 1024;
 /** PROPFIND answers with more resources than this are streamed (chunked) instead of sent with a length. */
 const STREAM_FROM = 200;
+/** RFC 4331 properties: computed only when a PROPFIND names them. */
+const QUOTA_PROPS = new Set(['quota-available-bytes', 'quota-used-bytes']);
 const METHODS = 'OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, MKCOL, COPY, MOVE, LOCK, UNLOCK';
 
 /** The virtual path of a /dav URL path (still percent-encoded); 400 for an encoded slash inside a name. */
@@ -188,7 +190,9 @@ export function davRoutes(deps: { webdav: WebdavService; davAuth: DavAuth; logge
         if (depth === 'infinity') {
           return xml(c, errorReply('Depth: infinity is not served: use Depth 0 or 1', 'propfind-finite-depth'), 403);
         }
-        const items = await webdav.propfind(principal, path, depth);
+        const named = request.kind === 'prop' ? request.props : request.kind === 'allprop' ? request.include : [];
+        const quota = named.some((p) => p.ns === DAV && QUOTA_PROPS.has(p.name));
+        const items = await webdav.propfind(principal, path, depth, { quota });
         if (items.length <= STREAM_FROM) return xml(c, propfindReply(items, request), 207);
         // A big folder: the multistatus goes out in chunks as it is written, never whole in memory.
         const chunks = propfindChunks(items, request);

@@ -21,6 +21,8 @@ export interface DavResource {
   lastModified: Date;
   etag?: string;
   contentType?: string;
+  /** RFC 4331, when asked for and known: the storage's used bytes and the bytes that may still be written. */
+  quota?: { usedBytes: number; availableBytes: number };
 }
 
 export interface DavLock {

@@ -4,6 +4,7 @@ import { Permission, isPathWithin, joinVirtualPath, parentVirtualPath } from '@c
 import { AppError } from '../../errors.js';
 import type { DavRepository } from '../../repositories/davRepository.js';
 import type { WriteBody } from '../../storage/types.js';
+import { longestMount } from '../../vfs/mountTable.js';
 import type { VfsTransfer } from '../../vfs/transfer.js';
 import type { VfsEntry } from '../../vfs/types.js';
 import type { Vfs } from '../../vfs/vfs.js';
@@ -12,6 +13,7 @@ import { etagOf, mimetypeOf, type FsService } from '../fsService.js';
 import { storageToAppError } from '../storageErrors.js';
 import type { Principal } from '../principal.js';
 import type { SettingsService } from '../settingsService.js';
+import { StorageSpaceService, type SpaceFigures } from '../storageSpace.js';
 import { requireManage, treePrincipal } from './davAuth.js';
 import { DEFAULT_LOCK_SECONDS, MAX_LOCK_SECONDS, covers, type DavLocks, type LockScope } from './davLocks.js';
 import type { DavLock, DavPropertyChange, DavPropfindItem, DavResource, IfList } from './types.js';
@@ -26,6 +28,8 @@ const LIVE = new Set([
   'getetag',
   'getlastmodified',
   'lockdiscovery',
+  'quota-available-bytes',
+  'quota-used-bytes',
   'resourcetype',
   'supportedlock',
 ]);
@@ -65,6 +69,7 @@ export class WebdavService {
       settings: Pick<SettingsService, 'get'>;
       repo: DavRepository;
       locks: DavLocks;
+      space: Pick<StorageSpaceService, 'of'>;
     },
   ) {}
 
@@ -144,13 +149,49 @@ export class WebdavService {
     return found;
   }
 
-  /** PROPFIND: the resource and (Depth 1) its members, with their dead properties and locks. */
-  async propfind(principal: Principal, input: string, depth: '0' | '1'): Promise<DavPropfindItem[]> {
+  /**
+   * RFC 4331 quota of each resource: the storage of the mount holding it (storageSpace.ts); `/` and the
+   * folders above mounts add up the storages of the mounts below them. Unknown (S3 without a capacity): none.
+   */
+  private async withQuota(caller: Principal, resources: DavResource[]): Promise<DavResource[]> {
+    const mounts = (await this.deps.vfs.mounts(caller)).filter((m) => m.is_active);
+    const byConfig = new Map<string, Promise<SpaceFigures | undefined>>();
+    const of = (configId: string) => {
+      let figures = byConfig.get(configId);
+      if (!figures) byConfig.set(configId, (figures = this.deps.space.of(configId)));
+      return figures;
+    };
+    return Promise.all(
+      resources.map(async (resource) => {
+        const holder = longestMount(mounts, resource.path);
+        const figures = holder
+          ? await of(holder.storage_config_id)
+          : StorageSpaceService.combine(
+              await Promise.all(
+                mounts.filter((m) => isPathWithin(m.path, resource.path)).map((m) => of(m.storage_config_id)),
+              ),
+            );
+        if (!figures) return resource;
+        return { ...resource, quota: { usedBytes: figures.usedBytes, availableBytes: figures.availableBytes } };
+      }),
+    );
+  }
+
+  /**
+   * PROPFIND: the resource and (Depth 1) its members, with their dead properties and locks; `quota` when the
+   * request names a quota property (they are not part of allprop).
+   */
+  async propfind(
+    principal: Principal,
+    input: string,
+    depth: '0' | '1',
+    options: { quota?: boolean } = {},
+  ): Promise<DavPropfindItem[]> {
     const caller = treePrincipal(principal);
     const located = await this.locate(principal, input);
     if (!located) throw AppError.notFound(`${this.deps.vfs.normalise(input)} does not exist`);
     const self = located.resource;
-    const resources = [self];
+    let resources = [self];
     const listed = depth === '1' && self.isDir;
     if (listed) {
       const virtual = await this.aboveBase(caller, self.path);
@@ -159,6 +200,7 @@ export class WebdavService {
       for (const e of entries)
         resources.push(this.toResource(e, e.lastModified || !timeOf ? this.started : timeOf(e.path)));
     }
+    if (options.quota) resources = await this.withQuota(caller, resources);
     const rows =
       depth === '1' && self.isDir
         ? await this.deps.repo.propertiesOfFolder(self.path)

@@ -37,6 +37,7 @@ import {
   type ReadOptions,
   type ReadResult,
   type StorageDriver,
+  type StorageSpace,
   type UploadedPart,
   type WriteOptions,
   type WriteBody,
@@ -277,6 +278,20 @@ export class LocalDriver implements StorageDriver {
         return { path: '', name: '', isDir: true, size: 0 };
       }
       throw mapLookupError(err, path);
+    }
+  }
+
+  async space(): Promise<StorageSpace> {
+    try {
+      const [fsStats, rootStats] = await Promise.all([fs.statfs(this.root), fs.stat(this.root)]);
+      return {
+        totalBytes: fsStats.blocks * fsStats.bsize,
+        usedBytes: (fsStats.blocks - fsStats.bfree) * fsStats.bsize,
+        freeBytes: fsStats.bavail * fsStats.bsize,
+        volume: `dev:${rootStats.dev}`,
+      };
+    } catch (err) {
+      throw mapLookupError(err, '');
     }
   }
 
