@@ -1,10 +1,21 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3Config, startS3rver, type S3rverHandle } from './support/fileShares.js';
 import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
+import { basicAuth } from './support/webdav.js';
 import { createMount, mountableLocalConfig } from './support/mounts.js';
 
 function rclone(args: string[]): Promise<{ code: number; output: string }> {
@@ -96,6 +107,44 @@ describe.each(dbTargets.slice(0, 1))('rclone over WebDAV on %s', (target) => {
     expect(check.output).toContain('0 differences found');
     expect(check.code).toBe(0);
   }, 300_000);
+
+  // docs/webdav.md recommends --webdav-vendor=nextcloud: rclone then sends X-OC-Mtime, so modification
+  // times survive and sync sees a same-size edit. With `other` rclone cannot keep times and compares sizes
+  // only: the edit is missed and `rclone check` still finds 0 differences.
+  it.each(['local', 's3'])(
+    'keeps modification times with --webdav-vendor=nextcloud on the %s mount; with other a same-size edit is missed',
+    async (mount) => {
+      const results: Record<string, { modTime: string; after: string; check: string }> = {};
+      for (const vendor of ['nextcloud', 'other'] as const) {
+        const src = path.join(work, `mtime-${mount}-${vendor}`);
+        mkdirSync(src, { recursive: true });
+        const file = path.join(src, 'same.txt');
+        writeFileSync(file, 'version 1\n');
+        utimesSync(file, new Date('2020-01-02T03:04:05Z'), new Date('2020-01-02T03:04:05Z'));
+        const remote = await remoteOf(`${server.url}/dav/${mount}`, vendor);
+        const target = `:webdav:mtime-${vendor}`;
+        expect((await rclone(['sync', src, target, ...remote])).code).toBe(0);
+        const listed = await rclone(['lsjson', target, ...remote]);
+        const modTime = (JSON.parse(listed.output) as Array<{ Name: string; ModTime: string }>)[0]!.ModTime;
+
+        // The same size, a later time.
+        writeFileSync(file, 'version 2\n');
+        utimesSync(file, new Date('2021-05-06T07:08:09Z'), new Date('2021-05-06T07:08:09Z'));
+        expect((await rclone(['sync', src, target, ...remote])).code).toBe(0);
+        const res = await fetch(`${server.url}/dav/${mount}/mtime-${vendor}/same.txt`, {
+          headers: { authorization: basicAuth(ADMIN.username, ADMIN.password) },
+        });
+        const check = await rclone(['check', src, target, ...remote]);
+        const differences = /(\d+) differences found/.exec(check.output)?.[1] ?? check.output;
+        results[vendor] = { modTime, after: await res.text(), check: differences };
+      }
+      expect(results.nextcloud).toEqual({ modTime: '2020-01-02T03:04:05Z', after: 'version 2\n', check: '0' });
+      // With `other`: the upload time instead of the file's, the edit never sent, and check sees nothing.
+      expect(results.other!.modTime.startsWith('2020')).toBe(false);
+      expect(results.other).toMatchObject({ after: 'version 1\n', check: '0' });
+    },
+    300_000,
+  );
 });
 
 /** The options naming the WebDAV remote at `url` (the admin's credentials). */
