@@ -26,13 +26,18 @@ function unauthorized(message: string): AppError {
 
 /**
  * A key's WebDAV bits as the tree's mount bits: WEBDAV_READ reads, WEBDAV_MANAGE reads and writes. The
- * Vfs then applies the base path as for every other caller.
+ * Vfs then applies the base path as for every other caller. Marked `locksChecked`: WebDAV checks locks itself.
  */
 export function treePrincipal(principal: Principal): Principal {
-  if (principal.type === 'admin') return principal;
+  // WebDAV checks the locks of its writes itself (with the If header's tokens): the Vfs's guard must not.
+  if (principal.type === 'admin') return { ...principal, locksChecked: true };
   const manage = hasPermission(principal.permissions, Permission.WEBDAV_MANAGE);
   const read = manage || hasPermission(principal.permissions, Permission.WEBDAV_READ);
-  return { ...principal, permissions: manage ? MOUNT_PERMISSIONS : read ? Permission.MOUNT_VIEW : 0 };
+  return {
+    ...principal,
+    permissions: manage ? MOUNT_PERMISSIONS : read ? Permission.MOUNT_VIEW : 0,
+    locksChecked: true,
+  };
 }
 
 /**

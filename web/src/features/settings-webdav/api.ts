@@ -1,5 +1,5 @@
-import type { WebdavCheckInput, WebdavCheckResult, WebdavInfo } from '@clipnest/contract';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import type { ListPage, WebdavCheckInput, WebdavCheckResult, WebdavInfo, WebdavLockView } from '@clipnest/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, getApiBaseUrl } from '../../lib/api';
 
 export function useWebdavInfo() {
@@ -12,6 +12,25 @@ export function useWebdavInfo() {
 export function useWebdavCheck() {
   return useMutation({
     mutationFn: (input: WebdavCheckInput) => api.post<WebdavCheckResult>('/admin/webdav/check', input),
+  });
+}
+
+const LOCKS_KEY = ['admin', 'webdav', 'locks'] as const;
+
+/** Locks held over WebDAV now (the admin breaks a forgotten one). */
+export function useWebdavLocks() {
+  return useQuery({
+    queryKey: LOCKS_KEY,
+    queryFn: ({ signal }) => api.get<ListPage<WebdavLockView>>('/admin/webdav/locks', { signal }),
+    refetchInterval: 30_000,
+  });
+}
+
+export function useBreakLock() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.delete<void>(`/admin/webdav/locks/${encodeURIComponent(id)}`),
+    onSettled: () => client.invalidateQueries({ queryKey: LOCKS_KEY }),
   });
 }
 
