@@ -17,6 +17,12 @@ export interface SecretAttempt {
 }
 
 export interface SecretPolicy {
+  /**
+   * The secret the kind guesses at. Kinds of one budget count in the same buckets: a secret has one budget of
+   * guesses per window whatever the door (the admin password: the login form, a password change, WebDAV Basic).
+   * Kinds sharing a budget must agree on `per`, `maxFailures` and `windowMs`.
+   */
+  budget: 'admin_password' | 'api_key' | 'paste' | 'file';
   /** Wrong secrets allowed in one window; the next attempt answers 429. */
   maxFailures: number;
   windowMs: number;
@@ -38,28 +44,50 @@ export interface AttemptStore {
 const MINUTE = 60_000;
 const wrongPassword = (s: number) => `too many wrong passwords, try again in ${s} seconds`;
 
-/** One policy for every secret: 10 wrong within 15 minutes, the 11th attempt answers 429. */
+/**
+ * One policy for every secret: 10 wrong within 15 minutes, the 11th attempt answers 429. The budget is the
+ * secret's, not the door's: WebDAV Basic with the admin's name counts with the login form (`admin_password`), an API
+ * key sent as WebDAV user and password counts with the `ApiKey` header (`api_key`).
+ */
 export const DEFAULT_POLICIES: Record<SecretKind, SecretPolicy> = {
   // One admin account: per client whatever the username (random usernames must not buy guesses).
   login: {
+    budget: 'admin_password',
     maxFailures: 10,
     windowMs: 15 * MINUTE,
     per: 'client',
     resetOnSuccess: true,
     message: (s) => `too many failed logins, try again in ${s} seconds`,
   },
-  paste: { maxFailures: 10, windowMs: 15 * MINUTE, per: 'target', resetOnSuccess: true, message: wrongPassword },
-  file: { maxFailures: 10, windowMs: 15 * MINUTE, per: 'target', resetOnSuccess: true, message: wrongPassword },
+  paste: {
+    budget: 'paste',
+    maxFailures: 10,
+    windowMs: 15 * MINUTE,
+    per: 'target',
+    resetOnSuccess: true,
+    message: wrongPassword,
+  },
+  file: {
+    budget: 'file',
+    maxFailures: 10,
+    windowMs: 15 * MINUTE,
+    per: 'target',
+    resetOnSuccess: true,
+    message: wrongPassword,
+  },
   // Any key is a target: a client guessing keys is counted whatever key it tries, and holding one
   // (a guest key) must not clear the count, so a right key only gives its slot back.
   api_key: {
+    budget: 'api_key',
     maxFailures: 10,
     windowMs: 15 * MINUTE,
     per: 'client',
     resetOnSuccess: false,
     message: (s) => `too many invalid API keys from this address, try again in ${s} seconds`,
   },
+  // The admin password through WebDAV Basic (a key sent as both is counted as `api_key` first).
   webdav: {
+    budget: 'admin_password',
     maxFailures: 10,
     windowMs: 15 * MINUTE,
     per: 'client',
@@ -138,7 +166,7 @@ export class SecretAttemptLimiter {
   bucketOf(attempt: SecretAttempt): string {
     const policy = this.policies[attempt.kind];
     const target = policy.per === 'target' ? attempt.target : '*';
-    return sha256Hex(`${attempt.kind}\u0000${clientBucketOf(attempt.client)}\u0000${target}`);
+    return sha256Hex(`${policy.budget}\u0000${clientBucketOf(attempt.client)}\u0000${target}`);
   }
 
   /**
