@@ -166,6 +166,14 @@ export class DavRepository {
     return Number(result.numDeletedRows);
   }
 
+  /** Drops the locks strictly below a path (its own stay), and expired ones. */
+  async removeLocksBelow(path: string, now: string): Promise<void> {
+    await this.db
+      .deleteFrom('dav_locks')
+      .where((eb) => eb.or([below(path), eb('expires_at', '<=', now)]))
+      .execute();
+  }
+
   /** Drops the locks of a path and everything below it, and expired ones. */
   async removeLocksTree(path: string, now: string): Promise<void> {
     await this.db

@@ -197,6 +197,15 @@ export class DavLocks {
     await this.deps.repo.deleteLock(token);
   }
 
+  /**
+   * A COPY or MOVE replaced what was at `path`: the lock on the path itself stays (it locks the URL, as Apache's
+   * mod_dav keeps it: the holder still writes with its token, others still get 423); locks on members of the
+   * replaced tree go with them.
+   */
+  async replacedAt(path: string): Promise<void> {
+    await this.deps.repo.removeLocksBelow(path, this.now());
+  }
+
   /** Drops the locks of a removed or moved-away tree. */
   async dropTree(path: string): Promise<void> {
     await this.deps.repo.removeLocksTree(path, this.now());

@@ -366,7 +366,8 @@ export class WebdavService {
     if (target) {
       await this.deps.vfs.remove(caller, [to]);
       await this.deps.repo.removePropertiesTree(to);
-      await this.deps.locks.dropTree(to);
+      // The destination's own lock stays on the path (Apache does the same); it was submitted above.
+      await this.deps.locks.replacedAt(to);
     }
     if (op === 'copy') {
       await this.deps.transfer.copy(caller, from, to, { depth: options.depth });
