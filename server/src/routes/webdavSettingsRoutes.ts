@@ -5,6 +5,8 @@ import {
   hasPermission,
   webdavCheckSchema,
   webdavLockIdSchema,
+  blockedAddressIdSchema,
+  type BlockedAddressView,
   type ListPage,
   type WebdavCheckResult,
   type WebdavLockView,
@@ -17,12 +19,14 @@ import { ok } from '../http/envelope.js';
 import { readJson } from '../http/input.js';
 import type { Principal } from '../services/principal.js';
 import type { DavAuth } from '../services/webdav/davAuth.js';
+import type { SecretAttemptLimiter } from '../services/secretAttemptLimiter.js';
 import type { WebdavService } from '../services/webdav/webdavService.js';
 import { hrefOf } from '../webdav/davReplies.js';
 
 export function webdavSettingsRoutes(deps: {
   webdav: WebdavService;
   davAuth: DavAuth;
+  secretAttempts: Pick<SecretAttemptLimiter, 'blocked' | 'unblock'>;
   guard: Guard;
   publicUrl?: string;
 }) {
@@ -70,6 +74,21 @@ export function webdavSettingsRoutes(deps: {
         if (!id.success) throw AppError.notFound(`no lock ${JSON.stringify(c.req.param('id'))} is held`);
         await webdav.breakLock(id.data);
         return ok(c, undefined, { message: 'lock broken' });
+      })
+      // Addresses the secret-attempt limiter refuses now (10 wrong secrets in 15 minutes), at any door; clearing
+      // one lets it try again at once.
+      .get('/blocked', async (c) => {
+        await guard.admin(c);
+        const items = await deps.secretAttempts.blocked();
+        const page: ListPage<BlockedAddressView> = { items, total: items.length, limit: items.length, offset: 0 };
+        return ok(c, page);
+      })
+      .delete('/blocked/:id', async (c) => {
+        await guard.admin(c);
+        const id = blockedAddressIdSchema.safeParse(c.req.param('id'));
+        if (!id.success) throw AppError.notFound('this address is not blocked (any more)');
+        await deps.secretAttempts.unblock(id.data);
+        return ok(c, undefined, { message: 'address unblocked' });
       })
   );
 }

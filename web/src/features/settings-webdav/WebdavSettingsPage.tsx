@@ -29,6 +29,7 @@ import { cn } from '../../lib/cn';
 import { serverOrigin, useWebdavCheck, useWebdavInfo } from './api';
 import { clientAddresses } from './clientAddresses';
 import { WebdavLocks } from './WebdavLocks';
+import { BlockedAddresses } from './BlockedAddresses';
 
 const KEYS: SettingKey[] = ['webdav_upload_mode'];
 
@@ -254,7 +255,7 @@ function LiveCheck() {
 
 /**
  * WebDAV settings (spec §3): the upload mode, where clients connect, with which credentials, a live check, and the
- * locks clients hold (the admin breaks a forgotten one).
+ * locks clients hold (the admin breaks a forgotten one) and the addresses blocked for wrong passwords (cleared here).
  */
 export default function WebdavSettingsPage() {
   const { t } = useTranslation();
@@ -312,6 +313,7 @@ export default function WebdavSettingsPage() {
           <Credentials username={info.data.admin_username} />
           <LiveCheck />
           <WebdavLocks />
+          <BlockedAddresses />
         </>
       )}
     </div>

@@ -1,4 +1,11 @@
-import type { ListPage, WebdavCheckInput, WebdavCheckResult, WebdavInfo, WebdavLockView } from '@clipnest/contract';
+import type {
+  BlockedAddressView,
+  ListPage,
+  WebdavCheckInput,
+  WebdavCheckResult,
+  WebdavInfo,
+  WebdavLockView,
+} from '@clipnest/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, getApiBaseUrl } from '../../lib/api';
 
@@ -31,6 +38,25 @@ export function useBreakLock() {
   return useMutation({
     mutationFn: (id: string) => api.delete<void>(`/admin/webdav/locks/${encodeURIComponent(id)}`),
     onSettled: () => client.invalidateQueries({ queryKey: LOCKS_KEY }),
+  });
+}
+
+const BLOCKED_KEY = ['admin', 'webdav', 'blocked'] as const;
+
+/** Addresses refused for too many wrong secrets (10 in 15 minutes), at any door. */
+export function useBlockedAddresses() {
+  return useQuery({
+    queryKey: BLOCKED_KEY,
+    queryFn: ({ signal }) => api.get<ListPage<BlockedAddressView>>('/admin/webdav/blocked', { signal }),
+    refetchInterval: 30_000,
+  });
+}
+
+export function useUnblockAddress() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.delete<void>(`/admin/webdav/blocked/${encodeURIComponent(id)}`),
+    onSettled: () => client.invalidateQueries({ queryKey: BLOCKED_KEY }),
   });
 }
 
