@@ -36,6 +36,7 @@ import { fsUploadRoutes } from './routes/fsUploadRoutes.js';
 import { davRoutes } from './webdav/davRoutes.js';
 import { webdavSettingsRoutes } from './routes/webdavSettingsRoutes.js';
 import type { DavAuth } from './services/webdav/davAuth.js';
+import type { SecretAttemptLimiter } from './services/secretAttemptLimiter.js';
 import type { WebdavService } from './services/webdav/webdavService.js';
 import type { FsUploadService } from './services/fsUploadService.js';
 import type { FsService } from './services/fsService.js';
@@ -93,6 +94,8 @@ export interface AppServices {
   thumbnails: ThumbnailService;
   webdav: WebdavService;
   davAuth: DavAuth;
+  /** The secret-attempt limiter (the WebDAV settings page lists and clears blocked addresses). */
+  secretAttempts: SecretAttemptLimiter;
   /** PUBLIC_URL, for absolute links in API answers. */
   publicUrl?: string;
   /** Where form uploads spool a file part that came before its location fields (http/uploadForm.ts). */

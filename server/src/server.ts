@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { compress, compressLoadError, sendfile, sendfileLoadError } from '@clipnest/native';
+import { Permission, hasPermission } from '@clipnest/contract';
 import { createApp } from './app.js';
 import { withSendfile, type Fetch } from './http/sendfileEdge.js';
 import { answerAtTurnEnd } from './http/answerAtTurnEnd.js';
@@ -136,7 +137,11 @@ function buildServices(
     clock,
     tokenTtlMs: config.adminTokenTtlMs,
   });
-  const apiKeys = new ApiKeyService({ keys: new ApiKeyRepository(db), cipher, clock, limiter: secretAttempts });
+  const apiKeyRepository = new ApiKeyRepository(db);
+  const apiKeys = new ApiKeyService({ keys: apiKeyRepository, cipher, clock, limiter: secretAttempts });
+  // WebDAV locks: kept in the database; writes outside WebDAV (fs API, tasks) honour them through the Vfs guard.
+  const davRepository = new DavRepository(db);
+  const davLocks = new DavLocks({ repo: davRepository, clock });
   const settings = new SettingsService({
     settings: new SettingsRepository(db),
     clock,
@@ -200,6 +205,7 @@ function buildServices(
     driverFor: (storageConfigId) => storageConfigs.mountDriverOf(storageConfigId),
     now: () => clock.now().getTime(),
     onMountsChanged: (mountId) => cluster.notify({ kind: 'mounts', ...(mountId ? { mountId } : {}) }),
+    writeGuard: (path, scope) => davLocks.assertUnlocked(path, scope),
   });
   // Cache invalidations across instances (PostgreSQL LISTEN/NOTIFY; docs/deployment.md lists every cache).
   vfs.onChange((change) =>
@@ -247,18 +253,25 @@ function buildServices(
     clock,
     logger,
   });
-  const davRepository = new DavRepository(db);
   const webdav = new WebdavService({
     vfs,
     transfer: new VfsTransfer(vfs),
     fs,
     settings,
     repo: davRepository,
-    locks: new DavLocks({ repo: davRepository, clock }),
+    locks: davLocks,
     space: new StorageSpaceService({ storageConfigs, clock }),
+    keyName: async (id) => (await apiKeyRepository.findById(id))?.name,
   });
   const davAuth = new DavAuth({ auth, apiKeys, limiter: secretAttempts, clock });
-  apiKeys.onChange(() => davAuth.forget());
+  apiKeys.onChange(async (change) => {
+    davAuth.forget();
+    // A key that may no longer write over WebDAV (disabled, deleted, webdav_manage taken away) holds no locks.
+    const row = change.row;
+    if (!row || row.enabled !== 1 || !hasPermission(row.permissions, Permission.WEBDAV_MANAGE)) {
+      await davLocks.dropHeldByKey(change.id);
+    }
+  });
   auth.onChange(() => davAuth.forget());
   const backupScheduler = new BackupScheduler({
     backups,

@@ -191,6 +191,12 @@ export interface SecretAttemptsTable {
   granted: number;
   window_ends_at: string;
   pending_at: string;
+  /** Once blocked (failures reached the limit; migration 0018): the client's address bucket, else null. */
+  client: string | null;
+  /** Once blocked: the door of the last wrong secret (login, webdav, api_key, paste, file). */
+  door: string | null;
+  /** Once blocked: when the block began (ISO). */
+  blocked_at: string | null;
 }
 
 /** Server-side jobs (0011). type: copy | upload | delete | download; status: see contract/src/tasks.ts. */

@@ -136,6 +136,23 @@ export class DavRepository {
     await this.db.insertInto('dav_locks').values(row).execute();
   }
 
+  /** Every unexpired lock, oldest first (the admin's list). */
+  async listLocks(now: string): Promise<DavLockRow[]> {
+    return this.db
+      .selectFrom('dav_locks')
+      .selectAll()
+      .where('expires_at', '>', now)
+      .orderBy('created_at')
+      .orderBy('token')
+      .execute();
+  }
+
+  /** Drops every lock taken by `principal` (a key that was disabled or deleted); answers how many. */
+  async deleteLocksOf(principal: string): Promise<number> {
+    const result = await this.db.deleteFrom('dav_locks').where('principal', '=', principal).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async refreshLock(token: string, timeoutSeconds: number, expiresAt: string): Promise<void> {
     await this.db
       .updateTable('dav_locks')
@@ -147,6 +164,14 @@ export class DavRepository {
   async deleteLock(token: string): Promise<number> {
     const result = await this.db.deleteFrom('dav_locks').where('token', '=', token).executeTakeFirst();
     return Number(result.numDeletedRows);
+  }
+
+  /** Drops the locks strictly below a path (its own stay), and expired ones. */
+  async removeLocksBelow(path: string, now: string): Promise<void> {
+    await this.db
+      .deleteFrom('dav_locks')
+      .where((eb) => eb.or([below(path), eb('expires_at', '<=', now)]))
+      .execute();
   }
 
   /** Drops the locks of a path and everything below it, and expired ones. */

@@ -38,19 +38,28 @@ export function keyPrincipal(row: ApiKeyRow): ApiKeyPrincipal {
   };
 }
 
+/** A key that was updated (`row`: as it is now) or deleted (no `row`). */
+export interface ApiKeyChange {
+  id: string;
+  row?: ApiKeyRow;
+}
+
 export class ApiKeyService {
-  private readonly changeListeners = new Set<() => void>();
+  private readonly changeListeners = new Set<(change: ApiKeyChange) => void | Promise<void>>();
 
   constructor(private readonly deps: ApiKeyServiceDeps) {}
 
-  /** Called after a key is updated or deleted (e.g. so WebDAV forgets the credentials it verified). */
-  onChange(listener: () => void): () => void {
+  /**
+   * Called after a key is updated or deleted (so WebDAV forgets the credentials it verified and drops the locks
+   * of a key that may no longer write); the change answers once every listener finished.
+   */
+  onChange(listener: (change: ApiKeyChange) => void | Promise<void>): () => void {
     this.changeListeners.add(listener);
     return () => this.changeListeners.delete(listener);
   }
 
-  private changed(): void {
-    for (const listener of this.changeListeners) listener();
+  private async changed(change: ApiKeyChange): Promise<void> {
+    await Promise.all([...this.changeListeners].map(async (listener) => listener(change)));
   }
 
   private toView(row: ApiKeyRow): ApiKeyView {
@@ -154,14 +163,15 @@ export class ApiKeyService {
       updated_at: isoNow(this.deps.clock),
     };
     await this.deps.keys.update(id, changes);
-    this.changed();
-    return this.toView({ ...row, ...changes });
+    const updated = { ...row, ...changes };
+    await this.changed({ id, row: updated });
+    return this.toView(updated);
   }
 
   async remove(id: string): Promise<void> {
     await this.requireRow(id);
     await this.deps.keys.delete(id);
-    this.changed();
+    await this.changed({ id });
   }
 
   /**

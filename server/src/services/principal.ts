@@ -5,6 +5,11 @@ export interface AdminPrincipal {
   username: string;
   tokenHash: string;
   expiresAt: string;
+  /**
+   * Set by WebDAV on the principal it hands the tree: WebDAV checked the locks a write touches itself (with the
+   * tokens of the If header), so the Vfs's write guard leaves it alone.
+   */
+  locksChecked?: true;
 }
 
 export interface ApiKeyPrincipal {
@@ -16,11 +21,21 @@ export interface ApiKeyPrincipal {
   isGuest: 0 | 1;
   role: string;
   expiresAt: string | null;
+  /**
+   * Set by WebDAV on the principal it hands the tree: WebDAV checked the locks a write touches itself (with the
+   * tokens of the If header), so the Vfs's write guard leaves it alone.
+   */
+  locksChecked?: true;
 }
 
 export type Principal = AdminPrincipal | ApiKeyPrincipal;
 
 /** The value stored in `created_by` columns (spec §3: `apikey:<id>` or the admin's id). */
 export function creatorId(principal: Principal): string {
-  return principal.type === 'admin' ? principal.adminId : `apikey:${principal.keyId}`;
+  return principal.type === 'admin' ? principal.adminId : keyCreatorId(principal.keyId);
+}
+
+/** `creatorId` of the API key with this id. */
+export function keyCreatorId(keyId: string): string {
+  return `apikey:${keyId}`;
 }

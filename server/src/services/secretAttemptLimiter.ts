@@ -2,7 +2,14 @@ import { isIP } from 'node:net';
 import { AppError } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
-import type { AttemptOutcome, ReserveRequest, ReserveResult } from '../repositories/secretAttemptRepository.js';
+import { SECRET_DOORS, type BlockedAddressView, type SecretDoor } from '@clipnest/contract';
+import type {
+  AttemptOutcome,
+  BlockedRow,
+  BlockInfo,
+  ReserveRequest,
+  ReserveResult,
+} from '../repositories/secretAttemptRepository.js';
 import { sha256Hex } from '../security/secrets.js';
 
 /** What a secret protects; each kind has its own policy and buckets. */
@@ -17,6 +24,12 @@ export interface SecretAttempt {
 }
 
 export interface SecretPolicy {
+  /**
+   * The secret the kind guesses at. Kinds of one budget count in the same buckets: a secret has one budget of
+   * guesses per window whatever the door (the admin password: the login form, a password change, WebDAV Basic).
+   * Kinds sharing a budget must agree on `per`, `maxFailures` and `windowMs`.
+   */
+  budget: 'admin_password' | 'api_key' | 'paste' | 'file';
   /** Wrong secrets allowed in one window; the next attempt answers 429. */
   maxFailures: number;
   windowMs: number;
@@ -31,35 +44,65 @@ export interface SecretPolicy {
 /** The counters, shared by every instance (the database's `secret_attempts`). */
 export interface AttemptStore {
   reserve(request: ReserveRequest): Promise<ReserveResult>;
-  settle(bucket: string, outcome: AttemptOutcome, now: string, newWindowEndsAt: string): Promise<void>;
+  settle(
+    bucket: string,
+    outcome: AttemptOutcome,
+    now: string,
+    newWindowEndsAt: string,
+    block?: BlockInfo,
+  ): Promise<void>;
   sweep(now: string, staleBefore: string): Promise<number>;
+  blocked(now: string): Promise<BlockedRow[]>;
+  clear(bucket: string): Promise<boolean>;
 }
 
 const MINUTE = 60_000;
 const wrongPassword = (s: number) => `too many wrong passwords, try again in ${s} seconds`;
 
-/** One policy for every secret: 10 wrong within 15 minutes, the 11th attempt answers 429. */
+/**
+ * One policy for every secret: 10 wrong within 15 minutes, the 11th attempt answers 429. The budget is the
+ * secret's, not the door's: WebDAV Basic with the admin's name counts with the login form (`admin_password`), an API
+ * key sent as WebDAV user and password counts with the `ApiKey` header (`api_key`).
+ */
 export const DEFAULT_POLICIES: Record<SecretKind, SecretPolicy> = {
   // One admin account: per client whatever the username (random usernames must not buy guesses).
   login: {
+    budget: 'admin_password',
     maxFailures: 10,
     windowMs: 15 * MINUTE,
     per: 'client',
     resetOnSuccess: true,
     message: (s) => `too many failed logins, try again in ${s} seconds`,
   },
-  paste: { maxFailures: 10, windowMs: 15 * MINUTE, per: 'target', resetOnSuccess: true, message: wrongPassword },
-  file: { maxFailures: 10, windowMs: 15 * MINUTE, per: 'target', resetOnSuccess: true, message: wrongPassword },
+  paste: {
+    budget: 'paste',
+    maxFailures: 10,
+    windowMs: 15 * MINUTE,
+    per: 'target',
+    resetOnSuccess: true,
+    message: wrongPassword,
+  },
+  file: {
+    budget: 'file',
+    maxFailures: 10,
+    windowMs: 15 * MINUTE,
+    per: 'target',
+    resetOnSuccess: true,
+    message: wrongPassword,
+  },
   // Any key is a target: a client guessing keys is counted whatever key it tries, and holding one
   // (a guest key) must not clear the count, so a right key only gives its slot back.
   api_key: {
+    budget: 'api_key',
     maxFailures: 10,
     windowMs: 15 * MINUTE,
     per: 'client',
     resetOnSuccess: false,
     message: (s) => `too many invalid API keys from this address, try again in ${s} seconds`,
   },
+  // The admin password through WebDAV Basic (a key sent as both is counted as `api_key` first).
   webdav: {
+    budget: 'admin_password',
     maxFailures: 10,
     windowMs: 15 * MINUTE,
     per: 'client',
@@ -67,6 +110,8 @@ export const DEFAULT_POLICIES: Record<SecretKind, SecretPolicy> = {
     message: (s) => `too many failed WebDAV logins, try again in ${s} seconds`,
   },
 };
+
+const DOORS = new Set<string>(SECRET_DOORS);
 
 /** A check still running after this is taken as lost (its process died) and stops holding a slot. */
 const PENDING_STALE_MS = 60_000;
@@ -95,9 +140,14 @@ export function clientBucketOf(address: string): string {
     .join(':')}::/64`;
 }
 
-function tooMany(policy: SecretPolicy, retryAfter: number): AppError {
-  return new AppError('RATE_LIMITED', policy.message(retryAfter), {
+/**
+ * The 429: the policy's message and when the block ends (ISO, in the message and in `data.until`, with
+ * `data.retry_after` in seconds and the Retry-After header).
+ */
+function tooMany(policy: SecretPolicy, retryAfter: number, until: string): AppError {
+  return new AppError('RATE_LIMITED', `${policy.message(retryAfter)} (blocked until ${until})`, {
     headers: { 'Retry-After': String(retryAfter) },
+    data: { retry_after: retryAfter, until },
   });
 }
 
@@ -138,7 +188,7 @@ export class SecretAttemptLimiter {
   bucketOf(attempt: SecretAttempt): string {
     const policy = this.policies[attempt.kind];
     const target = policy.per === 'target' ? attempt.target : '*';
-    return sha256Hex(`${attempt.kind}\u0000${clientBucketOf(attempt.client)}\u0000${target}`);
+    return sha256Hex(`${policy.budget}\u0000${clientBucketOf(attempt.client)}\u0000${target}`);
   }
 
   /**
@@ -156,7 +206,28 @@ export class SecretAttemptLimiter {
       outcome = result ? (policy.resetOnSuccess ? 'reset' : 'success') : 'failure';
       return result;
     } finally {
-      await this.settle(bucket, policy, outcome);
+      const block = { limit: policy.maxFailures, client: clientBucketOf(attempt.client), door: attempt.kind };
+      await this.settle(bucket, policy, outcome, block);
+    }
+  }
+
+  /** The clients blocked now, at any door (the admin's list). */
+  async blocked(): Promise<BlockedAddressView[]> {
+    const rows: BlockedRow[] = await this.deps.store.blocked(this.deps.clock.now().toISOString());
+    return rows.map((row) => ({
+      id: row.bucket,
+      address: row.client,
+      door: (DOORS.has(row.door) ? row.door : 'login') as SecretDoor,
+      since: row.blocked_at,
+      until: row.window_ends_at,
+      failures: row.failures,
+    }));
+  }
+
+  /** The admin lets a blocked client try again at once (its bucket starts over); 404 when it is not blocked. */
+  async unblock(id: string): Promise<void> {
+    if (!/^[0-9a-f]{64}$/.test(id) || !(await this.deps.store.clear(id))) {
+      throw AppError.notFound('this address is not blocked (any more)');
     }
   }
 
@@ -177,18 +248,19 @@ export class SecretAttemptLimiter {
       const result = await this.deps.store.reserve({ bucket, limit: policy.maxFailures, ...t });
       if (result.granted) return;
       if (result.failures >= policy.maxFailures) {
-        throw tooMany(policy, Math.max(1, Math.ceil((Date.parse(result.windowEndsAt) - t.nowMs) / 1000)));
+        const ends = Date.parse(result.windowEndsAt);
+        throw tooMany(policy, Math.max(1, Math.ceil((ends - t.nowMs) / 1000)), new Date(ends).toISOString());
       }
       // Full only of checks in flight: their outcome decides whether this one may run.
-      if (Date.now() - started > MAX_WAIT_MS) throw tooMany(policy, 1);
+      if (Date.now() - started > MAX_WAIT_MS) throw tooMany(policy, 1, new Date(t.nowMs + 1000).toISOString());
       await this.waitForSettle(bucket);
     }
   }
 
-  private async settle(bucket: string, policy: SecretPolicy, outcome: AttemptOutcome): Promise<void> {
+  private async settle(bucket: string, policy: SecretPolicy, outcome: AttemptOutcome, block: BlockInfo): Promise<void> {
     const t = this.times(policy);
     try {
-      await this.deps.store.settle(bucket, outcome, t.now, t.newWindowEndsAt);
+      await this.deps.store.settle(bucket, outcome, t.now, t.newWindowEndsAt, block);
     } catch (error) {
       // The slot goes stale on its own; the caller still gets the check's answer.
       this.deps.logger?.error('secret attempt limiter: settling failed', error);

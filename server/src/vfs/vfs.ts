@@ -48,6 +48,12 @@ export interface VfsDeps {
   now?: () => number;
   /** Called after this instance changed a mount (tells the other instances to reload their table). */
   onMountsChanged?: (mountId?: string) => void;
+  /**
+   * Refuses a write that touches a WebDAV lock (throws the 423), for callers that cannot send lock tokens (the fs
+   * API, tasks). `membership`: the write adds or removes a member of the parent folder; `tree`: it changes
+   * everything below the path. Skipped for principals marked `locksChecked` (WebDAV, which checks with tokens).
+   */
+  writeGuard?: (path: string, scope: { membership?: boolean; tree?: boolean }) => Promise<void>;
 }
 
 /** Pages gathered per driver call while filling the listing cache. */
@@ -209,6 +215,11 @@ export class Vfs {
       ]);
     }
     return this.resolveAuthorized(path);
+  }
+
+  /** The write guard (WebDAV locks), unless the caller checked the locks itself. */
+  private async guardWrite(principal: Principal, path: string, scope: { membership?: boolean; tree?: boolean }) {
+    if (this.deps.writeGuard && principal.locksChecked !== true) await this.deps.writeGuard(path, scope);
   }
 
   // ---- reads -------------------------------------------------------------------------------------------
@@ -389,6 +400,7 @@ export class Vfs {
   ): Promise<Resolved> {
     const needed = options.needed ?? Permission.MOUNT_UPLOAD;
     const resolved = await this.resolveInside(principal, input, needed, field, options.allowMountRoot === true);
+    await this.guardWrite(principal, resolved.path, { membership: true });
     await this.assertParentsAreFolders(resolved);
     return resolved;
   }
@@ -421,6 +433,7 @@ export class Vfs {
   /** Creates a folder and its parents (MOUNT_UPLOAD); an existing folder is fine. */
   async mkdir(principal: Principal, input: string): Promise<VfsEntry> {
     const resolved = await this.resolveInside(principal, input, Permission.MOUNT_UPLOAD);
+    await this.guardWrite(principal, resolved.path, { membership: true });
     await this.assertParentsAreFolders(resolved);
     try {
       await resolved.driver.mkdir(resolved.driverPath);
@@ -452,6 +465,7 @@ export class Vfs {
       } catch (error) {
         throw storageToAppError(error, `path ${resolved.path}`);
       }
+      await this.guardWrite(principal, resolved.path, { membership: true, tree: true });
       targets.push(resolved);
     }
     const removed: string[] = [];
@@ -479,6 +493,8 @@ export class Vfs {
       );
     }
     if (from.path === to.path) return this.stat(principal, from.path, Permission.MOUNT_RENAME);
+    await this.guardWrite(principal, from.path, { membership: true, tree: true });
+    await this.guardWrite(principal, to.path, { membership: true, tree: true });
     await this.assertParentsAreFolders(to);
     if (isPathWithin(to.path, from.path)) {
       throw AppError.validation(`cannot move ${from.path} into itself (${to.path})`, [

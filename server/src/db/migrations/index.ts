@@ -12,6 +12,7 @@ import { localStorageRoots } from './0012_local_storage_roots.js';
 import { webdav } from './0013_webdav.js';
 import { e2ee } from './0016_e2ee.js';
 import { scaleOut } from './0017_scale_out.js';
+import { secretAttemptBlocks } from './0018_secret_attempt_blocks.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0013_webdav': webdav,
   '0016_e2ee': e2ee,
   '0017_scale_out': scaleOut,
+  '0018_secret_attempt_blocks': secretAttemptBlocks,
 };

@@ -26,18 +26,24 @@ function unauthorized(message: string): AppError {
 
 /**
  * A key's WebDAV bits as the tree's mount bits: WEBDAV_READ reads, WEBDAV_MANAGE reads and writes. The
- * Vfs then applies the base path as for every other caller.
+ * Vfs then applies the base path as for every other caller. Marked `locksChecked`: WebDAV checks locks itself.
  */
 export function treePrincipal(principal: Principal): Principal {
-  if (principal.type === 'admin') return principal;
+  // WebDAV checks the locks of its writes itself (with the If header's tokens): the Vfs's guard must not.
+  if (principal.type === 'admin') return { ...principal, locksChecked: true };
   const manage = hasPermission(principal.permissions, Permission.WEBDAV_MANAGE);
   const read = manage || hasPermission(principal.permissions, Permission.WEBDAV_READ);
-  return { ...principal, permissions: manage ? MOUNT_PERMISSIONS : read ? Permission.MOUNT_VIEW : 0 };
+  return {
+    ...principal,
+    permissions: manage ? MOUNT_PERMISSIONS : read ? Permission.MOUNT_VIEW : 0,
+    locksChecked: true,
+  };
 }
 
 /**
  * WebDAV Basic auth (spec §6): the admin's username and password, or an API key as both user and
- * password. Failures count in the secret-attempt limiter (kind `webdav`, per client); verified headers are
+ * password. Failures count in the secret-attempt limiter, in the budget of the secret guessed (the admin password's
+ * with the login form, API keys' with the `ApiKey` header; per client); verified headers are
  * remembered for a few seconds by their hash (never the header itself).
  */
 export class DavAuth {
@@ -88,17 +94,20 @@ export class DavAuth {
     if (colon < 0) throw unauthorized('malformed Basic credentials');
     const user = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
-    const found = await this.deps.limiter.attempt<Found | undefined>(
-      { kind: 'webdav', client, target: '*' },
-      async () => {
-        if (user === password) {
-          const row = await this.deps.apiKeys.findKey(password);
-          if (row) return { row };
-        }
-        const admin = await this.deps.auth.checkPassword(user, password);
-        return admin ? { admin } : undefined;
-      },
-    );
+    // Each secret guessed counts in that secret's own budget, the one its other doors use too: a key sent as user
+    // and password with the `ApiKey` header's (api_key), the admin's password with the login form's (webdav →
+    // admin_password). A wrong key sent as both is a guess at both.
+    let found: Found | undefined;
+    if (user === password) {
+      const row = await this.deps.limiter.attempt({ kind: 'api_key', client, target: '*' }, () =>
+        this.deps.apiKeys.findKey(password),
+      );
+      if (row) found = { row };
+    }
+    found ??= await this.deps.limiter.attempt<Found | undefined>({ kind: 'webdav', client, target: '*' }, async () => {
+      const admin = await this.deps.auth.checkPassword(user, password);
+      return admin ? { admin } : undefined;
+    });
     if (!found) throw unauthorized('invalid WebDAV credentials');
     const principal: Principal = found.admin ?? (await this.deps.apiKeys.usable(found.row as ApiKeyRow));
     if (

@@ -3,11 +3,14 @@ import { isPathWithin, parentVirtualPath } from '@clipnest/contract';
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { DavLockRow, DavRepository } from '../../repositories/davRepository.js';
-import { creatorId, type Principal } from '../principal.js';
+import { creatorId, keyCreatorId, type Principal } from '../principal.js';
 import type { DavLock } from './types.js';
 
-/** Longest lock the server grants (a client asking for Infinite gets this). */
-export const MAX_LOCK_SECONDS = 7 * 24 * 3600;
+/**
+ * Longest lock the server grants (a client asking for Infinite gets this). A client that needs longer refreshes
+ * it (LOCK with its token and no body); a forgotten lock frees its files within the hour on its own.
+ */
+export const MAX_LOCK_SECONDS = 3600;
 export const DEFAULT_LOCK_SECONDS = 3600;
 
 /** Which locks a write must hold the token of. */
@@ -42,6 +45,11 @@ function toLock(row: DavLockRow): DavLock {
 /** Whether `lock` covers `path` (its root, or below it with depth infinity). */
 export function covers(lock: DavLock, path: string): boolean {
   return lock.root === path || (lock.depth === 'infinity' && isPathWithin(path, lock.root));
+}
+
+/** A lock's id in the admin API: its token without the `urn:uuid:` prefix. */
+export function lockIdOf(token: string): string {
+  return token.startsWith('urn:uuid:') ? token.slice('urn:uuid:'.length) : token;
 }
 
 /** WebDAV locks, kept in the database (dav_locks) so they hold across restarts and instances. */
@@ -93,6 +101,48 @@ export class DavLocks {
     }
   }
 
+  /**
+   * 423 when a write made outside WebDAV (the fs API, tasks: callers that cannot send lock tokens) touches a
+   * lock: the same locks `assertCanWrite` counts, none of whose tokens was submitted. The holder unlocks it,
+   * it expires (at most MAX_LOCK_SECONDS after its last refresh), or the admin breaks it.
+   */
+  async assertUnlocked(path: string, scope: LockScope = {}): Promise<void> {
+    const parent = path === '/' ? undefined : parentVirtualPath(path);
+    const lock = (await this.around(path, scope.tree === true)).find(
+      (l) =>
+        covers(l, path) ||
+        (scope.tree === true && isPathWithin(l.root, path)) ||
+        (scope.membership === true && l.root === parent),
+    );
+    if (!lock) return;
+    const row = await this.deps.repo.lockByToken(lock.token, this.now());
+    const until = row?.expires_at;
+    throw new AppError(
+      'LOCKED',
+      `${lock.root} is locked over WebDAV${until ? ` until ${until}` : ''}: ` +
+        'its holder must unlock it, or the admin can break the lock in the WebDAV settings',
+      { data: { path: lock.root, ...(until ? { expires_at: until } : {}) } },
+    );
+  }
+
+  /** Every lock held now (the admin's list). */
+  async list(): Promise<DavLockRow[]> {
+    return this.deps.repo.listLocks(this.now());
+  }
+
+  /** The admin breaks a lock by its id (`lockIdOf`); 404 when no such lock is held. */
+  async breakLock(id: string): Promise<void> {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) throw AppError.notFound(`no lock ${JSON.stringify(id)} is held`);
+    if ((await this.deps.repo.deleteLock(`urn:uuid:${id.toLowerCase()}`)) === 0) {
+      throw AppError.notFound(`no lock ${JSON.stringify(id)} is held`);
+    }
+  }
+
+  /** Drops every lock a key took (it was disabled, deleted or lost its write permission). */
+  async dropHeldByKey(keyId: string): Promise<number> {
+    return this.deps.repo.deleteLocksOf(keyCreatorId(keyId));
+  }
+
   /** Takes a new lock; 423 when it conflicts with one held (exclusive against anything, shared against exclusive). */
   async lock(
     principal: Principal,
@@ -136,13 +186,24 @@ export class DavLocks {
     return { ...lock, timeoutSeconds };
   }
 
-  /** Releases a lock covering `path`; 409 when the token names none. */
+  /** Releases a lock covering `path`; 409 when the token names none. The admin may release anyone's (breaks it). */
   async unlock(principal: Principal, path: string, token: string): Promise<void> {
     const lock = (await this.covering(path)).find((l) => l.token === token);
     if (!lock) throw AppError.conflict('the lock token does not name a lock of this resource');
     const row = await this.deps.repo.lockByToken(token, this.now());
-    if (row && row.principal !== creatorId(principal)) throw AppError.forbidden('this lock belongs to someone else');
+    if (row && principal.type !== 'admin' && row.principal !== creatorId(principal)) {
+      throw AppError.forbidden('this lock belongs to someone else');
+    }
     await this.deps.repo.deleteLock(token);
+  }
+
+  /**
+   * A COPY or MOVE replaced what was at `path`: the lock on the path itself stays (it locks the URL, as Apache's
+   * mod_dav keeps it: the holder still writes with its token, others still get 423); locks on members of the
+   * replaced tree go with them.
+   */
+  async replacedAt(path: string): Promise<void> {
+    await this.deps.repo.removeLocksBelow(path, this.now());
   }
 
   /** Drops the locks of a removed or moved-away tree. */

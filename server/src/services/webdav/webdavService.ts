@@ -1,6 +1,6 @@
 // WebDAV over the fs tree (spec §1, issue 20). Every path goes through the Vfs (normalisation, mounts,
 // permissions, base paths, listing cache); dead properties and locks live in the database.
-import { Permission, isPathWithin, joinVirtualPath, parentVirtualPath } from '@clipnest/contract';
+import { Permission, isPathWithin, joinVirtualPath, parentVirtualPath, type WebdavLockView } from '@clipnest/contract';
 import { AppError } from '../../errors.js';
 import type { DavRepository } from '../../repositories/davRepository.js';
 import type { WriteBody } from '../../storage/types.js';
@@ -15,7 +15,7 @@ import type { Principal } from '../principal.js';
 import type { SettingsService } from '../settingsService.js';
 import { StorageSpaceService, type SpaceFigures } from '../storageSpace.js';
 import { requireManage, treePrincipal } from './davAuth.js';
-import { DEFAULT_LOCK_SECONDS, MAX_LOCK_SECONDS, covers, type DavLocks, type LockScope } from './davLocks.js';
+import { DEFAULT_LOCK_SECONDS, MAX_LOCK_SECONDS, covers, lockIdOf, type DavLocks, type LockScope } from './davLocks.js';
 import type { DavLock, DavPropertyChange, DavPropfindItem, DavResource, IfList } from './types.js';
 
 /** Live properties a PROPPATCH may not change. */
@@ -70,8 +70,43 @@ export class WebdavService {
       repo: DavRepository;
       locks: DavLocks;
       space: Pick<StorageSpaceService, 'of'>;
+      /** The name of the API key with this id (the admin's lock list), undefined once it is gone. */
+      keyName?: (id: string) => Promise<string | undefined>;
     },
   ) {}
+
+  // ---- the admin's view of the locks ----------------------------------------------------------------------
+
+  /** Every lock held now, with who holds it (GET /api/admin/webdav/locks). */
+  async listLocks(): Promise<WebdavLockView[]> {
+    const rows = await this.deps.locks.list();
+    const names = new Map<string, string | undefined>();
+    const out: WebdavLockView[] = [];
+    for (const row of rows) {
+      const keyId = row.principal.startsWith('apikey:') ? row.principal.slice('apikey:'.length) : undefined;
+      if (keyId !== undefined && !names.has(keyId)) names.set(keyId, await this.deps.keyName?.(keyId));
+      out.push({
+        id: lockIdOf(row.token),
+        path: row.path,
+        depth: row.depth === '0' ? '0' : 'infinity',
+        scope: row.scope === 'shared' ? 'shared' : 'exclusive',
+        owner: row.owner,
+        holder:
+          keyId !== undefined
+            ? { type: 'apikey', id: keyId, name: names.get(keyId) ?? null }
+            : { type: 'admin', id: row.principal, name: null },
+        timeout_seconds: row.timeout_seconds,
+        created_at: row.created_at,
+        expires_at: row.expires_at,
+      });
+    }
+    return out;
+  }
+
+  /** The admin breaks a lock (DELETE /api/admin/webdav/locks/:id); 404 when it is not held. */
+  breakLock(id: string): Promise<void> {
+    return this.deps.locks.breakLock(id);
+  }
 
   // ---- reading --------------------------------------------------------------------------------------------
 
@@ -428,7 +463,8 @@ export class WebdavService {
     if (target) {
       await this.deps.vfs.remove(caller, [to]);
       await this.deps.repo.removePropertiesTree(to);
-      await this.deps.locks.dropTree(to);
+      // The destination's own lock stays on the path (Apache does the same); it was submitted above.
+      await this.deps.locks.replacedAt(to);
     }
     if (op === 'copy') {
       await this.deps.transfer.copy(caller, from, to, { depth: options.depth });

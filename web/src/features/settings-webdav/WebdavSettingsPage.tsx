@@ -28,6 +28,8 @@ import { copyText } from '../../lib/clipboard';
 import { cn } from '../../lib/cn';
 import { serverOrigin, useWebdavCheck, useWebdavInfo } from './api';
 import { clientAddresses } from './clientAddresses';
+import { WebdavLocks } from './WebdavLocks';
+import { BlockedAddresses } from './BlockedAddresses';
 
 const KEYS: SettingKey[] = ['webdav_upload_mode'];
 
@@ -251,7 +253,10 @@ function LiveCheck() {
   );
 }
 
-/** WebDAV settings (spec §3): the upload mode, where clients connect, with which credentials, and a live check. */
+/**
+ * WebDAV settings (spec §3): the upload mode, where clients connect, with which credentials, a live check, and the
+ * locks clients hold (the admin breaks a forgotten one) and the addresses blocked for wrong passwords (cleared here).
+ */
 export default function WebdavSettingsPage() {
   const { t } = useTranslation();
   const form = useSettingsForm(SettingGroup.WEBDAV, KEYS);
@@ -307,6 +312,8 @@ export default function WebdavSettingsPage() {
           <ClientAddresses origin={serverOrigin(info.data.public_url)} />
           <Credentials username={info.data.admin_username} />
           <LiveCheck />
+          <WebdavLocks />
+          <BlockedAddresses />
         </>
       )}
     </div>

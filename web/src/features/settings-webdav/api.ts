@@ -1,5 +1,12 @@
-import type { WebdavCheckInput, WebdavCheckResult, WebdavInfo } from '@clipnest/contract';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import type {
+  BlockedAddressView,
+  ListPage,
+  WebdavCheckInput,
+  WebdavCheckResult,
+  WebdavInfo,
+  WebdavLockView,
+} from '@clipnest/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, getApiBaseUrl } from '../../lib/api';
 
 export function useWebdavInfo() {
@@ -12,6 +19,44 @@ export function useWebdavInfo() {
 export function useWebdavCheck() {
   return useMutation({
     mutationFn: (input: WebdavCheckInput) => api.post<WebdavCheckResult>('/admin/webdav/check', input),
+  });
+}
+
+const LOCKS_KEY = ['admin', 'webdav', 'locks'] as const;
+
+/** Locks held over WebDAV now (the admin breaks a forgotten one). */
+export function useWebdavLocks() {
+  return useQuery({
+    queryKey: LOCKS_KEY,
+    queryFn: ({ signal }) => api.get<ListPage<WebdavLockView>>('/admin/webdav/locks', { signal }),
+    refetchInterval: 30_000,
+  });
+}
+
+export function useBreakLock() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.delete<void>(`/admin/webdav/locks/${encodeURIComponent(id)}`),
+    onSettled: () => client.invalidateQueries({ queryKey: LOCKS_KEY }),
+  });
+}
+
+const BLOCKED_KEY = ['admin', 'webdav', 'blocked'] as const;
+
+/** Addresses refused for too many wrong secrets (10 in 15 minutes), at any door. */
+export function useBlockedAddresses() {
+  return useQuery({
+    queryKey: BLOCKED_KEY,
+    queryFn: ({ signal }) => api.get<ListPage<BlockedAddressView>>('/admin/webdav/blocked', { signal }),
+    refetchInterval: 30_000,
+  });
+}
+
+export function useUnblockAddress() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.delete<void>(`/admin/webdav/blocked/${encodeURIComponent(id)}`),
+    onSettled: () => client.invalidateQueries({ queryKey: BLOCKED_KEY }),
   });
 }
 
