@@ -53,7 +53,7 @@ import { CloudpasteImportRepository } from './repositories/cloudpasteImportRepos
 import { CloudpasteImportService } from './services/cloudpasteImport/cloudpasteImportService.js';
 import { localObjectCheck, localRootCheck } from './services/cloudpasteImport/localStorage.js';
 import { StorageRegistry } from './services/storageRegistry.js';
-import { guardedStorageLookup } from './net/storageEndpointGuard.js';
+import { StorageEndpointGuard } from './net/storageEndpointGuard.js';
 import { createDriver } from './storage/index.js';
 import { SsrfGuard } from './net/ssrfGuard.js';
 import { UploadSessionRepository } from './repositories/uploadSessionRepository.js';
@@ -166,6 +166,8 @@ function buildServices(
   // The flush has a connection of its own: views that overlap it wait for it (PendingViews.countedRead).
   const pendingViews = new PendingViews({ store: new PasteRepository(database.flushDb ?? db), logger });
   const pastes = new PasteService({ pastes: pasteRepository, clock, stats, pendingViews, limiter: secretAttempts });
+  // One guard for every way a storage endpoint enters (API, import, restore) and is connected to.
+  const endpointGuard = new StorageEndpointGuard({ allowPrivate: config.storageEndpointsAllowPrivate });
   const backups = new BackupService({
     backups: new BackupRepository(db, database.dialect),
     cipher,
@@ -175,16 +177,18 @@ function buildServices(
     clock,
     settleWrites: () => pastes.flushViews(),
     maxBytes: config.backupMaxBytes,
+    endpointGuard,
   });
   const storageRegistry = new StorageRegistry({
     factories: {
       local: (root) => createDriver({ kind: 'local', root, fsync: config.localFsync }),
       // Storage endpoints may be on the LAN, never a cloud metadata / link-local address (net/storageEndpointGuard).
-      s3: (settings) => createDriver({ kind: 's3', ...settings, lookup: guardedStorageLookup() }),
+      s3: (settings) => createDriver({ kind: 's3', ...settings, lookup: endpointGuard.lookup() }),
     },
     cipher,
     localRoot: path.join(config.dataDir, 'storage', 'local'),
     localRoots: new LocalRoots(config.localStorageRoots),
+    endpointGuard,
   });
   const storageConfigs = new StorageConfigService({
     configs: new StorageConfigRepository(db),
@@ -319,6 +323,7 @@ function buildServices(
     cipher,
     clock,
     checkLocalRoot: localRootCheck(storageRegistry),
+    endpointGuard,
     objectExists: localObjectCheck(storageRegistry),
     settings: () => settings.values(),
     afterImport: () => {

@@ -9,7 +9,7 @@ import type { Updateable } from 'kysely';
 import { mkdirSync, realpathSync } from 'node:fs';
 import type { StorageConfigsTable } from '../db/schema.js';
 import { AppError } from '../errors.js';
-import { storageEndpointBlocked } from '../net/storageEndpointGuard.js';
+import type { StorageEndpointGuard } from '../net/storageEndpointGuard.js';
 import type { SecretCipher } from '../security/cipher.js';
 import { isInsideDir } from '../storage/local/realPath.js';
 import type { StorageDriver } from '../storage/types.js';
@@ -52,6 +52,8 @@ export interface StorageTypeContext {
   /** Root of the built-in local storage (DATA_DIR/storage/local). */
   builtinLocalRoot: string;
   localRoots: LocalRoots;
+  /** The one storage endpoint guard (API, import, restore, driver build, connect time). */
+  endpointGuard: StorageEndpointGuard;
 }
 
 export type ConfigColumns = Updateable<StorageConfigsTable>;
@@ -143,7 +145,7 @@ const s3Type: StorageTypeDefinition = {
   type: 's3',
   spec: STORAGE_TYPE_SPECS.s3,
   secretColumns: { secret_access_key: 'secret_encrypted' },
-  async columns(options, _ctx, current) {
+  async columns(options, ctx, current) {
     const o = options as Partial<Record<string, string | number | boolean>>;
     const out: ConfigColumns = {};
     if (o.provider !== undefined) out.provider = String(o.provider);
@@ -163,13 +165,17 @@ const s3Type: StorageTypeDefinition = {
     if (provider !== 'aws' && endpoint === '') {
       throw AppError.validation('endpoint is required for this provider', [{ path: 'endpoint', message: 'required' }]);
     }
-    const blocked = out.endpoint ? storageEndpointBlocked(out.endpoint) : null;
+    const blocked = out.endpoint ? ctx.endpointGuard.endpointBlocked(out.endpoint) : null;
     if (blocked) {
       throw AppError.validation(`endpoint refused: ${blocked}`, [{ path: 'endpoint', message: `refused: ${blocked}` }]);
     }
     return out;
   },
   build(config, ctx) {
+    // Node connects to a literal address without calling the guarded `lookup`: refused here instead
+    // (a row written before the guard, or by hand), so no request ever leaves for it.
+    const blocked = config.endpoint ? ctx.endpointGuard.endpointBlocked(config.endpoint) : null;
+    if (blocked) return unavailableDriver('s3', `storage endpoint refused: ${blocked}`);
     return ctx.factories.s3({
       endpoint: config.endpoint || undefined,
       region: config.region || 'us-east-1',
