@@ -55,6 +55,7 @@ import { localObjectCheck, localRootCheck } from './services/cloudpasteImport/lo
 import { StorageRegistry } from './services/storageRegistry.js';
 import { StorageEndpointGuard } from './net/storageEndpointGuard.js';
 import { createDriver } from './storage/index.js';
+import { SHARE_AREA } from './storage/paths.js';
 import { SsrfGuard } from './net/ssrfGuard.js';
 import { UploadSessionRepository } from './repositories/uploadSessionRepository.js';
 import { DirectUploadService } from './services/directUploadService.js';
@@ -198,11 +199,16 @@ function buildServices(
     corsOrigin: config.publicUrl,
   });
   const mountRepository = new MountRepository(db);
+  const fileRows = new FileRepository(db);
   const vfs = new Vfs({
     loadMounts: async () => (await mountRepository.list()).map(toMountRecord),
     driverFor: (storageConfigId) => storageConfigs.mountDriverOf(storageConfigId),
     now: () => clock.now().getTime(),
     onMountsChanged: (mountId) => cluster.notify({ kind: 'mounts', ...(mountId ? { mountId } : {}) }),
+    shareObjects: {
+      at: (configId, paths) => fileRows.shareObjectsAt(configId, paths),
+      below: (configId, dir) => fileRows.hasShareObjectsBelow(configId, dir, SHARE_AREA),
+    },
   });
   // Cache invalidations across instances (PostgreSQL LISTEN/NOTIFY; docs/deployment.md lists every cache).
   vfs.onChange((change) =>
@@ -219,7 +225,6 @@ function buildServices(
     else if (event.kind === 'listing') vfs.remoteChange(event);
   });
   const mounts = new MountService({ mounts: mountRepository, storageConfigs, vfs, clock });
-  const fileRows = new FileRepository(db);
   const files = new FileShareService({ files: fileRows, storageConfigs, settings, clock, logger });
   const fileUploads = new FileUploadService({ files: fileRows, shares: files, storageConfigs });
   const fileServing = new FileServingService({

@@ -12,6 +12,7 @@ import { AppError } from '../errors.js';
 import type { StorageEndpointGuard } from '../net/storageEndpointGuard.js';
 import type { SecretCipher } from '../security/cipher.js';
 import { isInsideDir } from '../storage/local/realPath.js';
+import { RESERVED_PREFIX } from '../storage/paths.js';
 import type { StorageDriver } from '../storage/types.js';
 import { StorageError } from '../storage/types.js';
 import type { LocalRoots } from './localRoots.js';
@@ -110,6 +111,14 @@ function overlapsBuiltinRoot(real: string, ctx: StorageTypeContext): boolean {
   return isInsideDir(real, builtin) || isInsideDir(builtin, real);
 }
 
+/**
+ * A local root inside a reserved folder (another storage's share area, `.clipnest-shares`, or a driver's
+ * staging) would let a mount of this config read what no mount may reach.
+ */
+function insideReservedFolder(real: string): boolean {
+  return real.split(/[\\/]/).some((segment) => segment.startsWith(RESERVED_PREFIX));
+}
+
 const localType: StorageTypeDefinition = {
   type: 'local',
   spec: STORAGE_TYPE_SPECS.local,
@@ -121,7 +130,16 @@ const localType: StorageTypeDefinition = {
         { path: 'root_path', message: 'the built-in local storage cannot change its root' },
       ]);
     }
-    const root = await ctx.localRoots.prepare(String(options.root_path));
+    const requested = String(options.root_path);
+    if (insideReservedFolder(requested)) {
+      const message = `root_path may not lie inside a folder named ${RESERVED_PREFIX}… (the file shares' own area)`;
+      throw AppError.validation(message, [{ path: 'root_path', message }]);
+    }
+    const root = await ctx.localRoots.prepare(requested);
+    if (insideReservedFolder(root)) {
+      const message = `root_path may not lie inside a folder named ${RESERVED_PREFIX}… (the file shares' own area)`;
+      throw AppError.validation(message, [{ path: 'root_path', message }]);
+    }
     if (overlapsBuiltinRoot(root, ctx)) {
       const message = `root_path may not be, contain or lie inside the built-in share storage (${realBuiltinRoot(ctx)})`;
       throw AppError.validation(message, [{ path: 'root_path', message }]);
@@ -133,6 +151,9 @@ const localType: StorageTypeDefinition = {
     if (!ctx.localRoots.allows(config.root_path)) {
       // A restored row, or LOCAL_STORAGE_ROOTS changed since: every call fails (503) rather than reach outside.
       return unavailableDriver('local', `the root ${config.root_path} is outside LOCAL_STORAGE_ROOTS`);
+    }
+    if (insideReservedFolder(config.root_path)) {
+      return unavailableDriver('local', `the root ${config.root_path} lies inside a reserved folder`);
     }
     if (overlapsBuiltinRoot(config.root_path, ctx)) {
       return unavailableDriver('local', `the root ${config.root_path} overlaps the built-in share storage`);
