@@ -6,13 +6,14 @@
 // (`.clipnest-shares/`, a reserved name no mount, WebDAV or fs path can name, hidden from listings), for
 // every upload door (form, presign and multipart, URL); objects stored before (or imported in place) keep
 // downloading as shares, and the tree neither reads, lists, moves nor deletes them.
-import { Permission, type FileView } from '@clipnest/contract';
+import { Permission, type FileView, type UrlFetchJob } from '@clipnest/contract';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertFile } from '../support/featureRows.js';
 import { createS3Config, rawGet, startS3rver, upload, type S3rverHandle } from '../support/fileShares.js';
 import { dbTargets, startTestServer, type TestServer } from '../support/harness.js';
+import { startRemoteFiles, type RemoteFileServer } from '../support/remoteFiles.js';
 import { createMount, createPathKey, mountableLocalConfig, mountedLocalRoot } from '../support/mounts.js';
 
 type Listing = { items?: { name: string }[]; entries?: { name: string }[]; content?: { name: string }[] };
@@ -24,6 +25,7 @@ describe.each(dbTargets)('share objects stay out of mounts, on %s', (target) => 
   let root: string;
   let shareKey: string;
   let viewKey: string;
+  let remote: RemoteFileServer;
 
   const names = async (dir: string, auth: { token?: string; apiKey?: string } = { token }) => {
     const res = await server.call<Listing>('GET', `/api/fs/list?path=${encodeURIComponent(dir)}&refresh=true`, auth);
@@ -35,7 +37,11 @@ describe.each(dbTargets)('share objects stay out of mounts, on %s', (target) => 
     rawGet(server, `/api/fs/download?path=${encodeURIComponent(p)}`, { authorization: `ApiKey ${apiKey}` });
 
   beforeAll(async () => {
-    server = await startTestServer(target);
+    remote = await startRemoteFiles({
+      'fetched.txt': { body: new TextEncoder().encode('fetched bytes'), type: 'text/plain' },
+    });
+    // URL uploads from the test's file server on 127.0.0.1.
+    server = await startTestServer(target, { ALLOW_PRIVATE_URLS: 'true' });
     token = await server.login();
     configId = await mountableLocalConfig(server, token);
     root = mountedLocalRoot(server);
@@ -46,6 +52,7 @@ describe.each(dbTargets)('share objects stay out of mounts, on %s', (target) => 
   });
   afterAll(async () => {
     await server?.close();
+    await remote?.close();
   });
 
   it('a file-share key cannot plant files in a mount (outside its base path) through s3_config_id and path', async () => {
@@ -81,6 +88,27 @@ describe.each(dbTargets)('share objects stay out of mounts, on %s', (target) => 
     const got = await rawGet(server, `/api/file-download/${view.slug}`);
     expect(got.status).toBe(200);
     expect(got.text).toBe('planted by a share key');
+  });
+
+  it('a URL upload (server-side fetch) lands in the share area too', async () => {
+    const start = await server.call<UrlFetchJob>('POST', '/api/url/fetch', {
+      apiKey: shareKey,
+      body: { url: `${remote.url}/files/fetched.txt`, s3_config_id: configId, path: 'secret' },
+    });
+    expect(start.status, start.body.message).toBe(202);
+    let job: UrlFetchJob | undefined;
+    for (let i = 0; i < 200; i++) {
+      const res = await server.call<UrlFetchJob>('GET', `/api/url/jobs/${start.body.data!.job_id}`, {
+        apiKey: shareKey,
+      });
+      job = res.body.data!;
+      if (job.status !== 'downloading') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(job?.status).toBe('completed');
+    expect(job!.file!.storage_path.startsWith('.clipnest-shares/secret/')).toBe(true);
+    expect(await names('/local')).not.toContain('secret');
+    expect((await rawGet(server, `/api/file-download/${job!.file!.slug}`)).text).toBe('fetched bytes');
   });
 
   it('a password-protected share in a mounted storage is not readable through /api/fs/download', async () => {
