@@ -48,7 +48,8 @@ const nameSchema = z
   .min(1, 'name is required')
   .max(API_KEY_NAME_MAX, `name must be at most ${API_KEY_NAME_MAX} characters`);
 
-const customKeySchema = z
+/** A key value the API accepts (custom keys; imported and restored keys must pass it too). */
+export const customKeySchema = z
   .string()
   .min(CUSTOM_KEY_MIN, `custom_key must be at least ${CUSTOM_KEY_MIN} characters`)
   .max(CUSTOM_KEY_MAX, `custom_key must be at most ${CUSTOM_KEY_MAX} characters`)

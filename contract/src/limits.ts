@@ -49,3 +49,15 @@ export function utf8Length(text: string): number {
   }
   return bytes;
 }
+
+/**
+ * Ids of every resource the API manages (keys, storage configs, mounts, shares, pastes): the API finds a row
+ * only by an id of this form, so a row restored or imported with another id could never be read, changed or
+ * deleted. Generated ids are 16 base64url characters; imported CloudPaste ids (UUIDs) fit too.
+ */
+export const RESOURCE_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+export const RESOURCE_ID_RULE = '8 to 64 letters, digits, _ or -';
+
+export function isResourceId(id: string): boolean {
+  return RESOURCE_ID_PATTERN.test(id);
+}

@@ -46,7 +46,8 @@ export function isReservedMountPath(path: string): boolean {
   return (RESERVED_MOUNT_PATHS as readonly string[]).includes(first);
 }
 
-const mountPathSchema = z
+/** A mount path the API accepts (restored and imported mounts must pass it too). */
+export const mountPathSchema = z
   .string({ error: 'path is required' })
   .trim()
   .min(1, 'path is required')
@@ -62,7 +63,8 @@ const mountPathSchema = z
 
 const flag = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) => v === true || v === 1);
 
-const fields = {
+/** Each mount field's rule, as POST /api/mount/create checks it (restore reuses them per column). */
+export const mountFieldSchemas = {
   name: z
     .string({ error: 'name is required' })
     .trim()
@@ -95,35 +97,35 @@ const fields = {
 };
 
 export const createMountSchema = z.strictObject({
-  name: fields.name,
-  path: fields.path,
+  name: mountFieldSchemas.name,
+  path: mountFieldSchemas.path,
   /** Optional: taken from the storage config; when sent it must match the config's type. */
-  storage_type: fields.storage_type.optional(),
-  storage_config_id: fields.storage_config_id,
-  remark: fields.remark.default(''),
-  sort_order: fields.sort_order.default(0),
-  cache_ttl: fields.cache_ttl.default(MOUNT_CACHE_TTL_DEFAULT),
-  is_active: fields.is_active.default(true),
-  web_proxy: fields.web_proxy.default(false),
-  enable_sign: fields.enable_sign.default(false),
-  sign_expires: fields.sign_expires.default(null),
-  webdav_policy: fields.webdav_policy.default('302_redirect'),
+  storage_type: mountFieldSchemas.storage_type.optional(),
+  storage_config_id: mountFieldSchemas.storage_config_id,
+  remark: mountFieldSchemas.remark.default(''),
+  sort_order: mountFieldSchemas.sort_order.default(0),
+  cache_ttl: mountFieldSchemas.cache_ttl.default(MOUNT_CACHE_TTL_DEFAULT),
+  is_active: mountFieldSchemas.is_active.default(true),
+  web_proxy: mountFieldSchemas.web_proxy.default(false),
+  enable_sign: mountFieldSchemas.enable_sign.default(false),
+  sign_expires: mountFieldSchemas.sign_expires.default(null),
+  webdav_policy: mountFieldSchemas.webdav_policy.default('302_redirect'),
 });
 export type CreateMount = z.output<typeof createMountSchema>;
 
 export const updateMountSchema = z.strictObject({
-  name: fields.name.optional(),
-  path: fields.path.optional(),
-  storage_type: fields.storage_type.optional(),
-  storage_config_id: fields.storage_config_id.optional(),
-  remark: fields.remark.optional(),
-  sort_order: fields.sort_order.optional(),
-  cache_ttl: fields.cache_ttl.optional(),
-  is_active: fields.is_active.optional(),
-  web_proxy: fields.web_proxy.optional(),
-  enable_sign: fields.enable_sign.optional(),
-  sign_expires: fields.sign_expires.optional(),
-  webdav_policy: fields.webdav_policy.optional(),
+  name: mountFieldSchemas.name.optional(),
+  path: mountFieldSchemas.path.optional(),
+  storage_type: mountFieldSchemas.storage_type.optional(),
+  storage_config_id: mountFieldSchemas.storage_config_id.optional(),
+  remark: mountFieldSchemas.remark.optional(),
+  sort_order: mountFieldSchemas.sort_order.optional(),
+  cache_ttl: mountFieldSchemas.cache_ttl.optional(),
+  is_active: mountFieldSchemas.is_active.optional(),
+  web_proxy: mountFieldSchemas.web_proxy.optional(),
+  enable_sign: mountFieldSchemas.enable_sign.optional(),
+  sign_expires: mountFieldSchemas.sign_expires.optional(),
+  webdav_policy: mountFieldSchemas.webdav_policy.optional(),
 });
 export type UpdateMount = z.output<typeof updateMountSchema>;
 

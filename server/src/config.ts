@@ -46,6 +46,11 @@ const envSchema = z.object({
     .default(1),
   /** URL uploads may fetch loopback/private/link-local addresses (off by default: SSRF guard). */
   ALLOW_PRIVATE_URLS: boolFromEnv.default(false),
+  /**
+   * Storage (S3) endpoints may be on loopback or the LAN (MinIO); false refuses those too. Cloud metadata and
+   * link-local addresses are refused either way (net/storageEndpointGuard).
+   */
+  STORAGE_ENDPOINTS_ALLOW_PRIVATE: boolFromEnv.default(true),
   /** fsync every file written to local storage before it is renamed into place (power-loss durability). */
   LOCAL_FSYNC: boolFromEnv.default(false),
   /** Send local files to clients with sendfile(2) (zero-copy) where the native addon is built. */
@@ -103,6 +108,8 @@ export interface Config {
   /** TRUST_PROXY_HOPS (default 1): the X-Forwarded-For entry this many from the right is the client. */
   proxyHops: number;
   allowPrivateUrls: boolean;
+  /** STORAGE_ENDPOINTS_ALLOW_PRIVATE: storage endpoints on loopback/LAN addresses are allowed. */
+  storageEndpointsAllowPrivate: boolean;
   localFsync: boolean;
   localSendfile: boolean;
   /** UPLOAD_IDLE_TIMEOUT: an upload body silent this long is aborted; also the age the temp sweep clears. */
@@ -158,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir: strin
     trustProxy: e.TRUST_PROXY,
     proxyHops: e.TRUST_PROXY_HOPS,
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
+    storageEndpointsAllowPrivate: e.STORAGE_ENDPOINTS_ALLOW_PRIVATE,
     localFsync: e.LOCAL_FSYNC,
     localSendfile: e.LOCAL_SENDFILE,
     uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT * 1000,

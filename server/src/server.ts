@@ -55,8 +55,9 @@ import { CloudpasteImportService } from './services/cloudpasteImport/cloudpasteI
 import { localObjectCheck, localRootCheck } from './services/cloudpasteImport/localStorage.js';
 import { StorageRegistry } from './services/storageRegistry.js';
 import { StorageSpaceService } from './services/storageSpace.js';
-import { guardedStorageLookup } from './net/storageEndpointGuard.js';
+import { StorageEndpointGuard } from './net/storageEndpointGuard.js';
 import { createDriver } from './storage/index.js';
+import { SHARE_AREA } from './storage/paths.js';
 import { SsrfGuard } from './net/ssrfGuard.js';
 import { UploadSessionRepository } from './repositories/uploadSessionRepository.js';
 import { DirectUploadService } from './services/directUploadService.js';
@@ -172,6 +173,8 @@ function buildServices(
   // The flush has a connection of its own: views that overlap it wait for it (PendingViews.countedRead).
   const pendingViews = new PendingViews({ store: new PasteRepository(database.flushDb ?? db), logger });
   const pastes = new PasteService({ pastes: pasteRepository, clock, stats, pendingViews, limiter: secretAttempts });
+  // One guard for every way a storage endpoint enters (API, import, restore) and is connected to.
+  const endpointGuard = new StorageEndpointGuard({ allowPrivate: config.storageEndpointsAllowPrivate });
   const backups = new BackupService({
     backups: new BackupRepository(db, database.dialect),
     cipher,
@@ -181,16 +184,18 @@ function buildServices(
     clock,
     settleWrites: () => pastes.flushViews(),
     maxBytes: config.backupMaxBytes,
+    endpointGuard,
   });
   const storageRegistry = new StorageRegistry({
     factories: {
       local: (root) => createDriver({ kind: 'local', root, fsync: config.localFsync }),
       // Storage endpoints may be on the LAN, never a cloud metadata / link-local address (net/storageEndpointGuard).
-      s3: (settings) => createDriver({ kind: 's3', ...settings, lookup: guardedStorageLookup() }),
+      s3: (settings) => createDriver({ kind: 's3', ...settings, lookup: endpointGuard.lookup() }),
     },
     cipher,
     localRoot: path.join(config.dataDir, 'storage', 'local'),
     localRoots: new LocalRoots(config.localStorageRoots),
+    endpointGuard,
   });
   const storageConfigs = new StorageConfigService({
     configs: new StorageConfigRepository(db),
@@ -200,12 +205,17 @@ function buildServices(
     corsOrigin: config.publicUrl,
   });
   const mountRepository = new MountRepository(db);
+  const fileRows = new FileRepository(db);
   const vfs = new Vfs({
     loadMounts: async () => (await mountRepository.list()).map(toMountRecord),
     driverFor: (storageConfigId) => storageConfigs.mountDriverOf(storageConfigId),
     now: () => clock.now().getTime(),
     onMountsChanged: (mountId) => cluster.notify({ kind: 'mounts', ...(mountId ? { mountId } : {}) }),
     writeGuard: (path, scope) => davLocks.assertUnlocked(path, scope),
+    shareObjects: {
+      at: (configId, paths) => fileRows.shareObjectsAt(configId, paths),
+      below: (configId, dir) => fileRows.hasShareObjectsBelow(configId, dir, SHARE_AREA),
+    },
   });
   // Cache invalidations across instances (PostgreSQL LISTEN/NOTIFY; docs/deployment.md lists every cache).
   vfs.onChange((change) =>
@@ -222,7 +232,6 @@ function buildServices(
     else if (event.kind === 'listing') vfs.remoteChange(event);
   });
   const mounts = new MountService({ mounts: mountRepository, storageConfigs, vfs, clock });
-  const fileRows = new FileRepository(db);
   const files = new FileShareService({ files: fileRows, storageConfigs, settings, clock, logger });
   const fileUploads = new FileUploadService({ files: fileRows, shares: files, storageConfigs });
   const fileServing = new FileServingService({
@@ -334,6 +343,7 @@ function buildServices(
     cipher,
     clock,
     checkLocalRoot: localRootCheck(storageRegistry),
+    endpointGuard,
     objectExists: localObjectCheck(storageRegistry),
     settings: () => settings.values(),
     afterImport: () => {

@@ -222,7 +222,7 @@ describe.each(dbTargets)('backup → wipe → restore on %s', (target) => {
     // The real feature tables, so the whole TABLE_ORDER is exercised. The built-in local config is there from the start.
     const local = await builtinLocalConfig(server);
     await insertStorageConfig(server, {
-      id: 's1',
+      id: 'config-0001',
       name: 'Main',
       storage_type: 's3',
       provider: 'minio',
@@ -234,15 +234,15 @@ describe.each(dbTargets)('backup → wipe → restore on %s', (target) => {
       signature_expires_in: 600,
       created_at: '2026-01-01T00:00:00.000Z',
     });
-    await insertMount(server, { id: 'm1', name: '照片', storage_config_id: 's1' });
+    await insertMount(server, { id: 'mount-0001', name: '照片', storage_config_id: 'config-0001' });
     await insertFile(server, [
       {
-        id: 'f1',
+        id: 'file-0001',
         slug: 'a',
         filename: 'a b.txt',
         mimetype: 'text/plain',
         size: 12,
-        storage_config_id: 's1',
+        storage_config_id: 'config-0001',
         storage_path: 'uploads/a b.txt',
         etag: '"abc"',
         password_hash: 'scrypt$not-a-real-hash',
@@ -250,7 +250,7 @@ describe.each(dbTargets)('backup → wipe → restore on %s', (target) => {
         created_at: '2026-01-01T00:00:00.000Z',
       },
       {
-        id: 'f2',
+        id: 'file-0002',
         slug: 'b',
         filename: 'ü.png',
         mimetype: 'image/png',
@@ -264,7 +264,7 @@ describe.each(dbTargets)('backup → wipe → restore on %s', (target) => {
     ]);
     await insertPaste(server, [
       {
-        id: 'p1',
+        id: 'paste-0001',
         slug: 'x',
         content: 'line 1\nline "2"\t\u0001',
         max_views: 3,
@@ -272,7 +272,7 @@ describe.each(dbTargets)('backup → wipe → restore on %s', (target) => {
         created_at: '2026-01-01T00:00:00.000Z',
       },
       {
-        id: 'p2',
+        id: 'paste-0002',
         slug: 'y',
         content: '# 标题',
         type: 'text',

@@ -27,10 +27,10 @@ describe.each(dbTargets)('restoring rows on %s', (target) => {
     token = await server.login();
     const local = await builtinLocalConfig(server);
     await insertFile(server, [
-      { id: 'f1', slug: 'first', storage_config_id: local.id, size: 12, storage_path: 'up/first.txt' },
-      { id: 'f2', slug: 'second', storage_config_id: local.id, size: 3, storage_path: 'up/second.txt' },
+      { id: 'file-0001', slug: 'first', storage_config_id: local.id, size: 12, storage_path: 'up/first.txt' },
+      { id: 'file-0002', slug: 'second', storage_config_id: local.id, size: 3, storage_path: 'up/second.txt' },
     ]);
-    await insertPaste(server, [{ id: 'p1', slug: 'note' }]);
+    await insertPaste(server, [{ id: 'paste-0001', slug: 'note' }]);
     file = (await download(server, token, { backup_type: 'full' })).file;
   });
   afterAll(async () => {
@@ -41,16 +41,20 @@ describe.each(dbTargets)('restoring rows on %s', (target) => {
     [
       'empty storage_path',
       withRow(file, 'files', 1, { storage_path: '' }),
-      /module file_management, table files, row 2 \("f2"\): storage_path: must not be empty/,
+      /module file_management, table files, row 2 \("file-0002"\): storage_path: must not be empty/,
     ],
     ['storage_path with ..', withRow(file, 'files', 0, { storage_path: 'a/../../etc' }), /files, row 1 .*storage_path/],
     [
       'bad slug',
       withRow(file, 'pastes', 0, { slug: 'has space' }),
-      /text_management, table pastes, row 1 \("p1"\): slug/,
+      /text_management, table pastes, row 1 \("paste-0001"\): slug/,
     ],
     ['reserved slug', withRow(file, 'files', 0, { slug: 'admin' }), /files, row 1 .*slug: is a reserved word/],
-    ['negative size', withRow(file, 'files', 0, { size: -5 }), /files, row 1 \("f1"\): size: cannot be negative/],
+    [
+      'negative size',
+      withRow(file, 'files', 0, { size: -5 }),
+      /files, row 1 \("file-0001"\): size: cannot be negative/,
+    ],
     ['size of the wrong type', withRow(file, 'files', 0, { size: '12' }), /files, row 1 .*size: must be a number/],
     ['views of the wrong type', withRow(file, 'pastes', 0, { views: 'many' }), /pastes, row 1 .*views/],
     ['unknown paste type', withRow(file, 'pastes', 0, { type: 'html' }), /pastes, row 1 .*type: must be one of/],
@@ -143,7 +147,7 @@ describe('a large backup', () => {
     for (let i = 0; i < 320; i += 40) {
       await insertPaste(
         server,
-        Array.from({ length: 40 }, (_, j) => ({ id: `big${i + j}`, slug: `big${i + j}`, content })),
+        Array.from({ length: 40 }, (_, j) => ({ id: `big-paste-${i + j}`, slug: `big${i + j}`, content })),
       );
     }
     const body = JSON.stringify({

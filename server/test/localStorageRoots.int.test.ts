@@ -162,6 +162,9 @@ describe.each(dbTargets)('local storage roots on %s', (target) => {
     const root = path.join(allowed, 'planted');
     const config = (await createLocal('planted', root)).body.data!;
     symlinkSync(outside, path.join(root, 'evil'));
+    // Share uploads go to the config's share area (issue 34 point 2): the same link planted there.
+    mkdirSync(path.join(root, '.clipnest-shares'), { recursive: true });
+    symlinkSync(outside, path.join(root, '.clipnest-shares', 'evil'));
 
     // write: an upload into the link, directly or through default_folder
     const viaPath = await upload(server, 'overwrite?', {

@@ -106,7 +106,9 @@ describe.each(dbTargets)('form upload fields in any order on %s', (target) => {
       s3_config_id: s3Config.id,
       provider_type: 's3',
     });
-    expect(file.storage_path.startsWith('late/dir/')).toBe(true);
+    // In the storage's share area, out of every mount's reach (issue 34 point 2).
+    expect(file.storage_path.startsWith('.clipnest-shares/late/dir/')).toBe(true);
+    expect(file.path).toBe('/late/dir');
     const expiresIn = Date.parse(file.expires_at!) - Date.now();
     expect(expiresIn).toBeGreaterThan(3500_000);
     expect(expiresIn).toBeLessThanOrEqual(3600_000);

@@ -92,6 +92,45 @@ export class FileRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /**
+   * Which of `paths` of a storage hold a file share's own object (not a share of a mounted object in place):
+   * objects stored before shares had their own area (SHARE_AREA), which a mount could otherwise reach.
+   */
+  async shareObjectsAt(storageConfigId: string, paths: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < paths.length; i += 500) {
+      const chunk = paths.slice(i, i + 500);
+      if (chunk.length === 0) continue;
+      const rows = await this.db
+        .selectFrom('files')
+        .select('storage_path')
+        .where('storage_config_id', '=', storageConfigId)
+        .where('mount_id', 'is', null)
+        .where('storage_path', 'in', chunk)
+        .execute();
+      for (const row of rows) found.add(row.storage_path);
+    }
+    return found;
+  }
+
+  /**
+   * true when a file share's own object lies below `dir` of a storage, outside `exceptFolder` (the share
+   * area, whose objects are out of every mount's reach anyway). See shareObjectsAt.
+   */
+  async hasShareObjectsBelow(storageConfigId: string, dir: string, exceptFolder: string): Promise<boolean> {
+    const escaped = dir.replace(/[\\%_]/g, (c) => `\\${c}`);
+    const row = await this.db
+      .selectFrom('files')
+      .select('id')
+      .where('storage_config_id', '=', storageConfigId)
+      .where('mount_id', 'is', null)
+      .where(sql<boolean>`storage_path like ${dir === '' ? '%' : `${escaped}/%`} escape '\\'`)
+      .where(sql<boolean>`storage_path not like ${`${exceptFolder.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`} escape '\\'`)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async list(query: FileListQuery, createdBy: string | undefined): Promise<{ rows: FileWithConfig[]; total: number }> {
     let base = this.db.selectFrom('files');
     if (createdBy !== undefined) base = base.where('files.created_by', '=', createdBy);

@@ -4,15 +4,20 @@
  * database a row the app could not have written itself (an empty storage_path made a download 500).
  * One zod object per table; a table without rules here (a feature added later) is checked by
  * GENERIC_RULES only.
- *
- * TODO(mount_management): when the `mounts` table lands, add its column rules to TABLE_RULES (mount
- * path, driver enum, …); its storage_config_id is already checked against storage_configs by
- * FOREIGN_KEYS below.
+ * The rules are the contract's own where the API has them (ids, mount fields, key values), so a row
+ * that passes here is one the API can read, change and delete. The CloudPaste import checks the rows it
+ * makes with the same function.
  */
 import {
   API_KEY_NAME_MAX,
+  CUSTOM_KEY_MIN,
+  customKeySchema,
   FILENAME_MAX,
+  isResourceId,
   isSettingKey,
+  mountFieldSchemas,
+  mountPathSchema,
+  RESOURCE_ID_RULE,
   isValidPermissionMask,
   KEY_ROLES,
   normalizeVirtualPath,
@@ -29,10 +34,16 @@ import {
   USERNAME_MAX,
 } from '@clipnest/contract';
 import { z } from 'zod';
+import { StorageEndpointGuard } from '../net/storageEndpointGuard.js';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
-const id = z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(128, 'is too long');
+/** A row's own id: the form the API looks rows up by (anything else could never be managed). */
+const id = z
+  .string({ error: 'must be a string' })
+  .refine(isResourceId, { message: `must be ${RESOURCE_ID_RULE} (the ids the API manages)` });
+/** A reference to another row (checked against that table by FOREIGN_KEYS). */
+const ref = z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(128, 'is too long');
 const text = (max: number) => z.string({ error: 'must be a string' }).max(max, `may be at most ${max} characters`);
 const required = (max: number) => text(max).min(1, 'must not be empty');
 const count = z
@@ -62,6 +73,21 @@ const storagePath = required(1024).refine(
   (p) => !/[\u0000-\u001f\u007f\\]/.test(p) && p.split('/').every((s) => s !== '' && s !== '.' && s !== '..'),
   { message: 'must be a relative path without empty, "." or ".." segments' },
 );
+
+/**
+ * A string column checked by a contract schema exactly as stored: the schema's message when it fails,
+ * and refused when the schema would have changed it (a path with spaces around it, say).
+ */
+function exactly(schema: z.ZodType<unknown>) {
+  return z.string({ error: 'must be a string' }).superRefine((value, ctx) => {
+    const result = schema.safeParse(value);
+    if (!result.success) {
+      ctx.addIssue({ code: 'custom', message: result.error.issues[0]?.message ?? 'is invalid' });
+    } else if (result.data !== value) {
+      ctx.addIssue({ code: 'custom', message: 'has spaces around it' });
+    }
+  });
+}
 
 const shareTimes = { created_at: time, updated_at: time, expires_at: time.nullable() };
 
@@ -124,7 +150,7 @@ const TABLE_RULES: Record<string, z.ZodObject> = {
     filename: required(FILENAME_MAX),
     mimetype: text(255),
     size: count,
-    storage_config_id: id,
+    storage_config_id: ref,
     storage_path: storagePath,
     etag: text(1024).nullable(),
     remark: text(1000),
@@ -134,6 +160,24 @@ const TABLE_RULES: Record<string, z.ZodObject> = {
     use_proxy: flag,
     created_by: required(200),
     ...shareTimes,
+  }),
+  mounts: z.object({
+    id,
+    name: exactly(mountFieldSchemas.name),
+    path: exactly(mountPathSchema),
+    storage_type: oneOf(STORAGE_TYPES),
+    storage_config_id: ref,
+    remark: mountFieldSchemas.remark,
+    sort_order: mountFieldSchemas.sort_order,
+    cache_ttl: mountFieldSchemas.cache_ttl,
+    is_active: flag,
+    web_proxy: flag,
+    enable_sign: flag,
+    sign_expires: mountFieldSchemas.sign_expires,
+    webdav_policy: mountFieldSchemas.webdav_policy,
+    created_by: required(200),
+    created_at: time,
+    updated_at: time,
   }),
   pastes: z.object({
     id,
@@ -159,10 +203,11 @@ const REQUIRED: Record<string, string[]> = {
   api_keys: ['id', 'name', 'key_hash', 'permissions'],
   storage_configs: ['id', 'name', 'storage_type'],
   files: ['id', 'slug', 'filename', 'size', 'storage_config_id', 'storage_path'],
+  mounts: ['id', 'name', 'path', 'storage_config_id'],
   pastes: ['id', 'slug', 'content'],
 };
 
-/** Checked for every table, including ones without their own rules (mounts until it has them). */
+/** Checked for every table, including ones without their own rules (a feature added later). */
 const GENERIC_RULES = z.object({ id: id.optional() });
 
 /** Cross-module references: column → the table and key it must name (in the backup or already here). */
@@ -173,8 +218,28 @@ export const FOREIGN_KEYS: { table: string; column: string; references: { table:
 
 export type RowValue = string | number | null;
 
-/** The first problem of a row as `field: message`, or null when the row is valid. */
-export function rowProblem(table: string, row: Record<string, RowValue>): string | null {
+/**
+ * Why a key value is weaker than the API lets a key be (custom keys: CUSTOM_KEY_MIN characters or more,
+ * letters, digits, _ and -), or null. An imported or restored key must pass it as a created one does.
+ */
+export function apiKeyValueProblem(value: string): string | null {
+  const result = customKeySchema.safeParse(value);
+  if (result.success) return null;
+  return `the key value is weaker than the API allows (at least ${CUSTOM_KEY_MIN} letters, digits, _ or -)`;
+}
+
+/** The guard's default rules, for callers that name none (metadata and link-local refused). */
+const DEFAULT_ENDPOINT_GUARD = new StorageEndpointGuard();
+
+/**
+ * The first problem of a row as `field: message`, or null when the row is valid. A storage config's
+ * endpoint is checked by `endpointGuard` (the server's one guard, with its configured rules).
+ */
+export function rowProblem(
+  table: string,
+  row: Record<string, RowValue>,
+  endpointGuard: Pick<StorageEndpointGuard, 'endpointBlocked'> = DEFAULT_ENDPOINT_GUARD,
+): string | null {
   for (const column of REQUIRED[table] ?? []) {
     if (row[column] === undefined || row[column] === null) return `${column}: is required`;
   }
@@ -185,6 +250,10 @@ export function rowProblem(table: string, row: Record<string, RowValue>): string
     return `${issue?.path.join('.') ?? '?'}: ${issue?.message ?? 'is invalid'}`;
   }
   if (table === 'settings') return settingProblem(row);
+  if (table === 'storage_configs' && typeof row.endpoint === 'string' && row.endpoint !== '') {
+    const blocked = endpointGuard.endpointBlocked(row.endpoint);
+    if (blocked) return `endpoint: refused: ${blocked}`;
+  }
   return null;
 }
 

@@ -15,10 +15,11 @@ import { DEFAULT_BACKUP_MAX_BYTES } from '../config.js';
 import { AppError } from '../errors.js';
 import { isoNow, type Clock } from '../lib/clock.js';
 import type { BackupRepository, Row } from '../repositories/backupRepository.js';
+import type { StorageEndpointGuard } from '../net/storageEndpointGuard.js';
 import { SecretCipher } from '../security/cipher.js';
 import { sha256Hex } from '../security/secrets.js';
 import { MODULE_TABLES, TABLE_ORDER } from './backupModules.js';
-import { FOREIGN_KEYS, rowProblem } from './backupRowRules.js';
+import { apiKeyValueProblem, FOREIGN_KEYS, rowProblem } from './backupRowRules.js';
 
 export interface BackupServiceDeps {
   backups: BackupRepository;
@@ -31,6 +32,8 @@ export interface BackupServiceDeps {
   settleWrites?: () => Promise<void>;
   /** BACKUP_MAX_BYTES: the largest backup body preview/restore read (default DEFAULT_BACKUP_MAX_BYTES). */
   maxBytes?: number;
+  /** The server's storage endpoint guard: a restored storage config passes it as one the API saves. */
+  endpointGuard?: Pick<StorageEndpointGuard, 'endpointBlocked'>;
 }
 
 /** Columns named `*_encrypted` hold AES-GCM secrets; a restore from another install re-encrypts them. */
@@ -160,10 +163,11 @@ export class BackupService {
         if (typeof id !== 'string' && typeof id !== 'number') {
           throw AppError.validation(`invalid backup file: ${table} row ${index + 1} has no ${key}`);
         }
-        const problem = rowProblem(table, row);
+        const problem = rowProblem(table, row, this.deps.endpointGuard);
         if (problem) throw badRow(module, table, index, row[key], problem);
       });
       const rows = this.reencrypt(table, entry.rows, keyMatches, sourceKey, warnings);
+      if (table === 'api_keys' && (keyMatches || sourceKey !== undefined)) this.checkKeyValues(rows, module);
       const ids = rows.map((row) => row[key] as string | number);
       const existingKeys = await this.deps.backups.existingKeys(table, key, ids);
       tables.push({ table, key, rows });
@@ -226,6 +230,25 @@ export class BackupService {
         );
       }
     }
+  }
+
+  /**
+   * Restored keys keep the API's minimum strength: a key value this install can read (same ENCRYPTION_KEY,
+   * or re-encrypted from source_encryption_key) must be one POST /api/admin/api-keys would accept.
+   */
+  private checkKeyValues(rows: Row[], module: string): void {
+    rows.forEach((row, index) => {
+      const encrypted = row.key_encrypted;
+      if (typeof encrypted !== 'string' || encrypted === '') return;
+      let plain: string;
+      try {
+        plain = this.deps.cipher.decrypt(encrypted);
+      } catch {
+        return; // unreadable here: the key cannot be shown, and it still needs its value to log in
+      }
+      const problem = apiKeyValueProblem(plain);
+      if (problem) throw badRow(module, 'api_keys', index, row.id, `key_encrypted: ${problem}`);
+    });
   }
 
   private reencrypt(

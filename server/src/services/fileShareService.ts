@@ -21,6 +21,7 @@ import type { Logger } from '../lib/logger.js';
 import type { FileRepository, FileRow, FileWithConfig } from '../repositories/fileRepository.js';
 import type { StorageConfigRow } from '../repositories/storageConfigRepository.js';
 import { hashPassword } from '../security/secrets.js';
+import { shareFolderOf } from '../storage/paths.js';
 import { isStorageError, type StorageDriver } from '../storage/types.js';
 import { cleanFilename, insufficientStorage, randomSlug, tooLargeError, type NewShare } from './fileShareRules.js';
 import { creatorId, type Principal } from './principal.js';
@@ -43,7 +44,7 @@ export class FileShareService {
   // ---------- views ----------
 
   toView(row: FileWithConfig, config?: Pick<StorageConfigRow, 'custom_host'>): FileView {
-    const folder = row.storage_path.includes('/') ? row.storage_path.slice(0, row.storage_path.lastIndexOf('/')) : '';
+    const folder = shareFolderOf(row.storage_path);
     const encodedPath = row.storage_path.split('/').map(encodeURIComponent).join('/');
     return {
       id: row.id,

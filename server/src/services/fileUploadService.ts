@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import { newId } from '../lib/ids.js';
 import type { FileRepository } from '../repositories/fileRepository.js';
 import { hashPassword } from '../security/secrets.js';
-import { normalizePath } from '../storage/paths.js';
+import { normalizePath, shareObjectPath } from '../storage/paths.js';
 import { ByteMeter, nodeFromBody } from '../storage/streams.js';
 import { isStorageError, type WriteBody } from '../storage/types.js';
 import { shareMimetype } from './fileServing.js';
@@ -20,7 +20,7 @@ import {
 } from './fileShareRules.js';
 import type { FileShareService } from './fileShareService.js';
 import type { Principal } from './principal.js';
-import type { StorageConfigService } from './storageConfigService.js';
+import { isBuiltin, type StorageConfigService } from './storageConfigService.js';
 import { storageToAppError } from './storageErrors.js';
 
 /** Upload orchestration: checks before the body, the bytes into storage, then the share row (via FileShareService). */
@@ -71,7 +71,10 @@ export class FileUploadService {
         throw insufficientStorage(requestLength - MULTIPART_OVERHEAD_ALLOWANCE, remaining, capacity, true);
       }
     }
-    return { config, folder, maxBytes, remaining };
+    // Share objects of a storage that can be mounted live in its share area, out of every mount's reach
+    // (the built-in storage can never be mounted: its shares stay where they always were).
+    const inShareArea = !isBuiltin(config);
+    return { config, folder, inShareArea, maxBytes, remaining };
   }
 
   /**
@@ -86,7 +89,7 @@ export class FileUploadService {
     prepared: Awaited<ReturnType<FileUploadService['prepareUpload']>>,
   ): Promise<FileView> {
     const filename = cleanFilename(meta.filename);
-    const { config, folder, maxBytes, remaining } = prepared;
+    const { config, folder, inShareArea, maxBytes, remaining } = prepared;
     const limit = Math.min(maxBytes, remaining);
     const declaredSize = meta.size ?? fields.size;
     if (declaredSize !== undefined && declaredSize > limit) {
@@ -95,7 +98,7 @@ export class FileUploadService {
         : insufficientStorage(declaredSize, remaining, config.total_capacity ?? 0, false);
     }
     const driver = this.deps.storageConfigs.driverOf(config);
-    const storagePath = folder ? `${folder}/${storageName(filename)}` : storageName(filename);
+    const storagePath = shareObjectPath(folder, storageName(filename), inShareArea);
     let mimetype = shareMimetype(filename, fields.mimetype, meta.partMimetype);
 
     // Counted and handed to the driver on the Node side: no Web stream hop per chunk.
@@ -186,10 +189,10 @@ export class FileUploadService {
    */
   async planDirectUpload(fields: UploadFields, rawFilename: string, size: number, browserType?: string) {
     const filename = cleanFilename(rawFilename);
-    const { config, folder, maxBytes, remaining } = await this.prepareUpload(fields);
+    const { config, folder, inShareArea, maxBytes, remaining } = await this.prepareUpload(fields);
     if (size > maxBytes) throw tooLargeError(maxBytes);
     if (size > remaining) throw insufficientStorage(size, remaining, config.total_capacity ?? 0, false);
-    const storagePath = folder ? `${folder}/${storageName(filename)}` : storageName(filename);
+    const storagePath = shareObjectPath(folder, storageName(filename), inShareArea);
     const mimetype = shareMimetype(filename, fields.mimetype, browserType);
     return { config, storagePath, filename, mimetype, driver: this.deps.storageConfigs.driverOf(config) };
   }

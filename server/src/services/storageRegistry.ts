@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { StorageEndpointGuard } from '../net/storageEndpointGuard.js';
 import type { SecretCipher } from '../security/cipher.js';
 import type { StorageDriver } from '../storage/types.js';
 import { LocalRoots } from './localRoots.js';
@@ -26,12 +27,15 @@ export class StorageRegistry {
     localRoot: string;
     /** Where other local configs may live (LOCAL_STORAGE_ROOTS); default: the built-in root's parent. */
     localRoots?: LocalRoots;
+    /** The storage endpoint guard (default: its default rules, loopback and LAN allowed). */
+    endpointGuard?: StorageEndpointGuard;
   }) {
     this.context = {
       factories: deps.factories,
       cipher: deps.cipher,
       builtinLocalRoot: path.resolve(deps.localRoot),
       localRoots: deps.localRoots ?? new LocalRoots([path.dirname(path.resolve(deps.localRoot))]),
+      endpointGuard: deps.endpointGuard ?? new StorageEndpointGuard(),
     };
   }
 

@@ -9,9 +9,10 @@ import type { Updateable } from 'kysely';
 import { mkdirSync, realpathSync } from 'node:fs';
 import type { StorageConfigsTable } from '../db/schema.js';
 import { AppError } from '../errors.js';
-import { storageEndpointBlocked } from '../net/storageEndpointGuard.js';
+import type { StorageEndpointGuard } from '../net/storageEndpointGuard.js';
 import type { SecretCipher } from '../security/cipher.js';
 import { isInsideDir } from '../storage/local/realPath.js';
+import { RESERVED_PREFIX } from '../storage/paths.js';
 import type { StorageDriver } from '../storage/types.js';
 import { StorageError } from '../storage/types.js';
 import type { LocalRoots } from './localRoots.js';
@@ -52,6 +53,8 @@ export interface StorageTypeContext {
   /** Root of the built-in local storage (DATA_DIR/storage/local). */
   builtinLocalRoot: string;
   localRoots: LocalRoots;
+  /** The one storage endpoint guard (API, import, restore, driver build, connect time). */
+  endpointGuard: StorageEndpointGuard;
 }
 
 export type ConfigColumns = Updateable<StorageConfigsTable>;
@@ -108,6 +111,14 @@ function overlapsBuiltinRoot(real: string, ctx: StorageTypeContext): boolean {
   return isInsideDir(real, builtin) || isInsideDir(builtin, real);
 }
 
+/**
+ * A local root inside a reserved folder (another storage's share area, `.clipnest-shares`, or a driver's
+ * staging) would let a mount of this config read what no mount may reach.
+ */
+function insideReservedFolder(real: string): boolean {
+  return real.split(/[\\/]/).some((segment) => segment.startsWith(RESERVED_PREFIX));
+}
+
 const localType: StorageTypeDefinition = {
   type: 'local',
   spec: STORAGE_TYPE_SPECS.local,
@@ -119,7 +130,16 @@ const localType: StorageTypeDefinition = {
         { path: 'root_path', message: 'the built-in local storage cannot change its root' },
       ]);
     }
-    const root = await ctx.localRoots.prepare(String(options.root_path));
+    const requested = String(options.root_path);
+    if (insideReservedFolder(requested)) {
+      const message = `root_path may not lie inside a folder named ${RESERVED_PREFIX}… (the file shares' own area)`;
+      throw AppError.validation(message, [{ path: 'root_path', message }]);
+    }
+    const root = await ctx.localRoots.prepare(requested);
+    if (insideReservedFolder(root)) {
+      const message = `root_path may not lie inside a folder named ${RESERVED_PREFIX}… (the file shares' own area)`;
+      throw AppError.validation(message, [{ path: 'root_path', message }]);
+    }
     if (overlapsBuiltinRoot(root, ctx)) {
       const message = `root_path may not be, contain or lie inside the built-in share storage (${realBuiltinRoot(ctx)})`;
       throw AppError.validation(message, [{ path: 'root_path', message }]);
@@ -132,6 +152,9 @@ const localType: StorageTypeDefinition = {
       // A restored row, or LOCAL_STORAGE_ROOTS changed since: every call fails (503) rather than reach outside.
       return unavailableDriver('local', `the root ${config.root_path} is outside LOCAL_STORAGE_ROOTS`);
     }
+    if (insideReservedFolder(config.root_path)) {
+      return unavailableDriver('local', `the root ${config.root_path} lies inside a reserved folder`);
+    }
     if (overlapsBuiltinRoot(config.root_path, ctx)) {
       return unavailableDriver('local', `the root ${config.root_path} overlaps the built-in share storage`);
     }
@@ -143,7 +166,7 @@ const s3Type: StorageTypeDefinition = {
   type: 's3',
   spec: STORAGE_TYPE_SPECS.s3,
   secretColumns: { secret_access_key: 'secret_encrypted' },
-  async columns(options, _ctx, current) {
+  async columns(options, ctx, current) {
     const o = options as Partial<Record<string, string | number | boolean>>;
     const out: ConfigColumns = {};
     if (o.provider !== undefined) out.provider = String(o.provider);
@@ -163,13 +186,17 @@ const s3Type: StorageTypeDefinition = {
     if (provider !== 'aws' && endpoint === '') {
       throw AppError.validation('endpoint is required for this provider', [{ path: 'endpoint', message: 'required' }]);
     }
-    const blocked = out.endpoint ? storageEndpointBlocked(out.endpoint) : null;
+    const blocked = out.endpoint ? ctx.endpointGuard.endpointBlocked(out.endpoint) : null;
     if (blocked) {
       throw AppError.validation(`endpoint refused: ${blocked}`, [{ path: 'endpoint', message: `refused: ${blocked}` }]);
     }
     return out;
   },
   build(config, ctx) {
+    // Node connects to a literal address without calling the guarded `lookup`: refused here instead
+    // (a row written before the guard, or by hand), so no request ever leaves for it.
+    const blocked = config.endpoint ? ctx.endpointGuard.endpointBlocked(config.endpoint) : null;
+    if (blocked) return unavailableDriver('s3', `storage endpoint refused: ${blocked}`);
     return ctx.factories.s3({
       endpoint: config.endpoint || undefined,
       region: config.region || 'us-east-1',

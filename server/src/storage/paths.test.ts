@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { assertNormalized, baseName, isWithin, joinPath, normalizePath, parentPath } from './paths.js';
+import {
+  assertNormalized,
+  baseName,
+  isWithin,
+  joinPath,
+  normalizePath,
+  parentPath,
+  SHARE_AREA,
+  shareFolderOf,
+  shareObjectPath,
+} from './paths.js';
 import { isStorageError } from './types.js';
 
 function rejects(input: string): void {
@@ -94,5 +104,25 @@ describe('path helpers', () => {
     expect(isWithin('a', 'a')).toBe(true);
     expect(isWithin('ab', 'a')).toBe(false);
     expect(isWithin('x', '')).toBe(true);
+  });
+});
+
+describe('the share area (issue 34 point 2)', () => {
+  it('no user path names it; drivers accept it only as the first segment', () => {
+    rejects(`${SHARE_AREA}/a.txt`);
+    rejects(`/${SHARE_AREA}`);
+    rejects(`a/${SHARE_AREA}/b`);
+    expect(assertNormalized(`${SHARE_AREA}/docs/Ab3dEf7h_a.txt`)).toBe(`${SHARE_AREA}/docs/Ab3dEf7h_a.txt`);
+    expect(() => assertNormalized(`a/${SHARE_AREA}/b`)).toThrow();
+    expect(() => assertNormalized('.clipnest-multipart/x')).toThrow();
+  });
+
+  it('builds and reads share object paths', () => {
+    expect(shareObjectPath('docs', 'n.txt', true)).toBe(`${SHARE_AREA}/docs/n.txt`);
+    expect(shareObjectPath('', 'n.txt', true)).toBe(`${SHARE_AREA}/n.txt`);
+    expect(shareObjectPath('docs', 'n.txt', false)).toBe('docs/n.txt');
+    expect(shareFolderOf(`${SHARE_AREA}/docs/n.txt`)).toBe('docs');
+    expect(shareFolderOf(`${SHARE_AREA}/n.txt`)).toBe('');
+    expect(shareFolderOf('legacy/n.txt')).toBe('legacy');
   });
 });

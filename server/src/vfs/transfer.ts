@@ -30,6 +30,7 @@ export class VfsTransfer {
     if (isPathWithin(to.path, from.path)) {
       throw AppError.forbidden(`cannot copy or move ${from.path} into itself (${to.path})`);
     }
+    if (fromEntry.isDir) await this.vfs.assertNoShareObjects(from, 'source');
     return { from, to, isDir: fromEntry.isDir };
   }
 

@@ -54,6 +54,15 @@ export interface VfsDeps {
    * everything below the path. Skipped for principals marked `locksChecked` (WebDAV, which checks with tokens).
    */
   writeGuard?: (path: string, scope: { membership?: boolean; tree?: boolean }) => Promise<void>;
+  /**
+   * File shares' own objects stored outside the share area (before it existed, or imported in place): a
+   * mount never reads, lists, moves, copies or deletes them. New share objects live in SHARE_AREA, which no
+   * mount path can name.
+   */
+  shareObjects?: {
+    at(storageConfigId: string, driverPaths: readonly string[]): Promise<Set<string>>;
+    below(storageConfigId: string, driverDir: string): Promise<boolean>;
+  };
 }
 
 /** Pages gathered per driver call while filling the listing cache. */
@@ -188,7 +197,24 @@ export class Vfs {
       throw storageToAppError(error);
     }
     const driver = await this.deps.driverFor(mount.storage_config_id);
+    if (driverPath !== '' && this.deps.shareObjects) {
+      const shares = await this.deps.shareObjects.at(mount.storage_config_id, [driverPath]);
+      if (shares.has(driverPath)) throw AppError.notFound(`${path} does not exist`);
+    }
     return { path, mount, driver, driverPath };
+  }
+
+  /**
+   * Refuses a folder operation (move, copy, delete) over a folder holding a file share's own object: the
+   * share would break, or its object would land where the mount reads it.
+   */
+  async assertNoShareObjects(resolved: Resolved, field = 'path'): Promise<void> {
+    if (!this.deps.shareObjects) return;
+    if (await this.deps.shareObjects.below(resolved.mount.storage_config_id, resolved.driverPath)) {
+      throw new AppError('CONFLICT', `${field}: ${resolved.path} holds objects of file shares; move them first`, {
+        data: { fields: [{ path: field, message: 'holds objects of file shares' }] },
+      });
+    }
   }
 
   /**
@@ -249,11 +275,23 @@ export class Vfs {
     let cursor: string | undefined;
     do {
       const page = await driver.list(driverPath, { limit: DRIVER_PAGE, ...(cursor ? { cursor } : {}) });
-      entries.push(...page.entries);
+      entries.push(...(await this.withoutShareObjects(mount, driverPath, page.entries)));
       cursor = page.cursor;
     } while (cursor);
     this.cache.set(mount.id, driverPath, entries, mount.cache_ttl);
     return { entries, cached: false };
+  }
+
+  /** A listing page without the file shares' own objects (see VfsDeps.shareObjects). */
+  private async withoutShareObjects(mount: MountRecord, dir: string, entries: Entry[]): Promise<Entry[]> {
+    if (!this.deps.shareObjects) return entries;
+    const files = entries.filter((e) => !e.isDir).map((e) => (dir ? `${dir}/${e.name}` : e.name));
+    if (files.length === 0) return entries;
+    // A big folder: one query first (almost always "none here") instead of one per 500 names.
+    if (files.length > 500 && !(await this.deps.shareObjects.below(mount.storage_config_id, dir))) return entries;
+    const shares = await this.deps.shareObjects.at(mount.storage_config_id, files);
+    if (shares.size === 0) return entries;
+    return entries.filter((e) => e.isDir || !shares.has(dir ? `${dir}/${e.name}` : e.name));
   }
 
   /**
@@ -466,6 +504,7 @@ export class Vfs {
         throw storageToAppError(error, `path ${resolved.path}`);
       }
       await this.guardWrite(principal, resolved.path, { membership: true, tree: true });
+      await this.assertNoShareObjects(resolved, `paths.${i}`);
       targets.push(resolved);
     }
     const removed: string[] = [];
@@ -495,6 +534,7 @@ export class Vfs {
     if (from.path === to.path) return this.stat(principal, from.path, Permission.MOUNT_RENAME);
     await this.guardWrite(principal, from.path, { membership: true, tree: true });
     await this.guardWrite(principal, to.path, { membership: true, tree: true });
+    await this.assertNoShareObjects(from, 'oldPath');
     await this.assertParentsAreFolders(to);
     if (isPathWithin(to.path, from.path)) {
       throw AppError.validation(`cannot move ${from.path} into itself (${to.path})`, [

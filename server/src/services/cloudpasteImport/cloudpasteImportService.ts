@@ -1,6 +1,7 @@
 import type { CloudpasteImportReport, CloudpasteImportRequest, SettingValues } from '@clipnest/contract';
 import { AppError } from '../../errors.js';
 import { isoNow, type Clock } from '../../lib/clock.js';
+import type { StorageEndpointGuard } from '../../net/storageEndpointGuard.js';
 import type { CloudpasteImportRepository } from '../../repositories/cloudpasteImportRepository.js';
 import type { SecretCipher } from '../../security/cipher.js';
 import { hashPassword } from '../../security/secrets.js';
@@ -46,6 +47,8 @@ export interface CloudpasteImportDeps {
   clock: Clock;
   /** Checks the folder a LOCAL root maps to (inside LOCAL_STORAGE_ROOTS, not the share storage); its real path. */
   checkLocalRoot: LocalRootCheck;
+  /** The server's storage endpoint guard: an imported S3 endpoint passes it as one the API saves. */
+  endpointGuard: Pick<StorageEndpointGuard, 'endpointBlocked'>;
   /** Whether a LOCAL share's object is in its mapped root (warning only). */
   objectExists: ObjectCheck;
   settings: () => Promise<SettingValues>;
@@ -72,6 +75,7 @@ export class CloudpasteImportService {
       dryRun: request.dry_run,
       onConflict: request.on_conflict,
       cipher: this.deps.cipher,
+      endpointGuard: this.deps.endpointGuard,
       lookup: this.deps.repo,
       report,
       writes: emptyWrites(),

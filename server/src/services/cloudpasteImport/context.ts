@@ -1,5 +1,6 @@
 import type { CloudpasteConflictMode } from '@clipnest/contract';
 import type { CloudpasteImportLookup, CloudpasteImportRows } from '../../repositories/cloudpasteImportRepository.js';
+import type { StorageEndpointGuard } from '../../net/storageEndpointGuard.js';
 import type { SecretCipher } from '../../security/cipher.js';
 import type { ReportBuilder } from './report.js';
 
@@ -21,6 +22,8 @@ export interface ImportContext {
   dryRun: boolean;
   onConflict: CloudpasteConflictMode;
   cipher: SecretCipher;
+  /** The server's storage endpoint guard (the API's rules for an S3 endpoint). */
+  endpointGuard: Pick<StorageEndpointGuard, 'endpointBlocked'>;
   lookup: CloudpasteImportLookup;
   report: ReportBuilder;
   writes: ImportWrites;

@@ -1,7 +1,7 @@
 import { normalizeVirtualPath } from '@clipnest/contract';
 import type { ApiKeyRow } from '../../repositories/apiKeyRepository.js';
 import { sha256Hex } from '../../security/secrets.js';
-import { rowProblem } from '../backupRowRules.js';
+import { apiKeyValueProblem, rowProblem } from '../backupRowRules.js';
 import type { CloudpasteRow } from './backupFile.js';
 import { freeValue, type ImportContext } from './context.js';
 import { mapPermissions, mapRole } from './permissions.js';
@@ -39,6 +39,11 @@ export async function mapApiKeys(
     const enabled = row.is_enable ?? 1;
     if (role.isGuest === 1 && permissions === 0 && enabled === 0) {
       ctx.report.skipped('api_keys', row.id, row.name, "CloudPaste's seeded guest key (disabled, no permissions)");
+      continue;
+    }
+    const weak = apiKeyValueProblem(row.key);
+    if (weak) {
+      ctx.report.skipped('api_keys', row.id, row.name, `not imported: ${weak}; create a new key here`);
       continue;
     }
     const keyHash = sha256Hex(row.key);

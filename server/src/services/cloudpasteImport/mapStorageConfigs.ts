@@ -88,12 +88,15 @@ export async function mapStorageConfigs(
         }
         return plain;
       };
+      const endpoint = str(config.endpoint_url).trim().replace(/\/+$/, '');
+      const blocked = endpoint ? ctx.endpointGuard.endpointBlocked(endpoint) : null;
+      if (blocked) throw badRow('storage_configs', index, row.id, `config_json.endpoint_url: refused: ${blocked}`);
       const secretKey = secret('secret_access_key');
       const signature = Number(config.signature_expires_in ?? 3600);
       mapped = {
         ...base,
         provider: PROVIDERS[str(config.provider_type).toLowerCase()] ?? 'other',
-        endpoint: str(config.endpoint_url).trim().replace(/\/+$/, ''),
+        endpoint,
         bucket: str(config.bucket_name),
         region: str(config.region),
         access_key_id: secret('access_key_id'),
@@ -123,7 +126,7 @@ export async function mapStorageConfigs(
       ctx.report.notSupported('storage_configs', row.id, row.name, reason);
       continue;
     }
-    const problem = rowProblem('storage_configs', mapped);
+    const problem = rowProblem('storage_configs', mapped, ctx.endpointGuard);
     if (problem) {
       const reason = `cannot be imported: ${problem}`;
       ctx.configs.set(row.id, { ok: false, name: row.name, reason, unsupported: false });

@@ -3,6 +3,7 @@
  * the table, the row (1-based, with its id) and the field. Values are raw SQLite values: 0/1 flags and
  * times either ISO 8601 (`…Z`, written by the app) or `YYYY-MM-DD HH:MM:SS` (UTC, SQLite defaults).
  */
+import { isResourceId, RESOURCE_ID_RULE } from '@clipnest/contract';
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import type { CloudpasteRow } from './backupFile.js';
@@ -31,6 +32,8 @@ const optionalTime = time.nullable().optional();
 const id = z.union([z.string().min(1, 'must not be empty'), z.number().int().transform(String)], {
   error: 'must be a string',
 });
+/** The id a row keeps here: the form the API finds rows by (else nobody could read, change or delete it). */
+const ownId = id.refine(isResourceId, { message: `must be ${RESOURCE_ID_RULE} (the ids the API manages)` });
 const text = z.string({ error: 'must be a string' });
 const optionalText = text.nullable().optional();
 const count = z.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'cannot be negative');
@@ -43,7 +46,7 @@ const sha256Hex = z
   .transform((s) => s.toLowerCase());
 
 export const cpPaste = z.looseObject({
-  id,
+  id: ownId,
   slug: text.min(1, 'must not be empty'),
   content: text,
   title: optionalText,
@@ -62,7 +65,7 @@ export const cpPlainPassword = (idColumn: 'paste_id' | 'file_id') =>
   z.looseObject({ [idColumn]: id, plain_password: text });
 
 export const cpFile = z.looseObject({
-  id,
+  id: ownId,
   slug: text.min(1, 'must not be empty'),
   filename: text.min(1, 'must not be empty'),
   storage_config_id: id.nullable().optional(),
@@ -84,7 +87,7 @@ export const cpFile = z.looseObject({
 });
 
 export const cpStorageConfig = z.looseObject({
-  id,
+  id: ownId,
   name: text.min(1, 'must not be empty'),
   storage_type: text.min(1, 'must not be empty'),
   is_default: flag.nullable().optional(),
@@ -107,7 +110,7 @@ export const cpStorageConfig = z.looseObject({
 });
 
 export const cpApiKey = z.looseObject({
-  id,
+  id: ownId,
   name: text.min(1, 'must not be empty'),
   key: text.min(1, 'must not be empty'),
   permissions: count.nullable().optional(),
@@ -122,7 +125,7 @@ export const cpApiKey = z.looseObject({
 });
 
 export const cpMount = z.looseObject({
-  id,
+  id: ownId,
   name: text.min(1, 'must not be empty'),
   storage_type: optionalText,
   storage_config_id: id,
