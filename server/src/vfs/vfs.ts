@@ -248,6 +248,34 @@ export class Vfs {
     if (this.deps.writeGuard && principal.locksChecked !== true) await this.deps.writeGuard(path, scope);
   }
 
+  /**
+   * How two paths (already authorised by the caller) relate where their bytes live: 'same' (one object),
+   * 'inside' (`a` lies below `b`), 'contains' (`b` lies below `a`), or undefined. Two mounts of one storage
+   * config are one tree: `/m1/x` and `/m2/x` name the same object when both mounts serve that config.
+   */
+  async relation(a: string, b: string): Promise<'same' | 'inside' | 'contains' | undefined> {
+    if (a === b) return 'same';
+    if (isPathWithin(a, b)) return 'inside';
+    if (isPathWithin(b, a)) return 'contains';
+    const mounts = await this.activeMounts();
+    const ma = longestMount(mounts, a);
+    const mb = longestMount(mounts, b);
+    if (!ma || !mb || ma.id === mb.id || ma.storage_config_id !== mb.storage_config_id) return undefined;
+    let da: string;
+    let db: string;
+    try {
+      da = normalizePath(driverPathOf(ma, a));
+      db = normalizePath(driverPathOf(mb, b));
+    } catch {
+      return undefined;
+    }
+    const within = (x: string, y: string) => y === '' || x === y || x.startsWith(`${y}/`);
+    if (da === db) return 'same';
+    if (within(da, db)) return 'inside';
+    if (within(db, da)) return 'contains';
+    return undefined;
+  }
+
   // ---- reads -------------------------------------------------------------------------------------------
 
   /** Built field by field (no spread of temporary objects): a big folder turns thousands of entries. */

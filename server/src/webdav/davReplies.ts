@@ -169,31 +169,55 @@ function propfindResponse(item: DavPropfindItem, request: PropRequest, href: str
 /** Characters per chunk of a streamed multistatus. */
 const CHUNK_CHARS = 64 * 1024;
 
-/**
- * A PROPFIND's multistatus as string chunks of ~64 KB, one `D:response` after another (never the whole
- * document at once). Members of the first resource (Depth 1) reuse its encoded href.
- */
-export function* propfindChunks(items: DavPropfindItem[], request: PropRequest): Generator<string> {
-  let chunk = `${HEAD}<D:multistatus xmlns:D="DAV:">`;
-  const first = items[0]?.resource;
-  const prefix = first ? hrefOf(first.path, true) : '';
-  const memberOf = first ? (first.path === '/' ? '/' : `${first.path}/`) : '';
-  for (const item of items) {
+/** Writes the `D:response`s of a multistatus; members of the first resource (Depth 1) reuse its encoded href. */
+function responder(request: PropRequest): (item: DavPropfindItem) => string {
+  let first: DavResource | undefined;
+  let prefix = '';
+  let memberOf = '';
+  return (item) => {
     const r = item.resource;
+    if (!first) {
+      first = r;
+      prefix = hrefOf(r.path, true);
+      memberOf = r.path === '/' ? '/' : `${r.path}/`;
+    }
     const member =
       r !== first && r.path.startsWith(memberOf) && r.path.indexOf('/', memberOf.length) < 0 && r.name !== '';
     const href = member ? `${prefix}${encodeURIComponent(r.name)}${r.isDir ? '/' : ''}` : hrefOf(r.path, r.isDir);
-    chunk += propfindResponse(item, request, href);
-    if (chunk.length >= CHUNK_CHARS) {
-      yield chunk;
-      chunk = '';
+    return propfindResponse(item, request, href);
+  };
+}
+
+const MULTISTATUS_OPEN = `${HEAD}<D:multistatus xmlns:D="DAV:">`;
+const MULTISTATUS_CLOSE = '</D:multistatus>';
+
+/**
+ * A PROPFIND's multistatus as string chunks of ~64 KB, one `D:response` after another, from pages of items
+ * (never the whole document at once; the pages' producer decides when the event loop gets a turn).
+ */
+export async function* propfindStream(
+  pages: AsyncIterable<DavPropfindItem[]>,
+  request: PropRequest,
+): AsyncGenerator<string> {
+  const respond = responder(request);
+  let chunk = MULTISTATUS_OPEN;
+  for await (const page of pages) {
+    for (const item of page) {
+      chunk += respond(item);
+      if (chunk.length >= CHUNK_CHARS) {
+        yield chunk;
+        chunk = '';
+      }
     }
   }
-  yield `${chunk}</D:multistatus>`;
+  yield `${chunk}${MULTISTATUS_CLOSE}`;
 }
 
 export function propfindReply(items: DavPropfindItem[], request: PropRequest): string {
-  return [...propfindChunks(items, request)].join('');
+  const respond = responder(request);
+  let out = MULTISTATUS_OPEN;
+  for (const item of items) out += respond(item);
+  return out + MULTISTATUS_CLOSE;
 }
 
 const REASONS: Record<number, string> = { 200: 'OK', 403: 'Forbidden', 424: 'Failed Dependency' };

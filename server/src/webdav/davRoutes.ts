@@ -14,8 +14,8 @@ import { WebdavService } from '../services/webdav/webdavService.js';
 import {
   errorReply,
   lockReply,
-  propfindChunks,
   propfindReply,
+  propfindStream,
   proppatchReply,
   XML_TYPE,
   type PropRequest,
@@ -192,24 +192,34 @@ export function davRoutes(deps: { webdav: WebdavService; davAuth: DavAuth; logge
         }
         const named = request.kind === 'prop' ? request.props : request.kind === 'allprop' ? request.include : [];
         const quota = named.some((p) => p.ns === DAV && QUOTA_PROPS.has(p.name));
-        const items = await webdav.propfind(principal, path, depth, { quota });
-        if (items.length <= STREAM_FROM) return xml(c, propfindReply(items, request), 207);
-        // A big folder: the multistatus goes out in chunks as it is written, never whole in memory.
-        const chunks = propfindChunks(items, request);
+        const { total, pages } = await webdav.propfindPages(principal, path, depth, { quota });
+        if (total <= STREAM_FROM) {
+          const items = [];
+          for await (const page of pages) items.push(...page);
+          return xml(c, propfindReply(items, request), 207);
+        }
+        // A big folder: the multistatus goes out in chunks as it is written, never whole in memory, and the
+        // service gives the event loop a turn between pages of members (other requests go on being answered).
+        const chunks = propfindStream(pages, request);
         const encoder = new TextEncoder();
         c.header('Content-Type', XML_TYPE);
         return c.body(
           new ReadableStream<Uint8Array>({
-            pull(controller) {
-              const next = chunks.next();
+            async pull(controller) {
+              const next = await chunks.next();
               if (next.done) controller.close();
               else controller.enqueue(encoder.encode(next.value));
+            },
+            async cancel() {
+              await chunks.return(undefined);
             },
           }),
           207,
         );
       }
       case 'PROPPATCH': {
+        // Who may write where is settled before a byte of the body is read (a read-only key is refused at once).
+        await webdav.proppatchTarget(principal, path);
         const body = await readXmlBody(c);
         if (!body || body.ns !== DAV || body.local !== 'propertyupdate') {
           throw AppError.validation('expected a DAV:propertyupdate body');
@@ -285,6 +295,7 @@ export function davRoutes(deps: { webdav: WebdavService; davAuth: DavAuth; logge
       }
       case 'LOCK': {
         const timeoutSeconds = WebdavService.timeoutOf(c.req.header('timeout'));
+        webdav.assertMayWrite(principal);
         const body = await readXmlBody(c);
         const ifLists = ifListsOf(c);
         if (!body) {

@@ -6,13 +6,44 @@ import { AppError } from '../errors.js';
 
 export const DAV = 'DAV:';
 
+/**
+ * Bounds of a WebDAV request body (issue 34, point 1): bytes are bounded by the route (1 MB); these bound
+ * the document's shape so that parsing and serialising stay linear in its size whatever it holds.
+ */
+export const XML_LIMITS = {
+  /** Elements in one document (a PROPPATCH of this many properties is far past any client's). */
+  maxElements: 10_000,
+  /** Namespace declarations (`xmlns`, `xmlns:p`) in one document. */
+  maxNamespaces: 500,
+  /** Nesting depth of elements. */
+  maxDepth: 64,
+} as const;
+
 type OrderedNode = Record<string, unknown>;
+
+/**
+ * The namespaces in scope of an element: its own declarations and a link to its parent's scope (never a
+ * copy: a document's scopes together hold each declaration once). Lookups walk at most maxDepth links.
+ */
+export interface NsScope {
+  parent?: NsScope;
+  /** Declared on this element (prefix → URI; '' is the default namespace); undefined when none. */
+  own?: Map<string, string>;
+}
+
+export function lookupNamespace(scope: NsScope | undefined, prefix: string): string | undefined {
+  for (let s = scope; s; s = s.parent) {
+    const uri = s.own?.get(prefix);
+    if (uri !== undefined) return uri;
+  }
+  return undefined;
+}
 
 export interface XmlElement {
   ns: string;
   local: string;
-  /** Declared namespaces in scope (prefix → URI; '' is the default namespace). */
-  scope: Map<string, string>;
+  /** Namespaces in scope (linked to the parent's). */
+  scope: NsScope;
   attrs: Record<string, string>;
   children: XmlNode[];
   /** The parsed node, kept for serialising it back. */
@@ -52,34 +83,64 @@ function tagOf(node: OrderedNode): string | undefined {
   return Object.keys(node).find((k) => k !== ':@' && k !== '#text');
 }
 
-function toElement(node: OrderedNode, parentScope: Map<string, string>): XmlElement {
+function prefixOf(name: string): string {
+  const colon = name.indexOf(':');
+  return colon >= 0 ? name.slice(0, colon) : '';
+}
+
+const XML_SCOPE: NsScope = { own: new Map([['xml', 'http://www.w3.org/XML/1998/namespace']]) };
+
+function toElement(node: OrderedNode, parentScope: NsScope, depth: number): XmlElement {
+  if (depth > XML_LIMITS.maxDepth) {
+    throw badXml(`elements are nested more than ${XML_LIMITS.maxDepth} deep`);
+  }
   const tag = tagOf(node) as string;
   const attrs: Record<string, string> = {};
-  const scope = new Map(parentScope);
+  let own: Map<string, string> | undefined;
   for (const [key, value] of Object.entries((node[':@'] ?? {}) as Record<string, string>)) {
     const name = key.slice(ATTR.length);
-    if (name === 'xmlns') scope.set('', value);
+    if (name === 'xmlns') (own ??= new Map()).set('', value);
     else if (name.startsWith('xmlns:')) {
       if (value === '') throw badXml(`namespace prefix ${name.slice(6)} bound to an empty name`);
-      scope.set(name.slice(6), value);
+      (own ??= new Map()).set(name.slice(6), value);
     } else attrs[name] = value;
   }
-  const colon = tag.indexOf(':');
-  const prefix = colon >= 0 ? tag.slice(0, colon) : '';
-  const local = colon >= 0 ? tag.slice(colon + 1) : tag;
-  const ns = scope.get(prefix);
+  const scope: NsScope = own ? { parent: parentScope, own } : parentScope;
+  const prefix = prefixOf(tag);
+  const local = prefix === '' ? tag : tag.slice(prefix.length + 1);
+  const ns = lookupNamespace(scope, prefix);
   if (ns === undefined && prefix !== '') throw badXml(`undeclared namespace prefix ${prefix}`);
   const children: XmlNode[] = [];
   for (const child of (node[tag] ?? []) as OrderedNode[]) {
     if ('#text' in child) children.push({ text: String(child['#text']) });
-    else if (tagOf(child)) children.push(toElement(child, scope));
+    else if (tagOf(child)) children.push(toElement(child, scope, depth + 1));
   }
   return { ns: ns ?? '', local, scope, attrs, children, raw: node, tag };
 }
 
-/** Parses a request body; undefined when it is empty. 400 when it is not well-formed or breaks XML namespaces. */
+/** How often `pattern` (global) matches `text`, giving up past `max` (a linear scan, no array built). */
+function countUpTo(text: string, pattern: RegExp, max: number): number {
+  pattern.lastIndex = 0;
+  let n = 0;
+  while (pattern.exec(text) && ++n <= max);
+  return n;
+}
+
+/**
+ * Parses a request body; undefined when it is empty. 400 when it is not well-formed, breaks XML namespaces,
+ * carries a DTD or nests too deep; 413 when it holds more elements or namespace declarations than XML_LIMITS.
+ * Work is linear in the body's size: the shape is counted before the parser runs.
+ */
 export function parseXml(body: string): XmlElement | undefined {
   if (body.trim() === '') return undefined;
+  // No DTD (entity declarations are a classic amplification; no WebDAV client sends one).
+  if (/<!DOCTYPE|<!ENTITY/i.test(body)) throw badXml('a DTD (DOCTYPE / ENTITY) is not accepted');
+  if (countUpTo(body, /<[^/!?]/g, XML_LIMITS.maxElements) > XML_LIMITS.maxElements) {
+    throw new AppError('PAYLOAD_TOO_LARGE', `the XML body holds more than ${XML_LIMITS.maxElements} elements`);
+  }
+  if (countUpTo(body, /\sxmlns[\s:=]/g, XML_LIMITS.maxNamespaces) > XML_LIMITS.maxNamespaces) {
+    throw new AppError('PAYLOAD_TOO_LARGE', `the XML body declares more than ${XML_LIMITS.maxNamespaces} namespaces`);
+  }
   // Character references past the BMP (litmus' high-unicode value) as the characters they name: the
   // parser leaves them as text. They are never markup, so this cannot change the document's structure.
   body = body.replace(/&#(x[0-9a-fA-F]{5,6}|\d{5,7});/g, (ref, num: string) => {
@@ -96,7 +157,7 @@ export function parseXml(body: string): XmlElement | undefined {
   }
   const roots = nodes.filter((n) => tagOf(n) !== undefined && !('#text' in n));
   if (roots.length !== 1) throw badXml('expected one root element');
-  return toElement(roots[0] as OrderedNode, new Map([['xml', 'http://www.w3.org/XML/1998/namespace']]));
+  return toElement(roots[0] as OrderedNode, XML_SCOPE, 1);
 }
 
 export function isElement(node: XmlNode): node is XmlElement {
@@ -114,13 +175,33 @@ export function child(el: XmlElement, ns: string, local: string): XmlElement | u
   return elements(el, ns, local)[0];
 }
 
-/** An element written back as XML, declaring every namespace in scope it does not declare itself. */
+/** The prefixes an element's subtree uses in element and attribute names (each node visited once). */
+function usedPrefixes(node: OrderedNode, out: Set<string>): void {
+  const tag = tagOf(node);
+  if (!tag) return;
+  out.add(prefixOf(tag));
+  for (const key of Object.keys((node[':@'] ?? {}) as Record<string, string>)) {
+    const name = key.slice(ATTR.length);
+    if (name !== 'xmlns' && !name.startsWith('xmlns:') && name.includes(':')) out.add(prefixOf(name));
+  }
+  for (const child of (node[tag] ?? []) as OrderedNode[]) usedPrefixes(child, out);
+}
+
+/**
+ * An element written back as XML, declaring the namespaces its subtree's names use that it does not declare
+ * itself (declarations of ancestors it does not use are left out: a property never carries the whole
+ * document's namespaces). Linear in the element's size.
+ */
 export function serialize(el: XmlElement): string {
   const own = { ...((el.raw[':@'] ?? {}) as Record<string, string>) };
-  for (const [prefix, uri] of el.scope) {
+  const used = new Set<string>();
+  usedPrefixes(el.raw, used);
+  for (const prefix of used) {
     if (prefix === 'xml') continue;
     const key = prefix === '' ? `${ATTR}xmlns` : `${ATTR}xmlns:${prefix}`;
-    if (!(key in own)) own[key] = uri;
+    if (key in own) continue;
+    const uri = lookupNamespace(el.scope, prefix);
+    if (uri !== undefined) own[key] = uri;
   }
   return builder.build([{ [el.tag]: el.raw[el.tag], ':@': own }]) as string;
 }

@@ -44,6 +44,8 @@ export const DEFAULT_CRAWL: CrawlLimits = {
 export const LISTING_REINDEX_MS = 60_000;
 /** Folders whose last listing time is remembered (the oldest is forgotten first). */
 const LISTED_MEMORY = 10_000;
+/** Index rows written between two turns of the event loop when a listing is taken in. */
+const INDEX_SLICE = 1000;
 
 /** The crawler sees every mount (the caller's own view is applied when searching). */
 const CRAWLER: AdminPrincipal = {
@@ -317,11 +319,15 @@ export class SearchService {
   /** A folder as just listed: its children upserted, children gone from storage dropped (with their subtrees). */
   private async replaceChildren(mount: MountRecord, parent: string, listed: VfsEntry[]): Promise<void> {
     const { index } = this.deps;
-    const rows = listed.map((entry) => this.row(mount, entry));
-    const present = new Set(rows.map((r) => r.rel_path));
+    const present = new Set(listed.map((entry) => relOf(mount, entry.path)));
     for (const old of await index.childPaths(mount.id, parent))
       if (!present.has(old.rel_path)) await index.removeTree(mount.id, old.rel_path);
-    await index.upsert(rows);
+    // A big folder (a WebDAV PROPFIND of 100,000 entries lists one) goes in a slice at a time with a turn of the
+    // event loop between slices: SQLite writes block the thread, and other requests wait for no index.
+    for (let i = 0; i < listed.length; i += INDEX_SLICE) {
+      if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      await index.upsert(listed.slice(i, i + INDEX_SLICE).map((entry) => this.row(mount, entry)));
+    }
   }
 
   private async apply(change: VfsChange): Promise<void> {

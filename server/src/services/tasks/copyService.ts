@@ -5,7 +5,6 @@
 import {
   Permission,
   TASK_LIMITS,
-  isPathWithin,
   type BatchCopyCommitInput,
   type BatchCopyInput,
   type BatchCopyResult,
@@ -13,6 +12,7 @@ import {
 import { AppError } from '../../errors.js';
 import type { TaskItemRow } from '../../repositories/taskRepository.js';
 import { isStorageError } from '../../storage/types.js';
+import { TREE_COPY_LIMITS } from '../../vfs/transfer.js';
 import type { Vfs } from '../../vfs/vfs.js';
 import type { Resolved, VfsEntry } from '../../vfs/types.js';
 import type { Principal } from '../principal.js';
@@ -40,9 +40,11 @@ export class CopyService implements TaskExecutor {
       const target = vfs.normalise(item.targetPath, `items.${i}.targetPath`);
       vfs.authorize(principal, source, Permission.MOUNT_COPY);
       vfs.authorize(principal, target, Permission.MOUNT_COPY);
-      if (isPathWithin(target, source)) {
+      // Into itself, in the tree or in the storage (two mounts of one storage config are one tree).
+      const relation = await vfs.relation(target, source);
+      if (relation === 'same' || relation === 'inside') {
         throw AppError.validation(`cannot copy ${source} into itself (${target})`, [
-          { path: `items.${i}.targetPath`, message: 'inside sourcePath' },
+          { path: `items.${i}.targetPath`, message: relation === 'same' ? 'is sourcePath' : 'inside sourcePath' },
         ]);
       }
       const entry = await vfs.stat(principal, source, Permission.MOUNT_COPY);
@@ -72,6 +74,7 @@ export class CopyService implements TaskExecutor {
         source,
         {
           maxEntries: TASK_LIMITS.maxTaskFiles,
+          maxDepth: TREE_COPY_LIMITS.maxDepth,
           what: 'a copy task',
         },
         counted,

@@ -7,6 +7,8 @@ import type { VfsEntry } from '../../vfs/types.js';
 export interface WalkLimits {
   /** Entries (files + folders) before the walk gives up with 413. */
   maxEntries: number;
+  /** Folder levels below the root before the walk gives up with 413 (default: unbounded). */
+  maxDepth?: number;
   /** What the limit is called in the error message ("a copy task", "a zip"). */
   what: string;
 }
@@ -23,9 +25,9 @@ export async function walkFolder(
   counted = { n: 0 },
 ): Promise<VfsEntry[]> {
   const out: VfsEntry[] = [];
-  const stack = [root];
+  const stack: Array<{ dir: string; depth: number }> = [{ dir: root, depth: 1 }];
   while (stack.length > 0) {
-    const dir = stack.pop() as string;
+    const { dir, depth } = stack.pop() as { dir: string; depth: number };
     let cursor: string | undefined;
     const subfolders: string[] = [];
     do {
@@ -41,7 +43,10 @@ export async function walkFolder(
       }
       cursor = page.cursor;
     } while (cursor);
-    stack.push(...subfolders.reverse());
+    if (subfolders.length > 0 && limits.maxDepth !== undefined && depth >= limits.maxDepth) {
+      throw new AppError('PAYLOAD_TOO_LARGE', `${limits.what} goes at most ${limits.maxDepth} folders deep`);
+    }
+    for (let i = subfolders.length - 1; i >= 0; i--) stack.push({ dir: subfolders[i] as string, depth: depth + 1 });
   }
   return out;
 }

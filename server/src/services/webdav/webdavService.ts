@@ -40,6 +40,9 @@ const LIVE = new Set([
  */
 export const INTERNAL_NS = 'urn:x-clipnest:webdav-internal';
 
+/** Members of a PROPFIND turned into items (and written out) between two turns of the event loop. */
+const PROPFIND_PAGE = 500;
+
 /** Presigned GET links for `302_redirect` mounts last this long. */
 const REDIRECT_TTL_SECONDS = 900;
 
@@ -185,10 +188,11 @@ export class WebdavService {
   }
 
   /**
-   * RFC 4331 quota of each resource: the storage of the mount holding it (storageSpace.ts); `/` and the
-   * folders above mounts add up the storages of the mounts below them. Unknown (S3 without a capacity): none.
+   * RFC 4331 quota of resources: the storage of the mount holding each (storageSpace.ts); `/` and the folders
+   * above mounts add up the storages of the mounts below them. Unknown (S3 without a capacity): none. The
+   * figures of a storage are asked once per PROPFIND, whatever the number of pages.
    */
-  private async withQuota(caller: Principal, resources: DavResource[]): Promise<DavResource[]> {
+  private async quotaOf(caller: Principal): Promise<(resources: DavResource[]) => Promise<DavResource[]>> {
     const mounts = (await this.deps.vfs.mounts(caller)).filter((m) => m.is_active);
     const byConfig = new Map<string, Promise<SpaceFigures | undefined>>();
     const of = (configId: string) => {
@@ -196,20 +200,21 @@ export class WebdavService {
       if (!figures) byConfig.set(configId, (figures = this.deps.space.of(configId)));
       return figures;
     };
-    return Promise.all(
-      resources.map(async (resource) => {
-        const holder = longestMount(mounts, resource.path);
-        const figures = holder
-          ? await of(holder.storage_config_id)
-          : StorageSpaceService.combine(
-              await Promise.all(
-                mounts.filter((m) => isPathWithin(m.path, resource.path)).map((m) => of(m.storage_config_id)),
-              ),
-            );
-        if (!figures) return resource;
-        return { ...resource, quota: { usedBytes: figures.usedBytes, availableBytes: figures.availableBytes } };
-      }),
-    );
+    return (resources) =>
+      Promise.all(
+        resources.map(async (resource) => {
+          const holder = longestMount(mounts, resource.path);
+          const figures = holder
+            ? await of(holder.storage_config_id)
+            : StorageSpaceService.combine(
+                await Promise.all(
+                  mounts.filter((m) => isPathWithin(m.path, resource.path)).map((m) => of(m.storage_config_id)),
+                ),
+              );
+          if (!figures) return resource;
+          return { ...resource, quota: { usedBytes: figures.usedBytes, availableBytes: figures.availableBytes } };
+        }),
+      );
   }
 
   /**
@@ -222,28 +227,61 @@ export class WebdavService {
     depth: '0' | '1',
     options: { quota?: boolean } = {},
   ): Promise<DavPropfindItem[]> {
+    const out: DavPropfindItem[] = [];
+    for await (const page of (await this.propfindPages(principal, input, depth, options)).pages) out.push(...page);
+    return out;
+  }
+
+  /**
+   * PROPFIND as pages (issue 34, point 15): the resource first, then its members (Depth 1) PROPFIND_PAGE at a
+   * time, giving the event loop a turn before each page, so a folder of 100,000 entries never holds up other
+   * requests. `total` counts every item the pages will hold. Dead properties are those inside the caller's
+   * scope only (a key sees none of the folders above its base path). A folder with no time of its own is as
+   * new as its newest member.
+   */
+  async propfindPages(
+    principal: Principal,
+    input: string,
+    depth: '0' | '1',
+    options: { quota?: boolean } = {},
+  ): Promise<{ total: number; pages: AsyncGenerator<DavPropfindItem[]> }> {
     const caller = treePrincipal(principal);
     const located = await this.locate(principal, input);
     if (!located) throw AppError.notFound(`${this.deps.vfs.normalise(input)} does not exist`);
-    const self = located.resource;
-    let resources = [self];
-    const listed = depth === '1' && self.isDir;
-    if (listed) {
+    let self = located.resource;
+    let count = 0;
+    let members: (offset: number, limit: number) => DavResource[] = () => [];
+    if (depth === '1' && self.isDir) {
+      const timeOf = await this.mountTimes(caller);
+      const resourceOf = (e: VfsEntry) => this.toResource(e, e.lastModified ? this.started : timeOf(e.path));
       const virtual = await this.aboveBase(caller, self.path);
-      const entries = virtual ?? (await this.deps.vfs.list(caller, self.path)).entries;
-      const timeOf = entries.some((e) => !e.lastModified) ? await this.mountTimes(caller) : undefined;
-      for (const e of entries)
-        resources.push(this.toResource(e, e.lastModified || !timeOf ? this.started : timeOf(e.path)));
+      let newest = self.lastModified.getTime();
+      if (virtual) {
+        count = virtual.length;
+        members = (offset, limit) => virtual.slice(offset, offset + limit).map(resourceOf);
+        for (const e of virtual) newest = Math.max(newest, e.lastModified ? Date.parse(e.lastModified) : 0);
+      } else {
+        const folder = await this.deps.vfs.folder(caller, self.path);
+        count = folder.folders.length + folder.own.length;
+        members = (offset, limit) => this.deps.vfs.page(folder, { offset, limit }).entries.map(resourceOf);
+        if (!located.ownTime) {
+          for (const e of folder.folders) newest = Math.max(newest, e.lastModified ? Date.parse(e.lastModified) : 0);
+          for (const e of folder.own) newest = Math.max(newest, e.lastModified?.getTime() ?? 0);
+        }
+      }
+      if (!located.ownTime && newest > self.lastModified.getTime()) self = { ...self, lastModified: new Date(newest) };
     }
-    if (options.quota) resources = await this.withQuota(caller, resources);
+    const withQuota = options.quota ? await this.quotaOf(caller) : undefined;
     const rows =
       depth === '1' && self.isDir
         ? await this.deps.repo.propertiesOfFolder(self.path)
         : await this.deps.repo.properties(self.path);
     const locks = await this.deps.locks.around(self.path, depth === '1');
+    const scope = caller.type === 'apikey' ? caller.basicPath || '/' : '/';
     const dead = new Map<string, DavPropfindItem['dead']>();
     const mtimes = new Map<string, { at: string; etag?: string }>();
     for (const row of rows) {
+      if (!isPathWithin(row.path, scope)) continue;
       if (row.ns === INTERNAL_NS) {
         if (row.name === 'mtime') mtimes.set(row.path, JSON.parse(row.value) as { at: string; etag?: string });
         continue;
@@ -252,25 +290,24 @@ export class WebdavService {
       if (!list) dead.set(row.path, (list = []));
       list.push({ ns: row.ns, name: row.name, xml: row.value });
     }
-    const items = resources.map((resource) => {
-      const mtime = mtimes.get(resource.path);
+    const item = (resource: DavResource): DavPropfindItem => {
+      const mtime = mtimes.size === 0 ? undefined : mtimes.get(resource.path);
       return {
         resource: mtime && mtime.etag === resource.etag ? { ...resource, lastModified: new Date(mtime.at) } : resource,
         dead: dead.get(resource.path) ?? [],
         locks: locks.length === 0 ? [] : locks.filter((l) => covers(l, resource.path)),
       };
-    });
-    // A folder with no time of its own is as new as its newest member.
-    const first = items[0] as DavPropfindItem;
-    if (listed && !located.ownTime) {
-      let newest = first.resource.lastModified;
-      for (let i = 1; i < items.length; i++) {
-        const at = (items[i] as DavPropfindItem).resource.lastModified;
-        if (at > newest) newest = at;
+    };
+    const first = self;
+    async function* pages(): AsyncGenerator<DavPropfindItem[]> {
+      yield (withQuota ? await withQuota([first]) : [first]).map(item);
+      for (let offset = 0; offset < count; offset += PROPFIND_PAGE) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        const page = members(offset, PROPFIND_PAGE);
+        yield (withQuota ? await withQuota(page) : page).map(item);
       }
-      if (newest !== first.resource.lastModified) first.resource = { ...first.resource, lastModified: newest };
     }
-    return items;
+    return { total: count + 1, pages: pages() };
   }
 
   /** What `/dav/` lists for a caller (its members), and why it is empty when it is. */
@@ -455,6 +492,10 @@ export class WebdavService {
     if (op === 'move') this.assertNotMountPoint(from, source);
     const target = await this.entry(principal, to);
     this.assertNotMountPoint(to, target);
+    // Before anything is deleted (issue 34, point 5): a destination that is the source, holds it (an ancestor:
+    // overwriting it would delete the source) or lies inside it (a copy into itself), in the tree or in the
+    // storage behind two mounts of one config, is refused with 403 (RFC 4918 9.8.5 / 9.9.4, as Apache mod_dav).
+    await this.deps.transfer.assertApart(from, to);
     if (target && !options.overwrite) throw new AppError('PRECONDITION_FAILED', `${to} exists and Overwrite is F`);
     await this.assertParentFolder(principal, to);
     if (op === 'move') await this.preconditions(principal, from, options, { membership: true, tree: true });
@@ -478,6 +519,23 @@ export class WebdavService {
     return { created: !target };
   }
 
+  /** 403 unless the caller may write over WebDAV at all (checked before a request body is read). */
+  assertMayWrite(principal: Principal): void {
+    requireManage(principal);
+  }
+
+  /**
+   * The resource a PROPPATCH changes, checked before its body is read: the caller may write over WebDAV and the
+   * path lies inside its scope (a key's base path: dead properties of the folders above it are not its own,
+   * even though it sees those folders as the way down); 404 when nothing is there.
+   */
+  async proppatchTarget(principal: Principal, input: string): Promise<DavResource> {
+    requireManage(principal);
+    const path = this.deps.vfs.normalise(input);
+    this.deps.vfs.authorize(treePrincipal(principal), path, Permission.MOUNT_UPLOAD);
+    return this.require(principal, path);
+  }
+
   /**
    * PROPPATCH: all or nothing. A live property cannot be set or removed (403 for it, 424 for the rest);
    * answers the status of every property named.
@@ -488,8 +546,7 @@ export class WebdavService {
     changes: DavPropertyChange[],
     conditions: WriteConditions,
   ): Promise<Array<{ ns: string; name: string; status: number }>> {
-    requireManage(principal);
-    const resource = await this.require(principal, input);
+    const resource = await this.proppatchTarget(principal, input);
     await this.preconditions(principal, resource.path, conditions, {});
     const refused = changes.filter((c) => (c.ns === 'DAV:' && LIVE.has(c.name)) || c.ns === INTERNAL_NS);
     if (refused.length > 0) {

@@ -1,0 +1,117 @@
+// Issue 34, point 15: a Depth 1 PROPFIND of a folder with 100,000 entries held every other request for seconds.
+// The members were turned into items in one turn of the event loop, and the folder just listed went into the
+// search index in one go (the listing, and the background crawl of the same folder). Now the members go out in
+// pages, streamed, with a turn of the event loop before each page, and the index takes a big listing a slice
+// at a time. Here: 50,000 entries on local storage (DAV_ENTRIES to change it), /api/health asked again and again
+// while the PROPFIND runs and the index settles (cold: listed from the disk; warm: from the listing cache; and
+// beside a crawl of the mount). No tight timing: the bound is generous for two busy cores.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { get, request } from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, dbTargets, startTestServer, type TestServer } from '../support/harness.js';
+import { createMount, mountableLocalConfig, mountedLocalRoot } from '../support/mounts.js';
+import { basicAuth } from '../support/webdav.js';
+
+const ENTRIES = Number(process.env.DAV_ENTRIES ?? 50_000);
+
+/** GET /api/health on a connection of its own (no keep-alive socket to race the server's idle timeout). */
+function health(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = get(`${url}/api/health`, { agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+  });
+}
+/** The longest a health check may wait (the old code stalled for the whole answer: seconds at this size). */
+const HEALTH_MAX_MS = 1000;
+
+describe.each(dbTargets)('a Depth 1 PROPFIND of a big folder on %s', (target) => {
+  let server: TestServer;
+  const admin = basicAuth(ADMIN.username, ADMIN.password);
+
+  beforeAll(async () => {
+    server = await startTestServer(target);
+    const token = await server.login();
+    const localId = await mountableLocalConfig(server, token);
+    await createMount(server, token, {
+      path: '/local',
+      storage_config_id: localId,
+      webdav_policy: 'native_proxy',
+      cache_ttl: 300,
+    });
+    const dir = path.join(mountedLocalRoot(server), 'big');
+    mkdirSync(dir, { recursive: true });
+    for (let i = 0; i < ENTRIES; i++) writeFileSync(path.join(dir, `entry-${String(i).padStart(6, '0')}.txt`), '');
+  }, 120_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  /**
+   * One PROPFIND read to its end (and the search index done with the listing) while /api/health is polled:
+   * the longest health answer, the answer's text.
+   */
+  async function propfindWithHealth(alsoWaitFor?: Promise<unknown>) {
+    let done = false;
+    const latencies: number[] = [];
+    const poll = (async () => {
+      while (!done) {
+        const started = performance.now();
+        expect(await health(server.url)).toBe(200);
+        latencies.push(performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+    // A connection of its own (a pooled one may have idled past the server's keep-alive while files were made).
+    const chunks: Uint8Array[] = [];
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        `${server.url}/dav/local/big/`,
+        { method: 'PROPFIND', agent: false, headers: { authorization: admin, depth: '1' } },
+        (res) => {
+          // Bytes only while the answer streams (decoding 30+ MB here would hold this process's own event loop).
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve(res.statusCode ?? 0));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    // The folder just listed goes into the search index after the answer: that work counts too.
+    await server.built.services.search.settled();
+    await alsoWaitFor;
+    done = true;
+    await poll;
+    expect(status).toBe(207);
+    const text = Buffer.concat(chunks).toString('utf8');
+    return { text, latencies, maxMs: Math.max(...latencies) };
+  }
+
+  it('keeps answering /api/health while it streams, cold and warm, every member once', async () => {
+    for (const run of ['cold', 'warm']) {
+      // Cold: read from the disk (the background crawl may have listed the folder into the cache already).
+      if (run === 'cold') server.built.services.vfs.cache.clear();
+      const { text, latencies, maxMs } = await propfindWithHealth();
+      expect(text.endsWith('</D:multistatus>')).toBe(true);
+      expect(text.split('<D:response>').length - 1, run).toBe(ENTRIES + 1);
+      expect(text).toContain(`<D:href>/dav/local/big/entry-${String(ENTRIES - 1).padStart(6, '0')}.txt</D:href>`);
+      expect(latencies.length, run).toBeGreaterThan(3);
+      expect(maxMs, `${run}: longest health answer`).toBeLessThan(HEALTH_MAX_MS);
+    }
+  });
+
+  it('keeps answering /api/health while the search crawl takes the big folder in beside a PROPFIND', async () => {
+    const { search, vfs } = server.built.services;
+    const mount = (await vfs.allMounts()).find((m) => m.path === '/local');
+    if (!mount) throw new Error('no /local mount');
+    vfs.cache.clear();
+    const crawl = search.crawl(mount);
+    const { maxMs } = await propfindWithHealth(crawl);
+    expect((await crawl).entries).toBeGreaterThanOrEqual(ENTRIES);
+    expect(maxMs, 'longest health answer').toBeLessThan(HEALTH_MAX_MS);
+  });
+});
