@@ -136,6 +136,14 @@ function buildServices(
     tokenTtlMs: config.adminTokenTtlMs,
   });
   const apiKeys = new ApiKeyService({ keys: new ApiKeyRepository(db), cipher, clock, limiter: secretAttempts });
+  /**
+   * The admin or key behind a `created_by` value as it is now: undefined when the key is gone, disabled or
+   * expired. Tasks resumed by another instance, signed fs links and zip links act through it.
+   */
+  const principalOfCreator = (createdBy: string) =>
+    createdBy.startsWith('apikey:')
+      ? apiKeys.principalById(createdBy.slice('apikey:'.length))
+      : auth.principalById(createdBy);
   const settings = new SettingsService({
     settings: new SettingsRepository(db),
     clock,
@@ -237,6 +245,7 @@ function buildServices(
     tokenSecret: encryptionKey,
     publicUrl: config.publicUrl,
     contentDisposition,
+    principalOf: principalOfCreator,
   });
   const fsUploads = new FsUploadService({
     vfs,
@@ -292,10 +301,7 @@ function buildServices(
     leaseMs: config.taskLeaseMs,
     singleInstance: database.dialect === 'sqlite',
     // A task claimed from the database (its instance died) runs as the admin or key that started it.
-    principalOf: (createdBy) =>
-      createdBy.startsWith('apikey:')
-        ? apiKeys.principalById(createdBy.slice('apikey:'.length))
-        : auth.principalById(createdBy),
+    principalOf: principalOfCreator,
   });
   const urlUploads = new UrlUploadService({
     guard: new SsrfGuard({ allowPrivate: config.allowPrivateUrls }),
@@ -306,7 +312,7 @@ function buildServices(
     logger,
   });
   const copies = new CopyService({ vfs, tasks });
-  const zips = new ZipService({ vfs, clock });
+  const zips = new ZipService({ vfs, clock, principalOf: principalOfCreator });
   const search = new SearchService({
     vfs,
     index: new FsIndexRepository(db),

@@ -8,7 +8,7 @@ import {
   thumbnailSizeFor,
   type FsThumbnailSize,
 } from '@clipnest/contract';
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import { AppError } from '../errors.js';
 import { ConcurrencyGate } from '../lib/concurrencyGate.js';
 import type { Logger } from '../lib/logger.js';
@@ -200,7 +200,7 @@ export class ThumbnailService {
     this.peakDecodes = Math.max(this.peakDecodes, this.decodingNow);
     try {
       // The header alone (no pixel is decoded): the size decides before any memory is spent on pixels.
-      let meta: sharp.Metadata;
+      let meta: Metadata;
       try {
         meta = await sharp(input, { limitInputPixels: false, animated: false }).metadata();
       } catch (error) {
