@@ -76,6 +76,8 @@ import { ZipService } from './services/zip/zipService.js';
 import { SearchService } from './services/search/searchService.js';
 import { Cluster } from './db/cluster.js';
 import { HttpMetrics } from './http/observability.js';
+import { StorageUsage } from './services/storageUsage.js';
+import { mountWriteLimit } from './services/writeLimits.js';
 import { ThumbnailService } from './services/thumbnailService.js';
 
 const packageVersion = (
@@ -202,11 +204,32 @@ function buildServices(
     corsOrigin: config.publicUrl,
   });
   const mountRepository = new MountRepository(db);
+  const storageUsage = new StorageUsage({
+    driverFor: (storageConfigId) => storageConfigs.mountDriverOf(storageConfigId),
+    now: () => clock.now().getTime(),
+  });
   const vfs = new Vfs({
     loadMounts: async () => (await mountRepository.list()).map(toMountRecord),
     driverFor: (storageConfigId) => storageConfigs.mountDriverOf(storageConfigId),
     now: () => clock.now().getTime(),
     onMountsChanged: (mountId) => cluster.notify({ kind: 'mounts', ...(mountId ? { mountId } : {}) }),
+    // `files` is made below; the limit is first asked by a request.
+    writeLimit: mountWriteLimit({
+      maxUploadSize: () => files.maxUploadSize(),
+      capacityOf: async (id) => (await storageConfigs.requireRow(id)).total_capacity,
+      usage: storageUsage,
+    }),
+  });
+  // The counted usage of a storage follows the writes made through the tree (a removal: counted again).
+  vfs.onChange((change) => {
+    void vfs.mountById(change.mountId).then((mount) => {
+      if (!mount) return;
+      if ((change.type === 'write' || change.type === 'copy') && change.entry && !change.entry.isDir) {
+        storageUsage.added(mount.storage_config_id, change.entry.size);
+      } else if (change.type === 'remove' || change.type === 'copy') {
+        storageUsage.forget(mount.storage_config_id);
+      }
+    });
   });
   // Cache invalidations across instances (PostgreSQL LISTEN/NOTIFY; docs/deployment.md lists every cache).
   vfs.onChange((change) =>

@@ -87,11 +87,14 @@ export class FsUploadService {
     if (row) await this.deps.sessions.delete(row.id);
   }
 
+  /** The resolved target of a direct upload of `size` bytes, within the write limit (Vfs.checkWrite: 413). */
   private async target(principal: Principal, path: string, fileName: string | undefined, size: number) {
     const max = await this.deps.maxUploadSize();
     if (size > max) throw tooLargeError(max);
     const target = await this.deps.fs.uploadTarget(principal, path, fileName ?? '');
-    return this.deps.vfs.resolveWrite(principal, target);
+    const resolved = await this.deps.vfs.resolveWrite(principal, target);
+    await this.deps.vfs.checkWrite(resolved, size);
+    return resolved;
   }
 
   async presign(
@@ -295,6 +298,17 @@ export class FsUploadService {
       entry = await mp.complete(resolved.driverPath, input.uploadId, parts);
     } catch (error) {
       throw failed('multipart complete failed', error);
+    }
+    // The size announced at init passed the write limit; more bytes than that are not kept.
+    const session = await this.deps.sessions.findByUploadId(resolved.mount.storage_config_id, input.uploadId);
+    if (session && entry.size > session.size) {
+      await resolved.driver.remove(resolved.driverPath).catch(() => undefined);
+      await this.dropSession(resolved, input.uploadId);
+      const limit = await this.deps.vfs.checkWrite(resolved);
+      throw (
+        limit?.tooLarge(entry.size, false) ??
+        AppError.validation(`the upload has ${entry.size} bytes, but ${session.size} were announced at init`)
+      );
     }
     await this.dropSession(resolved, input.uploadId);
     return toEntryView(this.deps.vfs.written(resolved, entry));

@@ -48,6 +48,18 @@ export interface VfsDeps {
   now?: () => number;
   /** Called after this instance changed a mount (tells the other instances to reload their table). */
   onMountsChanged?: (mountId?: string) => void;
+  /**
+   * The limit of a write into a resolved path (the max upload size setting, the storage config's remaining
+   * total_capacity), or undefined for none. Every write path asks it through checkWrite (write, presign,
+   * multipart, copies): one check, one 413 in the spec's words.
+   */
+  writeLimit?: (resolved: Resolved) => Promise<WriteLimit | undefined>;
+}
+
+/** How many bytes a write may have, and the 413 for one that has more. */
+export interface WriteLimit {
+  maxBytes: number;
+  tooLarge(bytes: number, atLeast: boolean): AppError;
 }
 
 /** Pages gathered per driver call while filling the listing cache. */
@@ -461,6 +473,17 @@ export class Vfs {
     return resolved;
   }
 
+  /**
+   * The write limit of a resolved target: 413 now when `size` (known before the bytes) is over it; else the
+   * most bytes the write may stream (undefined: no limit), with the 413 for a stream that passes it.
+   */
+  async checkWrite(resolved: Resolved, size?: number): Promise<WriteLimit | undefined> {
+    const limit = await this.deps.writeLimit?.(resolved);
+    if (!limit || !Number.isFinite(limit.maxBytes)) return undefined;
+    if (size !== undefined && size > limit.maxBytes) throw limit.tooLarge(size, false);
+    return limit;
+  }
+
   /** Announces a file written to a resolved path (listing cache, search index); answers its entry. */
   written(resolved: Resolved, entry: Entry): VfsEntry {
     const out = this.toEntry(resolved.mount, parentVirtualPath(resolved.path), entry);
@@ -477,10 +500,20 @@ export class Vfs {
     field = 'path',
   ): Promise<VfsEntry> {
     const resolved = await this.resolveWrite(principal, input, field);
+    const limit = await this.checkWrite(resolved, options.size);
+    const maxBytes =
+      limit === undefined ? options.maxBytes : Math.min(limit.maxBytes, options.maxBytes ?? Number.POSITIVE_INFINITY);
     let entry: Entry;
     try {
-      entry = await resolved.driver.write(resolved.driverPath, body, options);
+      entry = await resolved.driver.write(resolved.driverPath, body, {
+        ...options,
+        ...(maxBytes !== undefined ? { maxBytes } : {}),
+      });
     } catch (error) {
+      // The driver stopped at the limit and removed what it had written.
+      if (limit && maxBytes === limit.maxBytes && isStorageError(error, 'too_large')) {
+        throw limit.tooLarge(maxBytes + 1, true);
+      }
       throw storageToAppError(error, 'file');
     }
     return this.written(resolved, entry);
