@@ -52,6 +52,8 @@ export const fsDownloadQuerySchema = z.strictObject({
     .regex(/^\d{1,12}$/, 'expires must be a Unix time')
     .optional(),
   sign: z.string().max(128).optional(),
+  /** Who issued the signed link (`apikey:<id>` or the admin's id): checked against that key when the link is used. */
+  by: z.string().min(1).max(160).optional(),
 });
 
 export const fsFileLinkQuerySchema = z.strictObject({

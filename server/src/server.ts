@@ -79,6 +79,8 @@ import { ZipService } from './services/zip/zipService.js';
 import { SearchService } from './services/search/searchService.js';
 import { Cluster } from './db/cluster.js';
 import { HttpMetrics } from './http/observability.js';
+import { StorageUsage } from './services/storageUsage.js';
+import { mountWriteLimit } from './services/writeLimits.js';
 import { ThumbnailService } from './services/thumbnailService.js';
 
 const packageVersion = (
@@ -143,6 +145,14 @@ function buildServices(
   // WebDAV locks: kept in the database; writes outside WebDAV (fs API, tasks) honour them through the Vfs guard.
   const davRepository = new DavRepository(db);
   const davLocks = new DavLocks({ repo: davRepository, clock });
+  /**
+   * The admin or key behind a `created_by` value as it is now: undefined when the key is gone, disabled or
+   * expired. Tasks resumed by another instance, signed fs links and zip links act through it.
+   */
+  const principalOfCreator = (createdBy: string) =>
+    createdBy.startsWith('apikey:')
+      ? apiKeys.principalById(createdBy.slice('apikey:'.length))
+      : auth.principalById(createdBy);
   const settings = new SettingsService({
     settings: new SettingsRepository(db),
     clock,
@@ -206,6 +216,10 @@ function buildServices(
   });
   const mountRepository = new MountRepository(db);
   const fileRows = new FileRepository(db);
+  const storageUsage = new StorageUsage({
+    driverFor: (storageConfigId) => storageConfigs.mountDriverOf(storageConfigId),
+    now: () => clock.now().getTime(),
+  });
   const vfs = new Vfs({
     loadMounts: async () => (await mountRepository.list()).map(toMountRecord),
     driverFor: (storageConfigId) => storageConfigs.mountDriverOf(storageConfigId),
@@ -216,6 +230,23 @@ function buildServices(
       at: (configId, paths) => fileRows.shareObjectsAt(configId, paths),
       below: (configId, dir) => fileRows.hasShareObjectsBelow(configId, dir, SHARE_AREA),
     },
+    // `files` is made below; the limit is first asked by a request.
+    writeLimit: mountWriteLimit({
+      maxUploadSize: () => files.maxUploadSize(),
+      capacityOf: async (id) => (await storageConfigs.requireRow(id)).total_capacity,
+      usage: storageUsage,
+    }),
+  });
+  // The counted usage of a storage follows the writes made through the tree (a removal: counted again).
+  vfs.onChange((change) => {
+    void vfs.mountById(change.mountId).then((mount) => {
+      if (!mount) return;
+      if ((change.type === 'write' || change.type === 'copy') && change.entry && !change.entry.isDir) {
+        storageUsage.added(mount.storage_config_id, change.entry.size);
+      } else if (change.type === 'remove' || change.type === 'copy') {
+        storageUsage.forget(mount.storage_config_id);
+      }
+    });
   });
   // Cache invalidations across instances (PostgreSQL LISTEN/NOTIFY; docs/deployment.md lists every cache).
   vfs.onChange((change) =>
@@ -253,6 +284,7 @@ function buildServices(
     tokenSecret: encryptionKey,
     publicUrl: config.publicUrl,
     contentDisposition,
+    principalOf: principalOfCreator,
   });
   const fsUploads = new FsUploadService({
     vfs,
@@ -316,10 +348,7 @@ function buildServices(
     leaseMs: config.taskLeaseMs,
     singleInstance: database.dialect === 'sqlite',
     // A task claimed from the database (its instance died) runs as the admin or key that started it.
-    principalOf: (createdBy) =>
-      createdBy.startsWith('apikey:')
-        ? apiKeys.principalById(createdBy.slice('apikey:'.length))
-        : auth.principalById(createdBy),
+    principalOf: principalOfCreator,
   });
   const urlUploads = new UrlUploadService({
     guard: new SsrfGuard({ allowPrivate: config.allowPrivateUrls }),
@@ -330,7 +359,7 @@ function buildServices(
     logger,
   });
   const copies = new CopyService({ vfs, tasks });
-  const zips = new ZipService({ vfs, clock });
+  const zips = new ZipService({ vfs, clock, principalOf: principalOfCreator });
   const search = new SearchService({
     vfs,
     index: new FsIndexRepository(db),

@@ -36,6 +36,20 @@ export class UploadSessionRepository {
     return row && normalise(row);
   }
 
+  /** The sessions of one kind for an object of a storage (fs presigns awaiting their commit), newest first. */
+  async findByPath(storageConfigId: string, storagePath: string, kind: string): Promise<UploadSessionRow[]> {
+    const rows = await this.db
+      .selectFrom('upload_sessions')
+      .selectAll()
+      .where('storage_config_id', '=', storageConfigId)
+      .where('storage_path', '=', storagePath)
+      .where('kind', '=', kind)
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .execute();
+    return rows.map(normalise);
+  }
+
   /** Deletes the sessions of one kind for an object of a storage (a committed fs presign); answers how many. */
   async deleteByPath(storageConfigId: string, storagePath: string, kind: string): Promise<number> {
     const result = await this.db

@@ -63,7 +63,7 @@ export function fsRoutes(deps: {
           path: q.path,
           mode: q.download ? 'attachment' : 'inline',
           head: c.req.method === 'HEAD',
-          ...(signed ? { expires: q.expires, sign: q.sign } : {}),
+          ...(signed ? { expires: q.expires, sign: q.sign, ...(q.by !== undefined ? { by: q.by } : {}) } : {}),
         },
         conditionalFrom(c),
       );

@@ -9,7 +9,7 @@ import type { ThumbnailService } from '../services/thumbnailService.js';
 /**
  * GET /api/fs/thumbnail?path=&size=&format=&v=: a small WebP (or JPEG) of an image in the tree, for the
  * explorer's grid and gallery. Same rights as a download (MOUNT_VIEW inside the key's base path); 415 for
- * what is not an image, 413 for originals over 50 MB (the client shows an icon for both).
+ * what is not an image, 413 for originals over 50 MB or 40 megapixels (the client shows an icon for both).
  */
 export function fsThumbnailRoutes(deps: { thumbnails: ThumbnailService; guard: Guard }) {
   return new Hono<AppEnv>().get('/thumbnail', async (c) => {

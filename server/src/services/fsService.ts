@@ -21,18 +21,9 @@ import type { Vfs } from '../vfs/vfs.js';
 import type { FileShareService } from './fileShareService.js';
 import type { ContentMode, ContentRequest, ContentResult } from './fileServingService.js';
 import { cleanMimetype, ownTypePolicy, servingPolicy } from './fileServing.js';
-import type { AdminPrincipal, Principal } from './principal.js';
+import { creatorId, type AdminPrincipal, type Principal } from './principal.js';
 import { safeEqual } from '../security/secrets.js';
 import { storageToAppError } from './storageErrors.js';
-
-/** Who reads through a valid signed proxy link: the signature, issued to someone who could read the path, is the right. */
-const SIGNED_LINK: AdminPrincipal = {
-  type: 'admin',
-  adminId: 'signed-link',
-  username: 'signed-link',
-  tokenHash: '',
-  expiresAt: '',
-};
 
 type FsListOptions = { refresh?: boolean; limit?: number; offset?: number; cursor?: string };
 
@@ -111,6 +102,11 @@ export class FsService {
       tokenSecret: string;
       /** PUBLIC_URL, for absolute links. */
       publicUrl?: string;
+      /**
+       * The admin or API key behind a `created_by` value as it is now (undefined: deleted, disabled or
+       * expired). A signed link acts as its issuer, checked again at every use.
+       */
+      principalOf: (createdBy: string) => Promise<Principal | undefined>;
     },
   ) {
     this.linkKey = createHmac('sha256', 'clipnest-fs-link').update(deps.tokenSecret).digest();
@@ -268,13 +264,14 @@ export class FsService {
       mode: ContentMode;
       expires?: string;
       sign?: string;
+      by?: string;
       head?: boolean;
       /** WebDAV: the file keeps its own type unless it could run script (`ownTypePolicy`). */
       ownType?: boolean;
     },
     conditional: ContentRequest['conditional'],
   ): Promise<ContentResult> {
-    const caller = principal ?? this.signedCaller(request.path, request.expires, request.sign);
+    const caller = principal ?? (await this.signedCaller(request.path, request.expires, request.sign, request.by));
     const entry = await this.deps.vfs.stat(caller, request.path);
     if (entry.isDir) throw AppError.validation(`${entry.path} is a folder: download needs a file`);
     const etag = etagOf(entry);
@@ -299,19 +296,32 @@ export class FsService {
     }
   }
 
-  private linkSignature(path: string, expires: number): string {
-    return createHmac('sha256', this.linkKey).update(`${path}\n${expires}`).digest('base64url').slice(0, 43);
+  /** Signs the path, the expiry and the issuer (`created_by` form): a link names who it acts for. */
+  private linkSignature(path: string, expires: number, issuer: string): string {
+    return createHmac('sha256', this.linkKey)
+      .update(`v2\n${path}\n${expires}\n${issuer}`)
+      .digest('base64url')
+      .slice(0, 43);
   }
 
-  private signedCaller(path: string, expires?: string, sign?: string): Principal {
+  /**
+   * The caller of a signed proxy link: its issuer as it is now. A link of a key that was since deleted,
+   * disabled or has expired is refused (403), and the key's current permissions and base path decide
+   * (Vfs.stat with this principal). Links signed before issuers were signed (no `by`) are refused.
+   */
+  private async signedCaller(path: string, expires?: string, sign?: string, by?: string): Promise<Principal> {
     if (!expires || !sign) throw AppError.unauthorized('authentication required: send an admin token or an API key');
     const normalised = this.deps.vfs.normalise(path);
     const exp = Number(expires);
-    if (!safeEqual(sign, this.linkSignature(normalised, exp))) {
+    if (by === undefined || !safeEqual(sign, this.linkSignature(normalised, exp, by))) {
       throw AppError.forbidden('the link signature is not valid for this path');
     }
     if (exp * 1000 < this.deps.clock.now().getTime()) throw new AppError('GONE', 'the link has expired');
-    return SIGNED_LINK;
+    const issuer = await this.deps.principalOf(by);
+    if (!issuer) {
+      throw AppError.forbidden('this link no longer works: the API key that issued it was disabled or deleted');
+    }
+    return issuer;
   }
 
   /**
@@ -343,10 +353,12 @@ export class FsService {
         if (!isStorageError(error, 'unsupported')) throw storageToAppError(error);
       }
     }
+    const issuer = creatorId(principal);
     const query = new URLSearchParams({
       path: entry.path,
       expires: String(expiresAt),
-      sign: this.linkSignature(entry.path, expiresAt),
+      by: issuer,
+      sign: this.linkSignature(entry.path, expiresAt, issuer),
       ...(disposition === 'attachment' ? { download: 'true' } : {}),
     });
     const base = this.deps.publicUrl ?? options.origin;

@@ -9,6 +9,7 @@ import type { Resolved } from '../vfs/types.js';
 import type { Vfs } from '../vfs/vfs.js';
 import { tooLargeError } from './fileShareRules.js';
 import { mimetypeOf, toEntryView, type FsService } from './fsService.js';
+import { putUrlTtl } from './directUploadService.js';
 import { creatorId, type Principal } from './principal.js';
 import { storageToAppError } from './storageErrors.js';
 
@@ -86,11 +87,14 @@ export class FsUploadService {
     if (row) await this.deps.sessions.delete(row.id);
   }
 
+  /** The resolved target of a direct upload of `size` bytes, within the write limit (Vfs.checkWrite: 413). */
   private async target(principal: Principal, path: string, fileName: string | undefined, size: number) {
     const max = await this.deps.maxUploadSize();
     if (size > max) throw tooLargeError(max);
     const target = await this.deps.fs.uploadTarget(principal, path, fileName ?? '');
-    return this.deps.vfs.resolveWrite(principal, target);
+    const resolved = await this.deps.vfs.resolveWrite(principal, target);
+    await this.deps.vfs.checkWrite(resolved, size);
+    return resolved;
   }
 
   async presign(
@@ -104,10 +108,15 @@ export class FsUploadService {
       );
     }
     const contentType = mimetypeOf(resolved.path, input.contentType);
-    const ttl = resolved.mount.sign_expires ?? DEFAULT_PUT_TTL_S;
+    // As the share uploads do: a short life (minutes, never the mount's days-long link expiry), and the length
+    // and type signed, so S3 refuses other bytes than announced; the commit is accepted once.
+    const ttl = putUrlTtl(input.fileSize, resolved.mount.sign_expires ?? DEFAULT_PUT_TTL_S);
     let url: string;
     try {
-      url = await resolved.driver.presign(resolved.driverPath, 'put', ttl, { contentType });
+      url = await resolved.driver.presign(resolved.driverPath, 'put', ttl, {
+        contentType,
+        contentLength: input.fileSize,
+      });
     } catch (error) {
       throw failed('failed to get presigned URL', error);
     }
@@ -115,12 +124,33 @@ export class FsUploadService {
     return { presignedUrl: url, targetPath: resolved.path, contentType, expires_in: ttl };
   }
 
-  /** After the client's PUT: checks the object (exists, size, ETag) and announces it to the tree. */
+  /**
+   * After the client's PUT: the upload must have been presigned (by this caller, or any for the admin) and not
+   * yet committed; the stored object must have the presigned size (other bytes are removed: the session stays,
+   * so the PUT may be retried while its URL lives), then the session is consumed (a second commit: 400).
+   */
   async commit(
     principal: Principal,
     input: { targetPath?: string; path?: string; fileSize?: number; etag?: string },
   ): Promise<FsEntryView> {
     const resolved = await this.deps.vfs.resolveWrite(principal, input.targetPath ?? input.path ?? '', 'targetPath');
+    const sessions = await this.deps.sessions.findByPath(
+      resolved.mount.storage_config_id,
+      resolved.driverPath,
+      'fs-presign',
+    );
+    const session = sessions.find((row) => principal.type === 'admin' || row.created_by === creatorId(principal));
+    if (!session) {
+      throw AppError.validation(
+        `no presigned upload of ${resolved.path} awaits a commit: presign it first (an upload is committed once)`,
+        [{ path: 'targetPath', message: 'no presigned upload awaits a commit' }],
+      );
+    }
+    if (input.fileSize !== undefined && input.fileSize !== session.size) {
+      throw AppError.validation(
+        `fileSize ${input.fileSize} differs from the ${session.size} bytes announced at presign`,
+      );
+    }
     let entry: Entry;
     try {
       entry = await resolved.driver.stat(resolved.driverPath);
@@ -131,13 +161,20 @@ export class FsUploadService {
       throw storageToAppError(error);
     }
     if (entry.isDir) throw AppError.validation(`${resolved.path} is a folder`);
-    if (input.fileSize !== undefined && entry.size !== input.fileSize) {
-      throw AppError.validation(`the stored object has ${entry.size} bytes, but ${input.fileSize} were announced`);
+    if (entry.size !== session.size) {
+      await resolved.driver.remove(resolved.driverPath).catch(() => undefined);
+      this.deps.vfs.emit({ type: 'remove', mountId: resolved.mount.id, path: resolved.path });
+      throw AppError.validation(
+        `the stored object has ${entry.size} bytes, but ${session.size} were announced: it was removed, upload it again`,
+      );
     }
     if (input.etag && entry.etag && unquote(input.etag) !== unquote(entry.etag)) {
       throw AppError.validation('the ETag does not match the stored object');
     }
-    await this.deps.sessions.deleteByPath(resolved.mount.storage_config_id, resolved.driverPath, 'fs-presign');
+    // Consumed once: of two commits at the same time, one deletes the session and the other is refused.
+    if (!(await this.deps.sessions.delete(session.id))) {
+      throw AppError.validation(`the presigned upload of ${resolved.path} was already committed`);
+    }
     return toEntryView(this.deps.vfs.written(resolved, entry));
   }
 
@@ -261,6 +298,17 @@ export class FsUploadService {
       entry = await mp.complete(resolved.driverPath, input.uploadId, parts);
     } catch (error) {
       throw failed('multipart complete failed', error);
+    }
+    // The size announced at init passed the write limit; more bytes than that are not kept.
+    const session = await this.deps.sessions.findByUploadId(resolved.mount.storage_config_id, input.uploadId);
+    if (session && entry.size > session.size) {
+      await resolved.driver.remove(resolved.driverPath).catch(() => undefined);
+      await this.dropSession(resolved, input.uploadId);
+      const limit = await this.deps.vfs.checkWrite(resolved);
+      throw (
+        limit?.tooLarge(entry.size, false) ??
+        AppError.validation(`the upload has ${entry.size} bytes, but ${session.size} were announced at init`)
+      );
     }
     await this.dropSession(resolved, input.uploadId);
     return toEntryView(this.deps.vfs.written(resolved, entry));

@@ -8,7 +8,7 @@ import {
   thumbnailSizeFor,
   type FsThumbnailSize,
 } from '@clipnest/contract';
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import { AppError } from '../errors.js';
 import { ConcurrencyGate } from '../lib/concurrencyGate.js';
 import type { Logger } from '../lib/logger.js';
@@ -18,6 +18,15 @@ import type { Principal } from './principal.js';
 
 /** Bumped when the way thumbnails are made changes, so old cache files are never served again. */
 const RECIPE = 'v1';
+
+/**
+ * Most pixels an original may have (width × height of the first frame): 40 megapixels, about a 7,700 × 5,200
+ * photo. Decoding costs ~4 bytes per pixel whatever the file size (a 62-byte GIF can announce 16384², 1.1 GB
+ * decoded), so the header is read first and anything bigger gets the client's placeholder (413), undecoded.
+ */
+export const THUMBNAIL_MAX_INPUT_PIXELS = 40_000_000;
+/** Refusals remembered per object (so a tile asked for again is not read again), at most this many. */
+const REFUSED_MAX = 1000;
 
 export type ThumbnailFormat = 'webp' | 'jpeg';
 
@@ -37,7 +46,9 @@ export interface ThumbnailOptions {
   maxCacheBytes?: number;
   /** Originals larger than this are refused (413): the client shows an icon. */
   maxInputBytes?: number;
-  /** Thumbnails made at once; more wait in line, up to `queue`, then 503. */
+  /** Most pixels an original may have (default THUMBNAIL_MAX_INPUT_PIXELS); more: 413 (the client's placeholder). */
+  maxInputPixels?: number;
+  /** Images decoded at once (default 1: one decode's memory at a time); more wait in line, up to `queue`, then 503. */
   concurrency?: number;
   queue?: number;
 }
@@ -50,14 +61,22 @@ function canThumbnail(mimetype: string): boolean {
 /**
  * Small WebP / JPEG thumbnails of images in the mount tree (GET /api/fs/thumbnail), made with sharp and
  * cached on disk per object, ETag and size. Reading needs exactly what a download needs (MOUNT_VIEW inside
- * the key's base path: the Vfs checks both). Originals stream into sharp, capped at `maxInputBytes`; at most
- * `concurrency` are decoded at once, and one object asked for twice at the same time is made once.
+ * the key's base path: the Vfs checks both). Originals stream into sharp, capped at `maxInputBytes` and at
+ * `maxInputPixels` (read from the header before decoding); one image is decoded at a time per instance (the
+ * rest queue), and one object asked for twice at the same time is made once. What is over a limit is
+ * refused with 413 (the explorer shows the type's icon as the placeholder), never decoded.
  */
 export class ThumbnailService {
   private readonly gate: ConcurrencyGate;
   private readonly inflight = new Map<string, Promise<Buffer>>();
   private readonly maxCacheBytes: number;
   private readonly maxInputBytes: number;
+  private readonly maxInputPixels: number;
+  /** Objects (cache keys) refused for their pixel count, least recently refused first. */
+  private readonly refused = new Map<string, AppError>();
+  private decodingNow = 0;
+  /** The most decodes that ever ran at once in this instance (observability and tests). */
+  peakDecodes = 0;
   /** Bytes in the cache as far as this process knows (scanned on first use). */
   private cacheBytes: number | undefined;
   private sweeping: Promise<void> | undefined;
@@ -68,8 +87,9 @@ export class ThumbnailService {
   ) {
     this.maxCacheBytes = options.maxCacheBytes ?? 256 * 1024 * 1024;
     this.maxInputBytes = options.maxInputBytes ?? FS_THUMBNAIL_MAX_INPUT_BYTES;
+    this.maxInputPixels = options.maxInputPixels ?? THUMBNAIL_MAX_INPUT_PIXELS;
     this.gate = new ConcurrencyGate({
-      max: options.concurrency ?? 2,
+      max: options.concurrency ?? 1,
       queue: options.queue ?? 256,
       onFull: () => new AppError('UNAVAILABLE', 'too many thumbnails are being made; try again shortly'),
     });
@@ -107,6 +127,8 @@ export class ThumbnailService {
     const contentType = format === 'webp' ? 'image/webp' : 'image/jpeg';
     if (request.fresh(etag)) return { etag, contentType, cached: true };
 
+    const refusal = this.refused.get(key);
+    if (refusal) throw refusal;
     const file = this.cacheFile(key, format);
     const hit = await readFile(file).catch(() => undefined);
     if (hit) {
@@ -122,10 +144,20 @@ export class ThumbnailService {
           await this.store(file, bytes);
           return bytes;
         })
+        .catch((error: unknown) => {
+          if (error instanceof AppError && error.kind === 'PAYLOAD_TOO_LARGE') this.remember(key, error);
+          throw error;
+        })
         .finally(() => this.inflight.delete(key));
       this.inflight.set(key, making);
     }
     return { etag, contentType, bytes: await making, cached: false };
+  }
+
+  private remember(key: string, refusal: AppError): void {
+    this.refused.delete(key);
+    this.refused.set(key, refusal);
+    if (this.refused.size > REFUSED_MAX) this.refused.delete(this.refused.keys().next().value as string);
   }
 
   private cacheFile(key: string, format: ThumbnailFormat): string {
@@ -157,15 +189,42 @@ export class ThumbnailService {
     }
     const input = Buffer.concat(chunks, seen);
     chunks.length = 0;
+    const tooManyPixels = (width: number, height: number) =>
+      new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `the image ${path} has ${width} × ${height} pixels, more than the ${Math.round(this.maxInputPixels / 1e6)} ` +
+          'megapixels a thumbnail is made of: no thumbnail is made',
+        { data: { width, height, max_pixels: this.maxInputPixels } },
+      );
+    this.decodingNow++;
+    this.peakDecodes = Math.max(this.peakDecodes, this.decodingNow);
     try {
-      const resize = sharp(input, { limitInputPixels: 16384 * 16384, failOn: 'error', animated: false })
-        .rotate()
-        .resize(size, size, { fit: 'inside', withoutEnlargement: true });
-      const encoded = format === 'webp' ? resize.webp({ quality: 70, effort: 2 }) : resize.jpeg({ quality: 75 });
-      return await encoded.toBuffer();
-    } catch (error) {
-      this.deps.logger.debug(`thumbnail of ${path} failed: ${error instanceof Error ? error.message : String(error)}`);
-      throw new AppError('UNSUPPORTED_MEDIA_TYPE', `the image ${path} could not be read to make a thumbnail`);
+      // The header alone (no pixel is decoded): the size decides before any memory is spent on pixels.
+      let meta: Metadata;
+      try {
+        meta = await sharp(input, { limitInputPixels: false, animated: false }).metadata();
+      } catch (error) {
+        this.deps.logger.debug(`thumbnail of ${path}: ${error instanceof Error ? error.message : String(error)}`);
+        throw new AppError('UNSUPPORTED_MEDIA_TYPE', `the image ${path} could not be read to make a thumbnail`);
+      }
+      const width = meta.width ?? 0;
+      const height = meta.height ?? 0;
+      if (width * height > this.maxInputPixels) throw tooManyPixels(width, height);
+      try {
+        // limitInputPixels again: the decoder itself refuses what the header understated.
+        const resize = sharp(input, { limitInputPixels: this.maxInputPixels, failOn: 'error', animated: false })
+          .rotate()
+          .resize(size, size, { fit: 'inside', withoutEnlargement: true });
+        const encoded = format === 'webp' ? resize.webp({ quality: 70, effort: 2 }) : resize.jpeg({ quality: 75 });
+        return await encoded.toBuffer();
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        this.deps.logger.debug(`thumbnail of ${path} failed: ${message}`);
+        if (/pixel limit/i.test(message)) throw tooManyPixels(width, height);
+        throw new AppError('UNSUPPORTED_MEDIA_TYPE', `the image ${path} could not be read to make a thumbnail`);
+      }
+    } finally {
+      this.decodingNow--;
     }
   }
 

@@ -66,6 +66,8 @@ export interface Entry {
   /** Quoted, HTTP-ready; files only. */
   etag?: string;
   contentType?: string;
+  /** A symbolic link (local storage): the driver path it resolves to ('' = the root). Absent for other entries. */
+  linkTarget?: string;
 }
 
 /**
@@ -219,6 +221,11 @@ export interface StorageDriver {
   close?(): Promise<void>;
   /** Sets a file's modification time (local: utimes); answers the entry. Absent where the backend cannot. */
   setModified?(path: string, at: Date): Promise<Entry>;
+  /**
+   * Where a path really lands, as a driver path: every symbolic link on the way resolved (the missing rest of
+   * a path to be created appended). 'invalid_path' when it leaves the root. Absent where there are no links.
+   */
+  realPath?(path: string): Promise<string>;
   /** The file system holding the root (local: statfs): one syscall, never a walk. Absent where unknown (S3). */
   space?(): Promise<StorageSpace>;
 }

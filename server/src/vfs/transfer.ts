@@ -71,6 +71,8 @@ export class VfsTransfer {
     const { from, to, isDir } = await this.endpoints(principal, fromInput, toInput, Permission.MOUNT_COPY);
     const depth = options.depth ?? 'infinity';
     if (from.mount.id === to.mount.id && from.driver.copy && (!isDir || depth === 'infinity')) {
+      if (!isDir)
+        await this.vfs.checkWrite(to, (await this.vfs.stat(principal, from.path, Permission.MOUNT_COPY)).size);
       try {
         await from.driver.copy(from.driverPath, to.driverPath, { overwrite: false });
       } catch (error) {
@@ -93,10 +95,13 @@ export class VfsTransfer {
     if (!isDir) {
       const { result } = await this.vfs.read(principal, from.path);
       try {
+        // Within the write limit of the target (max upload size, the storage's remaining capacity): 413.
+        await this.vfs.checkWrite(to, result.size);
         const entry = await to.driver.write(to.driverPath, result.stream, { size: result.size, overwrite: false });
         this.vfs.written(to, entry);
       } catch (error) {
         await result.stream.cancel().catch(() => undefined);
+        if (error instanceof AppError) throw error;
         if (isStorageError(error, 'exists')) throw new AppError('PRECONDITION_FAILED', `${to.path} already exists`);
         throw storageToAppError(error, 'file');
       }

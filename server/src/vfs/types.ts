@@ -22,6 +22,8 @@ export interface VfsEntry {
   mountId?: string;
   /** true for a folder that is a mount point (or leads to one) rather than a folder of a storage. */
   isMount?: boolean;
+  /** true for a symbolic link (local storage): walks that index the tree do not descend through it. */
+  isLink?: boolean;
 }
 
 /** A virtual path resolved to the storage that holds it. */

@@ -63,6 +63,18 @@ export interface VfsDeps {
     at(storageConfigId: string, driverPaths: readonly string[]): Promise<Set<string>>;
     below(storageConfigId: string, driverDir: string): Promise<boolean>;
   };
+  /**
+   * The limit of a write into a resolved path (the max upload size setting, the storage config's remaining
+   * total_capacity), or undefined for none. Every write path asks it through checkWrite (write, presign,
+   * multipart, copies): one check, one 413 in the spec's words.
+   */
+  writeLimit?: (resolved: Resolved) => Promise<WriteLimit | undefined>;
+}
+
+/** How many bytes a write may have, and the 413 for one that has more. */
+export interface WriteLimit {
+  maxBytes: number;
+  tooLarge(bytes: number, atLeast: boolean): AppError;
 }
 
 /** Pages gathered per driver call while filling the listing cache. */
@@ -178,10 +190,56 @@ export class Vfs {
   async resolve(principal: Principal, virtualPath: string, needed: number): Promise<Resolved> {
     const path = this.normalise(virtualPath);
     this.authorize(principal, path, needed);
-    return this.resolveAuthorized(path);
+    return this.resolveAuthorized(path, principal);
   }
 
-  private async resolveAuthorized(path: string): Promise<Resolved> {
+  /** The base path a key is confined to, or undefined when nothing needs checking (the admin, a key at `/`). */
+  private confinedTo(principal: Principal): string | undefined {
+    if (principal.type === 'admin') return undefined;
+    const base = principal.basicPath || '/';
+    return base === '/' ? undefined : base;
+  }
+
+  /** The virtual path of a driver path of a mount. */
+  private virtualOf(mount: MountRecord, driverPath: string): string {
+    return driverPath === '' ? mount.path : joinVirtualPath(mount.path, driverPath);
+  }
+
+  /**
+   * A key's base path is checked on where a path really lands, not only on how it is spelled: a symbolic
+   * link inside one storage (`team/lnk -> ../secret`) must not take a key based at `/local/team` to
+   * `/local/secret`. 403 when the real location is outside the base path (drivers without links skip this).
+   */
+  private async assertRealInScope(principal: Principal, resolved: Resolved): Promise<void> {
+    const base = this.confinedTo(principal);
+    if (base === undefined || !resolved.driver.realPath) return;
+    let real: string;
+    try {
+      real = await resolved.driver.realPath(resolved.driverPath);
+    } catch (error) {
+      throw storageToAppError(error);
+    }
+    if (real === resolved.driverPath) return;
+    if (!isPathWithin(this.virtualOf(resolved.mount, real), base)) {
+      throw AppError.forbidden(`no permission for this path: ${resolved.path} is a link leading outside ${base}`);
+    }
+  }
+
+  /** Listed entries a key may see: links whose target is outside its base path are left out. */
+  private visibleEntries(principal: Principal, mount: MountRecord, entries: readonly Entry[]): readonly Entry[] {
+    const base = this.confinedTo(principal);
+    if (base === undefined) return entries;
+    let out: Entry[] | undefined;
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i]!;
+      const hidden = e.linkTarget !== undefined && !isPathWithin(this.virtualOf(mount, e.linkTarget), base);
+      if (hidden && !out) out = entries.slice(0, i);
+      else if (!hidden && out) out.push(e);
+    }
+    return out ?? entries;
+  }
+
+  private async resolveAuthorized(path: string, principal: Principal): Promise<Resolved> {
     const mounts = await this.activeMounts();
     const mount = longestMount(mounts, path);
     if (!mount) {
@@ -201,7 +259,9 @@ export class Vfs {
       const shares = await this.deps.shareObjects.at(mount.storage_config_id, [driverPath]);
       if (shares.has(driverPath)) throw AppError.notFound(`${path} does not exist`);
     }
-    return { path, mount, driver, driverPath };
+    const resolved = { path, mount, driver, driverPath };
+    await this.assertRealInScope(principal, resolved);
+    return resolved;
   }
 
   /**
@@ -240,7 +300,20 @@ export class Vfs {
         { path: field, message: 'is a mount point' },
       ]);
     }
-    return this.resolveAuthorized(path);
+    return this.resolveAuthorized(path, principal);
+  }
+
+  /**
+   * false when a folder is reached through a symbolic link: what is listed there is not taught to the search
+   * index under the link's path (a key searching its base path would find the names of the link's target).
+   */
+  private async reachedDirectly(resolved: Resolved): Promise<boolean> {
+    if (!resolved.driver.realPath || this.listedListeners.size === 0) return true;
+    try {
+      return (await resolved.driver.realPath(resolved.driverPath)) === resolved.driverPath;
+    } catch {
+      return false;
+    }
   }
 
   /** The write guard (WebDAV locks), unless the caller checked the locks itself. */
@@ -289,6 +362,7 @@ export class Vfs {
     if (entry.lastModified) out.lastModified = entry.lastModified.toISOString();
     if (entry.etag) out.etag = entry.etag;
     if (entry.contentType) out.contentType = entry.contentType;
+    if (entry.linkTarget !== undefined) out.isLink = true;
     out.mountId = mount.id;
     return out;
   }
@@ -347,14 +421,20 @@ export class Vfs {
     let source: readonly Entry[] | undefined;
     let cached = false;
     if (mount) {
-      const resolved = await this.resolveAuthorized(path);
+      const resolved = await this.resolveAuthorized(path, principal);
       try {
         const listed = await this.driverEntries(resolved, refresh);
         cached = listed.cached;
         source = listed.entries;
         const shadowed = new Set(folders.map((f) => f.name));
         own = shadowed.size ? listed.entries.filter((e) => !shadowed.has(e.name)) : listed.entries;
-        if (!cached) this.emitListed({ principal, mount: resolved.mount, path, entries: own });
+        const visible = this.visibleEntries(principal, resolved.mount, own);
+        // What this key sees differs from the folder (links left out): no serialised page is shared for it.
+        if (visible !== own) source = undefined;
+        if (!cached && (await this.reachedDirectly(resolved))) {
+          this.emitListed({ principal, mount: resolved.mount, path, entries: own });
+        }
+        own = visible;
       } catch (error) {
         // A folder that only exists because a mount lies below it (`/a/b` of a mount `/a/b/c`).
         if (!(isStorageError(error, 'not_found') && folders.length > 0)) throw storageToAppError(error, 'folder');
@@ -403,7 +483,7 @@ export class Vfs {
       }
       throw AppError.notFound(`no mount holds ${path}`);
     }
-    const resolved = await this.resolveAuthorized(path);
+    const resolved = await this.resolveAuthorized(path, principal);
     try {
       return this.toEntry(mount, parentVirtualPath(path), await resolved.driver.stat(resolved.driverPath));
     } catch (error) {
@@ -471,6 +551,17 @@ export class Vfs {
     return resolved;
   }
 
+  /**
+   * The write limit of a resolved target: 413 now when `size` (known before the bytes) is over it; else the
+   * most bytes the write may stream (undefined: no limit), with the 413 for a stream that passes it.
+   */
+  async checkWrite(resolved: Resolved, size?: number): Promise<WriteLimit | undefined> {
+    const limit = await this.deps.writeLimit?.(resolved);
+    if (!limit || !Number.isFinite(limit.maxBytes)) return undefined;
+    if (size !== undefined && size > limit.maxBytes) throw limit.tooLarge(size, false);
+    return limit;
+  }
+
   /** Announces a file written to a resolved path (listing cache, search index); answers its entry. */
   written(resolved: Resolved, entry: Entry): VfsEntry {
     const out = this.toEntry(resolved.mount, parentVirtualPath(resolved.path), entry);
@@ -487,10 +578,20 @@ export class Vfs {
     field = 'path',
   ): Promise<VfsEntry> {
     const resolved = await this.resolveWrite(principal, input, field);
+    const limit = await this.checkWrite(resolved, options.size);
+    const maxBytes =
+      limit === undefined ? options.maxBytes : Math.min(limit.maxBytes, options.maxBytes ?? Number.POSITIVE_INFINITY);
     let entry: Entry;
     try {
-      entry = await resolved.driver.write(resolved.driverPath, body, options);
+      entry = await resolved.driver.write(resolved.driverPath, body, {
+        ...options,
+        ...(maxBytes !== undefined ? { maxBytes } : {}),
+      });
     } catch (error) {
+      // The driver stopped at the limit and removed what it had written.
+      if (limit && maxBytes === limit.maxBytes && isStorageError(error, 'too_large')) {
+        throw limit.tooLarge(maxBytes + 1, true);
+      }
       throw storageToAppError(error, 'file');
     }
     return this.written(resolved, entry);

@@ -284,7 +284,8 @@ export class SearchService {
       }
       await this.replaceChildren(mount, relOf(mount, dir), listed);
       entries += listed.length;
-      for (const entry of listed) if (entry.isDir) queue.push(entry.path);
+      // Not through links: what a link leads to is indexed where it really lives.
+      for (const entry of listed) if (entry.isDir && !entry.isLink) queue.push(entry.path);
     }
     return { entries, complete: true };
   }

@@ -157,6 +157,8 @@ export class CopyService implements TaskExecutor {
         return {};
       }
       if (options.skipExisting === true && (await this.exists(target))) return { skipped: true };
+      // Within the write limit of the target storage (max upload size, remaining capacity): 413, nothing written.
+      await vfs.checkWrite(target, item.size);
       let size = item.size;
       if (source.mount.storage_config_id === target.mount.storage_config_id && source.driver.copy) {
         await source.driver.copy(source.driverPath, target.driverPath, { overwrite: true });

@@ -6,7 +6,7 @@ import { Permission, type ZipRequest } from '@clipnest/contract';
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Vfs } from '../../vfs/vfs.js';
-import type { Principal } from '../principal.js';
+import { creatorId, type Principal } from '../principal.js';
 import { walkFolder } from '../tasks/walk.js';
 import { ZIP_LIMITS, streamZip, zipEntryName, zipLength, type ZipSource } from './zipStream.js';
 
@@ -46,9 +46,17 @@ export function archiveName(requested: string | undefined, paths: readonly strin
 }
 
 export class ZipService {
-  private readonly links = new Map<string, { principal: Principal; input: ZipRequest; expiresAt: number }>();
+  /** Open links: who asked (`created_by` form, looked up again at use) and what. */
+  private readonly links = new Map<string, { issuer: string; input: ZipRequest; expiresAt: number }>();
 
-  constructor(private readonly deps: { vfs: Vfs; clock: Clock }) {}
+  constructor(
+    private readonly deps: {
+      vfs: Vfs;
+      clock: Clock;
+      /** The admin or key behind a `created_by` value as it is now (undefined: deleted, disabled or expired). */
+      principalOf: (createdBy: string) => Promise<Principal | undefined>;
+    },
+  ) {}
 
   /** Checks every path and walks the folders; the bytes are read only when `open()`'s stream is read. */
   async prepare(principal: Principal, input: ZipRequest): Promise<PreparedZip> {
@@ -105,8 +113,9 @@ export class ZipService {
 
   /**
    * A short-lived link (GET /api/fs/zip/{token}) so a browser downloads the zip natively. The token holds the
-   * request and the caller in this process's memory for ZIP_LINK_TTL_MS; paths are checked now and again
-   * when the link is used.
+   * request and the caller's id in this process's memory for ZIP_LINK_TTL_MS; paths are checked now and again
+   * when the link is used, as the caller is then (a key deleted or disabled since: 403; its current
+   * permissions and base path decide).
    */
   async link(principal: Principal, input: ZipRequest): Promise<{ token: string; expires_at: string }> {
     await this.prepare(principal, input);
@@ -116,7 +125,7 @@ export class ZipService {
       throw new AppError('RATE_LIMITED', 'too many zip links are open, try again shortly');
     const token = randomBytes(24).toString('base64url');
     const expiresAt = now + ZIP_LINK_TTL_MS;
-    this.links.set(token, { principal, input, expiresAt });
+    this.links.set(token, { issuer: creatorId(principal), input, expiresAt });
     return { token, expires_at: new Date(expiresAt).toISOString() };
   }
 
@@ -126,7 +135,12 @@ export class ZipService {
       this.links.delete(token);
       throw new AppError('GONE', 'this zip link has expired: request a new one');
     }
-    return this.prepare(link.principal, link.input);
+    const principal = await this.deps.principalOf(link.issuer);
+    if (!principal) {
+      this.links.delete(token);
+      throw AppError.forbidden('this zip link no longer works: the API key that asked for it was disabled or deleted');
+    }
+    return this.prepare(principal, link.input);
   }
 
   private tooMany(): AppError {

@@ -12,7 +12,9 @@
 // - Confined to the root, symlinks included: before every operation the target's deepest existing
 //   ancestor is resolved with realpath and must lie inside the root's realpath, else
 //   StorageError('invalid_path'). A symlink inside the root pointing inside it is followed; one pointing
-//   out is never followed (listings leave it out, directory copies skip it). Removing such a link removes
+//   out is never followed (listings leave it out, directory copies skip it). Listed links carry their
+//   target (Entry.linkTarget) and realPath() answers where a path lands, so the tree can check a key's base
+//   path on the real location. copy() never creates an absolute link (see copy). Removing such a link removes
 //   the link itself, never what it points to. (An operator with a shell who swaps a directory for a
 //   symlink between the check and the call is outside what this guards.)
 import { randomBytes } from 'node:crypto';
@@ -157,7 +159,7 @@ function decodeCursor(cursor: string): string {
 
 export class LocalDriver implements StorageDriver {
   /** The sorted names of the folder listed last, for the next pages of the same listing (list()). */
-  private lastNames?: { abs: string; version: string; names: string[]; at: number };
+  private lastNames?: { abs: string; version: string; names: string[]; links: Map<string, string>; at: number };
   readonly kind = 'local';
   readonly root: string;
   readonly multipart: MultipartCapability;
@@ -227,6 +229,29 @@ export class LocalDriver implements StorageDriver {
     }
     if (!isInsideDir(real, this.realRoot)) {
       throw new StorageError('invalid_path', 'the path leaves the storage root through a symbolic link', { path });
+    }
+  }
+
+  /** The driver path `path` really lands on (symlinks resolved); 'invalid_path' outside the root. */
+  async realPath(path: string): Promise<string> {
+    const abs = await this.confined(path);
+    if (this.realRoot === undefined) return path;
+    const real = await resolveReal(abs);
+    const rel = nodePath.relative(this.realRoot, real);
+    return rel.split(nodePath.sep).join('/');
+  }
+
+  /** The driver path a symlink at `abs` resolves to, or null when it leaves the root (or cannot be resolved). */
+  private async linkTargetOf(abs: string): Promise<string | null> {
+    try {
+      await this.confineAbs(abs);
+      if (this.realRoot === undefined) return null;
+      return nodePath
+        .relative(this.realRoot, await resolveReal(abs))
+        .split(nodePath.sep)
+        .join('/');
+    } catch {
+      return null;
     }
   }
 
@@ -312,29 +337,45 @@ export class LocalDriver implements StorageDriver {
     const version = page.cursor ? await this.folderVersion(abs) : undefined;
     const reuse = this.lastNames;
     let names: string[];
+    let links: Map<string, string>;
     if (version && reuse && reuse.abs === abs && reuse.version === version && Date.now() - reuse.at < NAMES_REUSE_MS) {
       names = reuse.names;
+      links = reuse.links;
     } else {
       const before = await this.folderVersion(abs);
       try {
         const dirents = (await fs.readdir(abs, { withFileTypes: true })).filter(
           (d) => !d.name.startsWith(RESERVED_PREFIX),
         );
-        const outward = await Promise.all(
-          dirents.map(async (d) => d.isSymbolicLink() && !(await this.linkStaysInside(nodePath.join(abs, d.name)))),
+        // A link counts only when it resolves inside the root; its entry says where it leads (linkTarget).
+        const targets = await Promise.all(
+          dirents.map((d) => (d.isSymbolicLink() ? this.linkTargetOf(nodePath.join(abs, d.name)) : undefined)),
         );
-        names = dirents.filter((_, i) => !outward[i]).map((d) => d.name);
+        links = new Map();
+        names = [];
+        dirents.forEach((d, i) => {
+          const target = targets[i];
+          if (target === null) return;
+          if (target !== undefined) links.set(d.name, target);
+          names.push(d.name);
+        });
       } catch (err) {
         if (dir === '' && (err as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [] };
         throw mapFsError(err, dir);
       }
       names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      this.lastNames = before ? { abs, version: before, names, at: Date.now() } : undefined;
+      this.lastNames = before ? { abs, version: before, names, links, at: Date.now() } : undefined;
     }
     const after = page.cursor ? decodeCursor(page.cursor) : undefined;
     const from = after === undefined ? 0 : names.findIndex((n) => n > after);
     const slice = from < 0 ? [] : names.slice(from, from + limit);
     const entries = await this.statNames(abs, dir, slice);
+    if (links.size > 0) {
+      for (const entry of entries) {
+        const target = links.get(entry.name);
+        if (target !== undefined) entry.linkTarget = target;
+      }
+    }
     const last = slice[slice.length - 1];
     const more = from >= 0 && from + limit < names.length;
     return more && last !== undefined ? { entries, cursor: encodeCursor(last) } : { entries };
@@ -608,18 +649,28 @@ export class LocalDriver implements StorageDriver {
     const abs = this.abs(to);
     const tmp = nodePath.join(nodePath.dirname(abs), tempName());
     try {
+      // A link named as the source is followed (it was confined to the root, and the tree checked its target
+      // against the caller's scope): the copy is the file or folder it leads to, never a link. Links inside a
+      // copied folder are copied as written (verbatim: a relative link stays relative, none is made absolute;
+      // their targets were not checked for the caller, so they are not dereferenced); those leading out of
+      // the root are skipped.
+      const source = await resolveReal(this.abs(from));
+      if (src.isDirectory() && isInsideDir(await resolveReal(abs), source)) {
+        throw new StorageError('invalid_path', 'cannot copy a directory into itself (through a link)', { path: to });
+      }
       await writingTemp(tmp, async () => {
         if (src.isDirectory()) {
-          await fs.cp(this.abs(from), tmp, {
+          await fs.cp(source, tmp, {
             recursive: true,
             errorOnExist: true,
             force: false,
+            verbatimSymlinks: true,
             filter: async (source) =>
               !nodePath.basename(source).startsWith(RESERVED_PREFIX) &&
               (!(await fs.lstat(source)).isSymbolicLink() || (await this.linkStaysInside(source))),
           });
         } else {
-          await fs.copyFile(this.abs(from), tmp, fs.constants.COPYFILE_EXCL);
+          await fs.copyFile(source, tmp, fs.constants.COPYFILE_EXCL);
         }
         await fs.rename(tmp, abs);
       });
