@@ -9,13 +9,17 @@ function Mounted() {
   return null;
 }
 
+/**
+ * Bottom right (bottom, full width, on phones): a toast never covers the header's links and menus, which sit at
+ * the top and are what people reach for right after an action (issue 35 point 18).
+ */
 export default function SonnerToaster() {
   const theme = useResolvedTheme();
   return (
     <>
       <Sonner
         theme={theme}
-        position="top-center"
+        position="bottom-right"
         closeButton
         richColors
         duration={4000}
