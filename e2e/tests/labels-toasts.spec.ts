@@ -57,9 +57,13 @@ test.describe('labels and toasts', () => {
       const toast = page.locator('[data-sonner-toast]').first();
       await expect(toast).toBeVisible();
       const header = await page.locator('header').first().boundingBox();
-      const box = await toast.boundingBox();
-      expect(header && box).toBeTruthy();
-      expect(box!.y).toBeGreaterThanOrEqual(header!.y + header!.height);
+      expect(header).toBeTruthy();
+      // Once it has slid in: its top edge is below the header's bottom edge.
+      await expect
+        .poll(async () => (await toast.boundingBox())?.y ?? -1, { timeout: 3000 })
+        .toBeGreaterThanOrEqual(header!.y + header!.height);
+      await page.waitForTimeout(600);
+      expect((await toast.boundingBox())!.y).toBeGreaterThanOrEqual(header!.y + header!.height);
     });
   }
 });

@@ -10,16 +10,21 @@ function Mounted() {
 }
 
 /**
- * Bottom right (bottom, full width, on phones): a toast never covers the header's links and menus, which sit at
- * the top and are what people reach for right after an action (issue 35 point 18).
+ * Top centre, just below the sticky header (h-14 and its border): a toast never covers the header's links and
+ * menus, which people reach for right after an action (issue 35 point 18), nor the bottom-right corner where
+ * forms and cards keep their primary actions (DESIGN.md) and where a hovered toast would never go away.
  */
+const BELOW_HEADER = { top: 'calc(3.5rem + 9px)' };
+
 export default function SonnerToaster() {
   const theme = useResolvedTheme();
   return (
     <>
       <Sonner
         theme={theme}
-        position="bottom-right"
+        position="top-center"
+        offset={BELOW_HEADER}
+        mobileOffset={BELOW_HEADER}
         closeButton
         richColors
         duration={4000}

@@ -445,7 +445,7 @@ export default function HomePage() {
       <ConfirmDialog
         open={pendingImport !== null}
         onOpenChange={(open) => !open && setPendingImport(null)}
-        title={<span className="break-all">{t('paste.home.importTitle', { name: pendingImport?.name ?? '' })}</span>}
+        title={t('paste.home.importTitle', { name: pendingImport?.name ?? '' })}
         description={t('paste.home.importBody')}
         confirmLabel={t('paste.home.importReplace')}
         onConfirm={() => {

@@ -191,7 +191,7 @@ export function PreviewDialog({
       <ConfirmDialog
         open={confirming}
         onOpenChange={setConfirming}
-        title={<span className="break-all">{t('fs.explorer.unsavedTitle', { name: entry?.name ?? '' })}</span>}
+        title={t('fs.explorer.unsavedTitle', { name: entry?.name ?? '' })}
         description={t('fs.explorer.unsavedBody')}
         confirmLabel={t('fs.explorer.unsavedDiscard')}
         onConfirm={() => {
