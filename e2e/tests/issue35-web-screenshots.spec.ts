@@ -114,6 +114,8 @@ test.describe('issue 35 web screenshots', () => {
           await shot('env-switcher-button');
           await page.getByTestId('env-switcher').click();
           await page.getByRole('radio', { name: en ? 'Another server' : '其他服务器' }).click();
+          // The chips fade their colours (150 ms): shoot the settled state.
+          await page.waitForTimeout(400);
           await shot('env-switcher-dialog');
         });
       }
