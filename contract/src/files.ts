@@ -231,6 +231,11 @@ export interface PublicFileDetails {
    * the client downloads `download_url` (ciphertext) and decrypts it with the key of the link fragment.
    */
   encryption: E2eeParams | null;
+  /**
+   * True when the caller owns the share (the admin, or the API key that created it): owners see their own
+   * shares without a password and without using up a view.
+   */
+  is_owner?: boolean;
 }
 
 export type PublicFileInfo = PublicFileLocked | PublicFileDetails;

@@ -174,7 +174,7 @@ test('on local storage a big file goes in parts through the server', async ({ ad
   }
 });
 
-test('a file over the max upload size gets the spec error on the page and is never sent', async ({
+test('a file over the max upload size is refused at once, in red, never queued and never sent', async ({
   adminPage: page,
   token,
 }) => {
@@ -197,14 +197,22 @@ test('a file over the max upload size gets the spec error on the page and is nev
     });
     await page.goto('/upload');
     await page.getByTestId('upload-input').setInputFiles([over.path, under.path]);
-    const refused = page.getByTestId('upload-item').filter({ hasText: 'over-limit.bin' });
-    await expect(refused.getByRole('alert')).toHaveText('The file exceeds the size limit (1 MB)');
-    // Only the file within the limit counts.
+    // Issue 35 point 18: not "Ready" with a green "2 files added": a red refusal naming it, and only the other added.
+    await expect(page.locator('[data-sonner-toast][data-type="error"]')).toContainText(
+      '“over-limit.bin” is larger than the upload limit (1 MB) and was not added',
+    );
+    await expect(page.locator('[data-sonner-toast][data-type="success"]')).toContainText('1 file added');
+    await expect(page.getByTestId('upload-item').filter({ hasText: 'over-limit.bin' })).toHaveCount(0);
     await page.getByRole('button', { name: 'Upload 1 file' }).click();
     const accepted = page.getByTestId('upload-item').filter({ hasText: 'under-limit.bin' });
     await expect(accepted).toHaveAttribute('data-stage', 'completed', { timeout: 30_000 });
-    await expect(refused).toHaveAttribute('data-stage', 'pending');
-    await expect(refused.getByRole('alert')).toBeVisible();
+    await expect(page.getByTestId('upload-item')).toHaveCount(1);
+    // Only the big file, alone: refused, nothing added, no green toast.
+    await page.getByTestId('upload-input').setInputFiles([over.path]);
+    await expect(
+      page.locator('[data-sonner-toast][data-type="error"]').filter({ hasText: 'over-limit.bin' }).first(),
+    ).toBeVisible();
+    await expect(page.getByTestId('upload-item')).toHaveCount(1);
     expect(leaks).toEqual([]);
   } finally {
     await call('PUT', '/admin/settings/group/1', { token, body: previous });

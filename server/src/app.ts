@@ -191,7 +191,10 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/fs', fsSearchRoutes(services));
   api.route('/fs', fsThumbnailRoutes(services));
   api.route('/', maxUploadSizeRoutes(services));
-  api.route('/', publicFileRoutes({ files: services.fileServing, trustProxy: options.trustProxy }));
+  api.route(
+    '/',
+    publicFileRoutes({ files: services.fileServing, guard: services.guard, trustProxy: options.trustProxy }),
+  );
   api.route('/admin/webdav', webdavSettingsRoutes(services));
   api.all('*', (c) => {
     throw AppError.notFound(`no such endpoint: ${c.req.method} ${c.req.path}`);

@@ -181,8 +181,10 @@ describe.each(dbTargets)('pastes on %s', (target) => {
       });
       expect(first.body.data).not.toHaveProperty('id');
       expect(first.body.data).not.toHaveProperty('password_hash');
+      // The owner (here the admin) looks without using up a view (issue 35 point 14).
       const owner = await view(created.slug, { token });
-      expect(owner.body.data).toMatchObject({ views: 2, remaining_views: 1, is_owner: true, id: created.id });
+      expect(owner.body.data).toMatchObject({ views: 1, remaining_views: 2, is_owner: true, id: created.id });
+      expect((await view(created.slug)).body.data).toMatchObject({ views: 2, remaining_views: 1 });
       const last = await view(created.slug);
       expect(last.body.data).toMatchObject({ views: 3, remaining_views: 0 });
       const gone = await view(created.slug);
@@ -240,10 +242,15 @@ describe.each(dbTargets)('pastes on %s', (target) => {
         remaining_views: 1,
         has_password: true,
       });
-      // The creating key is the owner: no password asked.
+      // The creating key is the owner: no password asked, and its look is not counted.
       const owner = await view(created.slug, { apiKey: keyA });
-      expect(owner.body.data).toMatchObject({ content: 'secret text', is_owner: true, views: 2 });
-      // Another key is not the owner.
+      expect(owner.body.data).toMatchObject({ content: 'secret text', is_owner: true, views: 1 });
+      // Another key is not the owner: asked for the password and counted.
+      expect((await view(created.slug, { apiKey: keyB })).body.data).toEqual({
+        slug: created.slug,
+        requires_password: true,
+      });
+      expect((await unlock(created.slug, 's3cret')).body.data).toMatchObject({ views: 2, remaining_views: 0 });
       const gone = await view(created.slug, { apiKey: keyB });
       expect(gone.status).toBe(410);
       // Password never stored in clear.

@@ -72,6 +72,24 @@ describe.each(dbTargets)('settings on %s', (target) => {
     expect(pub.body.data).toMatchObject({ site_title: 'My Nest', site_announcement_enabled: true });
   });
 
+  it('answers the public site settings with an ETag: 304 while unchanged, the new settings after a save', async () => {
+    // Issue 35 point 13: the web app revalidates its cached copy on every load, so this must be cheap and exact.
+    const get = (etag?: string) =>
+      fetch(`${server.url}/api/public/site-settings`, { headers: etag ? { 'if-none-match': etag } : {} });
+    const first = await get();
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^"[^"]+"$/);
+    expect(first.headers.get('cache-control')).toBe('no-cache');
+    const again = await get(etag!);
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    await server.call('PUT', '/api/admin/settings/group/4', { token, body: { site_footer_markdown: 'new footer' } });
+    const changed = await get(etag!);
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+    expect(((await changed.json()) as { data: SiteSettings }).data.site_footer_markdown).toBe('new footer');
+  });
+
   it('rejects bad values, unknown keys and keys of another group, changing nothing', async () => {
     const before = await snapshotTable(server, 'settings');
     const cases: [string, unknown][] = [

@@ -1,6 +1,7 @@
 import { verifyFilePasswordSchema } from '@clipnest/contract';
 import { Hono, type Context } from 'hono';
 import { requestOrigin } from '../http/clientAddress.js';
+import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson } from '../http/input.js';
@@ -8,7 +9,7 @@ import { conditionalFrom, replyContent } from '../http/replyContent.js';
 import type { ContentMode, FileServingService } from '../services/fileServingService.js';
 
 /** Public share endpoints: metadata, password check, content (inline / attachment), office preview. */
-export function publicFileRoutes(deps: { files: FileServingService; trustProxy: boolean }) {
+export function publicFileRoutes(deps: { files: FileServingService; guard: Guard; trustProxy: boolean }) {
   const { files } = deps;
 
   const serve = (mode: ContentMode) => async (c: Context<AppEnv>) => {
@@ -31,11 +32,13 @@ export function publicFileRoutes(deps: { files: FileServingService; trustProxy: 
         await files.peek(c.req.param('slug'));
         return ok(c);
       }
-      return ok(c, await files.publicInfo(c.req.param('slug')));
+      // The owner (admin session or the creating key) sees it uncounted and without the password.
+      return ok(c, await files.publicInfo(c.req.param('slug'), await deps.guard.optional(c)));
     })
     .post('/public/files/:slug/verify', async (c) => {
+      const principal = await deps.guard.optional(c);
       const { password } = await readJson(c, verifyFilePasswordSchema, { maxBytes: 16 * 1024 });
-      return ok(c, await files.verify(c.req.param('slug'), password, c.var.clientAddress), {
+      return ok(c, await files.verify(c.req.param('slug'), password, c.var.clientAddress, principal), {
         message: 'password verified',
       });
     })

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { SettingGroup, isSettingGroupId, type SettingGroupId } from '@clipnest/contract';
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -5,6 +6,8 @@ import { AppError } from '../errors.js';
 import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
+import { etagMatches } from '../http/range.js';
+import { requestHeader } from '../http/requestHeader.js';
 import { readJson, readQuery } from '../http/input.js';
 import type { SettingsService } from '../services/settingsService.js';
 
@@ -54,7 +57,13 @@ export function settingsRoutes(deps: { settings: SettingsService; guard: Guard }
 
 export function publicSettingsRoutes(deps: { settings: SettingsService }) {
   return new Hono<AppEnv>().get('/site-settings', async (c) => {
+    // Revalidated on every page load (the web app keeps a copy for its first paint): an ETag of the settings
+    // makes that a 304 without a body while nothing changed, and a changed title or footer arrives at once.
+    const site = await deps.settings.site();
+    const etag = `"${createHash('sha256').update(JSON.stringify(site)).digest('base64url').slice(0, 22)}"`;
     c.header('Cache-Control', 'no-cache');
-    return ok(c, await deps.settings.site());
+    c.header('ETag', etag);
+    if (etagMatches(requestHeader(c, 'if-none-match'), etag)) return c.body(null, 304);
+    return ok(c, site);
   });
 }

@@ -14,6 +14,7 @@ import type { FileRepository, FileRow, FileWithConfig } from '../repositories/fi
 import type { StorageConfigRow } from '../repositories/storageConfigRepository.js';
 import { hashPassword, needsRehash, safeEqual, sha256Hex, verifyPassword } from '../security/secrets.js';
 import { isStorageError, type ReadResult } from '../storage/types.js';
+import { ownsShare, type Principal } from './principal.js';
 import { servingPolicy, unquoteEtag, type ServingPolicy } from './fileServing.js';
 import type { SecretAttemptLimiter } from './secretAttemptLimiter.js';
 import type { SettingsService } from './settingsService.js';
@@ -188,7 +189,8 @@ export class FileServingService {
     return this.readToken(row, token) !== null;
   }
 
-  private details(row: FileWithConfig): PublicFileDetails {
+  /** `counted`: this answer used up a view (an owner's look is not counted). */
+  private details(row: FileWithConfig, counted = true): PublicFileDetails {
     const token = this.issueToken(row);
     const slug = encodeURIComponent(row.slug);
     const q = `?token=${encodeURIComponent(token)}`;
@@ -203,13 +205,14 @@ export class FileServingService {
       remark: row.remark,
       expires_at: row.expires_at,
       max_views: row.max_views,
-      views: row.views + 1,
+      views: counted ? row.views + 1 : row.views,
       created_at: row.created_at,
       preview_url: `/api/file-view/${slug}${q}`,
       download_url: `/api/file-download/${slug}${q}`,
       access_token: token,
       inline_safe: servingPolicy(row.mimetype).inline,
       encryption: parseStoredE2ee(row.encryption),
+      is_owner: !counted,
     };
   }
 
@@ -218,19 +221,29 @@ export class FileServingService {
     this.assertOpen(await this.requireBySlug(slug));
   }
 
-  /** GET /api/public/files/{slug}: "password required" until verified; each full answer counts a view. */
-  async publicInfo(slug: string): Promise<PublicFileInfo> {
+  /**
+   * GET /api/public/files/{slug}: "password required" until verified; each full answer counts a view. The
+   * owner (the admin, or the key that created the share) gets the details without a password and uncounted.
+   */
+  async publicInfo(slug: string, principal: Principal | null = null): Promise<PublicFileInfo> {
     const row = await this.requireBySlug(slug);
     this.assertOpen(row);
+    if (ownsShare(row.created_by, principal)) return this.details(row, false);
     if (row.password_hash !== null) return { slug: row.slug, requires_password: true, has_password: true };
     await this.consume(row);
     this.deps.stats.record('file_views');
     return this.details(row);
   }
 
-  async verify(slug: string, password: string, client: string): Promise<PublicFileDetails> {
+  async verify(
+    slug: string,
+    password: string,
+    client: string,
+    principal: Principal | null = null,
+  ): Promise<PublicFileDetails> {
     const row = await this.requireBySlug(slug);
     this.assertOpen(row);
+    if (ownsShare(row.created_by, principal)) return this.details(row, false);
     await this.assertPassword(row, password, client);
     await this.consume(row);
     this.deps.stats.record('file_views');

@@ -258,12 +258,28 @@ export class PasteService {
     await this.findLive(slug);
   }
 
+  /**
+   * The owner's look at their own share (the admin, or the key that created it): not counted, so an owner
+   * checking a limited paste never uses up its views, and no password (the owner reads the content through
+   * the management API anyway). undefined when the caller is not the owner.
+   */
+  private async ownerView(slug: string, principal: Principal | null): Promise<PasteView | undefined> {
+    if (!principal) return undefined;
+    const meta = await this.findLive(slug);
+    if (!this.isOwner(meta, principal)) return undefined;
+    const row = await this.deps.pendingViews.consistentRead(() => this.deps.pastes.findById(meta.id));
+    if (!row) throw AppError.notFound(PasteMessages.notFound);
+    return this.toView(row, principal);
+  }
+
   /** GET /api/paste/{slug}: the content (one view counted), or "a password is needed" without counting. */
   async view(slug: string, principal: Principal | null): Promise<PasteView | PasteLocked> {
+    const owned = await this.ownerView(slug, principal);
+    if (owned) return owned;
     const open = await this.consumeOpen(slug);
     if (open) return this.toView(open, principal);
     const meta = await this.findLive(slug);
-    if (meta.password_hash !== null && !this.isOwner(meta, principal)) {
+    if (meta.password_hash !== null) {
       return { slug: meta.slug, requires_password: true };
     }
     return this.toView(await this.consume(meta), principal);
@@ -276,10 +292,12 @@ export class PasteService {
     principal: Principal | null,
     client: string,
   ): Promise<PasteView> {
+    const owned = await this.ownerView(slug, principal);
+    if (owned) return owned;
     const open = await this.consumeOpen(slug);
     if (open) return this.toView(open, principal);
     const meta = await this.findLive(slug);
-    if (meta.password_hash !== null && !this.isOwner(meta, principal)) {
+    if (meta.password_hash !== null) {
       if (password === undefined || password === '') {
         throw new AppError('PASSWORD_REQUIRED', 'this paste is protected by a password');
       }

@@ -39,3 +39,12 @@ export function creatorId(principal: Principal): string {
 export function keyCreatorId(keyId: string): string {
   return `apikey:${keyId}`;
 }
+
+/**
+ * Whether `principal` owns a share made by `createdBy`: the admin owns every share, a key the ones it created.
+ * Owners see their own shares without a password and without using up a view.
+ */
+export function ownsShare(createdBy: string | null, principal: Principal | null): boolean {
+  if (!principal) return false;
+  return principal.type === 'admin' || createdBy === creatorId(principal);
+}

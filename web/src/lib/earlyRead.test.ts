@@ -21,16 +21,19 @@ describe('early reads', () => {
     expect(takeEarlyRead('/paste/a%20b')).toBeUndefined();
   });
 
-  it('reads a shared file without credentials, as its page does', async () => {
+  it('reads a shared file with the session, as its page does: the owner is not counted (issue 35 point 14)', async () => {
     localStorage.setItem('admin_token', 'secret');
+    // The auth module follows storage events (another tab logging in): the session is now the admin's.
+    window.dispatchEvent(new StorageEvent('storage', { key: 'admin_token' }));
     const fetch = vi.fn(async (_url: unknown, _init?: RequestInit) => answer({ slug: 'x' }));
     vi.stubGlobal('fetch', fetch);
     startEarlyRead('/file/x/');
     const [url, init] = fetch.mock.calls[0] ?? [];
     expect(String(url)).toMatch(/\/api\/public\/files\/x$/);
-    expect(new Headers(init?.headers).get('authorization')).toBeNull();
+    expect(new Headers(init?.headers).get('authorization')).toBe('Bearer secret');
     await takeEarlyRead('/public/files/x');
     localStorage.clear();
+    window.dispatchEvent(new StorageEvent('storage', { key: 'admin_token' }));
   });
 
   it('sends nothing for other pages or malformed addresses', () => {

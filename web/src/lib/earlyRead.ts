@@ -13,7 +13,8 @@ const FIRST_READS: Record<string, (slug: string) => Read> = {
   paste: (slug) => ({ path: `/paste/${slug}`, options: {} }),
   file: (slug) => ({
     path: `/public/files/${slug}`,
-    options: { auth: 'none', handleAuthErrors: false },
+    // With the session, as the screen sends it: an owner's look is not counted.
+    options: { handleAuthErrors: false },
   }),
 };
 

@@ -1,6 +1,8 @@
 /**
  * Public site settings (title, favicon, footer, announcement, custom code) used by the shell.
- * Cached in localStorage for 24 hours (spec §4, §9); the site settings page calls
+ * Cached in localStorage for 24 hours (spec §4, §9) so the first paint needs no request, and revalidated on
+ * every page load (the server answers an ETag, so an unchanged config costs a 304): a changed title, footer or
+ * announcement reaches returning visitors on their next load (issue 35 point 13). The site settings page calls
  * `refreshSiteConfig()` after saving so every open view updates at once.
  */
 import type { SiteSettings } from '@clipnest/contract';
@@ -84,17 +86,27 @@ export function useSiteConfig(): SiteSettings {
 }
 
 /**
- * Starts fetching the site config when the 24 h cache has none, so the first render can use it instead of
- * rendering the defaults and then everything that shows the config again (main.tsx waits for it, bounded).
- * Never rejects: on failure `useSiteConfig` falls back to the defaults and tries again.
+ * Called once per page load (main.tsx). Always asks the server (a 304 while nothing changed). With a cached
+ * copy the first render uses it at once and the answer replaces it when it differs; without one the first
+ * render waits for the answer (main.tsx bounds the wait), so it does not render the defaults and then everything
+ * that shows the config again. Never rejects: on failure `useSiteConfig` keeps the copy or the defaults.
  */
 export function prefetchSiteConfig(): Promise<void> {
-  if (readCache()) return Promise.resolve();
-  return queryClient.prefetchQuery({
-    queryKey: SITE_CONFIG_QUERY_KEY,
-    queryFn: fetchSiteConfig,
-    staleTime: SITE_CONFIG_CACHE_MS,
-  });
+  const cached = readCache();
+  if (cached) queryClient.setQueryData(SITE_CONFIG_QUERY_KEY, cached.data, { updatedAt: cached.fetchedAt });
+  const revalidated = queryClient
+    .fetchQuery({
+      queryKey: SITE_CONFIG_QUERY_KEY,
+      queryFn: fetchSiteConfig,
+      staleTime: 0,
+      retry: 1,
+      meta: { silent: true },
+    })
+    .then(
+      () => undefined,
+      () => undefined,
+    );
+  return cached ? Promise.resolve() : revalidated;
 }
 
 /** Re-reads the site config from the server, bypassing the 24 h cache. Call after saving site settings. */

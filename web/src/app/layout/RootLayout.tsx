@@ -3,6 +3,8 @@ import { useTranslation } from '../../lib/useTranslation';
 import { Outlet, useLocation } from '../../lib/router';
 import { PageFallback } from '../../components/PageFallback';
 import { cn } from '../../lib/cn';
+import { readEnvState, wantsEnvSwitcher } from '../../lib/envSwitch';
+import { useSession } from '../../lib/useSession';
 import { PwaLayer } from '../pwa/PwaLayer';
 import { RouteErrorBoundary } from '../pwa/RouteErrorBoundary';
 import { AnnouncementBanner } from './AnnouncementBanner';
@@ -14,6 +16,8 @@ import { SiteCustomizations } from './SiteCustomizations';
 
 // The service worker registers once the page has loaded and the browser is idle (issue 21): its code and its
 // precache (the shell only, see pwaPrecache.ts) never compete with the first screen.
+// The environment switcher (spec §1) loads only when the address asks for it.
+const EnvSwitcher = lazy(() => import('./EnvSwitcher'));
 const PwaUpdatePrompt = lazy(() => import('../PwaUpdatePrompt').then((m) => ({ default: m.PwaUpdatePrompt })));
 
 function useAfterLoadAndIdle(): boolean {
@@ -42,6 +46,19 @@ function DeferredPwaUpdatePrompt() {
   return (
     <Suspense fallback={null}>
       <PwaUpdatePrompt />
+    </Suspense>
+  );
+}
+
+/** `?showEnvSwitcher`: for the admin, or while another server is chosen (the way back needs no login there). */
+function EnvSwitcherHost() {
+  const { search } = useLocation();
+  const session = useSession();
+  if (!wantsEnvSwitcher(search)) return null;
+  if (session.type !== 'admin' && readEnvState().saved === null) return null;
+  return (
+    <Suspense fallback={null}>
+      <EnvSwitcher />
     </Suspense>
   );
 }
@@ -78,6 +95,7 @@ export function RootLayout() {
       <SessionWatcher />
       <DeferredPwaUpdatePrompt />
       <PwaLayer />
+      <EnvSwitcherHost />
     </div>
   );
 }

@@ -9,6 +9,13 @@ function Mounted() {
   return null;
 }
 
+/**
+ * Top centre, just below the sticky header (h-14 and its border): a toast never covers the header's links and
+ * menus, which people reach for right after an action (issue 35 point 18), nor the bottom-right corner where
+ * forms and cards keep their primary actions (DESIGN.md) and where a hovered toast would never go away.
+ */
+const BELOW_HEADER = { top: 'calc(3.5rem + 9px)' };
+
 export default function SonnerToaster() {
   const theme = useResolvedTheme();
   return (
@@ -16,6 +23,8 @@ export default function SonnerToaster() {
       <Sonner
         theme={theme}
         position="top-center"
+        offset={BELOW_HEADER}
+        mobileOffset={BELOW_HEADER}
         closeButton
         richColors
         duration={4000}

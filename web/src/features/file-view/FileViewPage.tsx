@@ -193,6 +193,13 @@ function Details({ file, onRefresh }: { file: PublicFileDetails; onRefresh: () =
         </div>
       </FileSummary>
 
+      {/* The owner's look is not counted and asks no password (issue 35 point 14): say so, visitors differ. */}
+      {file.is_owner && (file.max_views > 0 || file.has_password) && (
+        <p className="text-xs text-muted-foreground" data-testid="owner-note">
+          {t('files.view.ownerNote')}
+        </p>
+      )}
+
       {file.remark && (
         <p className="rounded-lg border border-border bg-surface-muted px-4 py-3 text-sm whitespace-pre-wrap">
           {file.remark}

@@ -23,11 +23,8 @@ export function usePublicFile(slug: string) {
         slug,
         () =>
           takeEarlyRead<PublicFileInfo>(publicFilePath(slug)) ??
-          api.get<PublicFileInfo>(publicFilePath(slug), {
-            signal,
-            auth: 'none',
-            handleAuthErrors: false,
-          }),
+          // Sent with the session (admin token or API key): the owner's look is not counted (issue 35 point 14).
+          api.get<PublicFileInfo>(publicFilePath(slug), { signal, handleAuthErrors: false }),
         (file) => !file.requires_password,
       ),
     enabled: slug !== '',
@@ -40,11 +37,7 @@ export function usePublicFile(slug: string) {
 }
 
 export function verifyFilePassword(slug: string, password: string): Promise<PublicFileDetails> {
-  return api.post<PublicFileDetails>(
-    `${publicFilePath(slug)}/verify`,
-    { password },
-    { auth: 'none', handleAuthErrors: false },
-  );
+  return api.post<PublicFileDetails>(`${publicFilePath(slug)}/verify`, { password }, { handleAuthErrors: false });
 }
 
 export function officePreview(slug: string, token: string, signal?: AbortSignal): Promise<OfficePreviewResult> {

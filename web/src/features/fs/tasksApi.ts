@@ -1,6 +1,6 @@
 /** Copy tasks (docs/api/fs-tasks.md): start, list (polled while one runs), cancel, retry, clear completed. */
 import type { BatchCopyResult, TaskView } from '@clipnest/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { FS_QUERY_KEY } from './api';
 
@@ -24,7 +24,8 @@ export function useTask(id: string, enabled: boolean) {
   return useQuery({
     queryKey: [...TASKS_KEY, id],
     queryFn: ({ signal }) => api.get<TaskView>(`/fs/tasks/${encodeURIComponent(id)}`, { signal }),
-    refetchInterval: (q) => (q.state.data && isActive(q.state.data) ? TASK_POLL_MS : false),
+    // A task that is gone (cleared in another tab, 404) is not asked for again.
+    refetchInterval: (q) => (q.state.error === null && q.state.data && isActive(q.state.data) ? TASK_POLL_MS : false),
     enabled,
     retry: false,
   });
@@ -39,11 +40,33 @@ export function useTaskAction() {
   });
 }
 
+type TaskList = { items: TaskView[]; total: number };
+
+/**
+ * After "Clear completed": the completed tasks leave the list at once (their rows, and the detail queries of
+ * expanded rows, unmount), their detail queries are dropped, and only the list is read again. Invalidating the
+ * whole TASKS_KEY prefix would read every expanded row's task again, cleared ones included: a 404 each.
+ */
+export async function afterClearCompleted(client: QueryClient): Promise<void> {
+  const list = client.getQueryData<TaskList>(TASKS_KEY);
+  const cleared = new Set((list?.items ?? []).filter((task) => task.status === 'completed').map((task) => task.id));
+  if (list) {
+    const items = list.items.filter((task) => !cleared.has(task.id));
+    client.setQueryData<TaskList>(TASKS_KEY, { ...list, items, total: Math.max(0, list.total - cleared.size) });
+  }
+  for (const id of cleared) {
+    await client.cancelQueries({ queryKey: [...TASKS_KEY, id], exact: true });
+    client.removeQueries({ queryKey: [...TASKS_KEY, id], exact: true });
+  }
+  await client.invalidateQueries({ queryKey: TASKS_KEY, exact: true });
+}
+
 export function useClearCompleted() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: () => api.delete<{ cleared: number }>('/fs/tasks/completed'),
-    onSettled: () => client.invalidateQueries({ queryKey: TASKS_KEY }),
+    onSuccess: () => afterClearCompleted(client),
+    onError: () => client.invalidateQueries({ queryKey: TASKS_KEY, exact: true }),
   });
 }
 

@@ -51,7 +51,7 @@ import {
   validateShareOptions,
   type ShareOptionsState,
 } from '../pastes/shareForm';
-import { useDraft } from './useDraft';
+import { replaceUndoably, useDraft, type Draft } from './useDraft';
 
 const PREVIEW_ID = 'home-preview';
 const MD_EXTENSIONS = /\.(md|markdown|mdown|mkd|mdwn|mdtxt|mdtext|rmd)$/i;
@@ -77,6 +77,8 @@ export default function HomePage() {
   const [submitting, setSubmitting] = useState(false);
   const [created, setCreated] = useState<{ paste: PasteCreated; key?: string } | null>(null);
   const [confirmClear, setConfirmClear] = useState(false);
+  /** A file read for import while the editor holds text: replaced only once the user says so. */
+  const [pendingImport, setPendingImport] = useState<{ name: string; draft: Draft } | null>(null);
   const [exporting, setExporting] = useState<'docx' | 'png' | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const editorRef = useRef<HTMLTextAreaElement>(null);
@@ -167,11 +169,34 @@ export default function HomePage() {
         toast.error(t('paste.home.importNotText', { name: file.name }));
         return;
       }
-      setDraft({ content: text, type: MD_EXTENSIONS.test(file.name) ? 'markdown' : type });
-      toast.success(t('paste.home.imported', { name: file.name }));
+      const next: Draft = { content: text, type: MD_EXTENSIONS.test(file.name) ? 'markdown' : type };
+      // Like Clear: text in the editor is never replaced without asking.
+      if (content.trim()) setPendingImport({ name: file.name, draft: next });
+      else applyImport(file.name, next);
     } catch (error) {
       toast.error(errorMessage(error));
     }
+  }
+
+  /**
+   * Puts an imported file into the editor as one undoable step: Ctrl/⌘+Z in the editor brings the previous
+   * text back, and so does the toast's Undo (the mode too).
+   */
+  function applyImport(name: string, next: Draft) {
+    const previous = draft;
+    const editor = editorRef.current;
+    if (!editor || !replaceUndoably(editor, next.content)) setDraft(next);
+    else setDraft((d) => ({ ...d, content: next.content, type: next.type }));
+    setContentTouched(false);
+    toast.success(t('paste.home.imported', { name }), {
+      action: {
+        label: t('paste.home.importUndo'),
+        onClick: () => {
+          setDraft(previous);
+          toast.success(t('paste.home.importUndone'));
+        },
+      },
+    });
   }
 
   async function submit() {
@@ -417,6 +442,19 @@ export default function HomePage() {
 
       {created && <ShareResult created={created.paste} linkKey={created.key} onHide={hideResult} />}
 
+      <ConfirmDialog
+        open={pendingImport !== null}
+        onOpenChange={(open) => !open && setPendingImport(null)}
+        title={t('paste.home.importTitle', { name: pendingImport?.name ?? '' })}
+        description={t('paste.home.importBody')}
+        confirmLabel={t('paste.home.importReplace')}
+        onConfirm={() => {
+          const chosen = pendingImport;
+          setPendingImport(null);
+          // After the dialog has closed and handed the focus back: the editor can take it for the undoable write.
+          if (chosen) window.setTimeout(() => applyImport(chosen.name, chosen.draft), 50);
+        }}
+      />
       <ConfirmDialog
         open={confirmClear}
         onOpenChange={setConfirmClear}

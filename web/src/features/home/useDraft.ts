@@ -38,3 +38,29 @@ export function useDraft() {
   }, [draft]);
   return [draft, setDraft] as const;
 }
+
+/**
+ * Replaces all text of `editor` the way typing would, so the browser's own undo (Ctrl/⌘+Z) restores what was
+ * there before in one step. The input event it fires reaches React's onChange. False when the browser cannot
+ * (the editor is hidden, or no `insertText` command): the caller then sets the text itself.
+ */
+export function replaceUndoably(editor: HTMLTextAreaElement, text: string): boolean {
+  if (editor.offsetParent === null || typeof document.execCommand !== 'function') return false;
+  const active = document.activeElement;
+  editor.focus();
+  editor.select();
+  let done: boolean;
+  try {
+    // Deprecated but still the only way to write into a field's undo history (Chromium, Firefox, Safari).
+    done = text === '' ? document.execCommand('delete') : document.execCommand('insertText', false, text);
+  } catch {
+    done = false;
+  }
+  if (!done || editor.value !== text) {
+    if (active instanceof HTMLElement && active !== editor) active.focus();
+    return false;
+  }
+  editor.setSelectionRange(0, 0);
+  editor.scrollTop = 0;
+  return true;
+}

@@ -133,6 +133,12 @@ function PasteContent({
           </div>
         </div>
         <Meta paste={paste} />
+        {/* The owner's look is not counted and asks no password (issue 35 point 14): say so, visitors differ. */}
+        {paste.is_owner && (paste.max_views > 0 || paste.has_password) && (
+          <p className="text-xs text-muted-foreground" data-testid="owner-note">
+            {t('paste.view.ownerNote')}
+          </p>
+        )}
         {encrypted && <p className="text-xs text-muted-foreground">{t('paste.view.noServerFeatures')}</p>}
       </header>
 

@@ -50,12 +50,27 @@ interface Sort {
   order: 'asc' | 'desc';
 }
 
+/** Gone because its view limit is used up (its expiry time, if any, is still ahead). */
+function viewsUsedUp(paste: Pick<PasteListItem, 'max_views' | 'views'>): boolean {
+  return paste.max_views > 0 && paste.views >= paste.max_views;
+}
+
+/** Past its expiry time. */
+function timeExpired(paste: Pick<PasteListItem, 'expires_at'>): boolean {
+  return paste.expires_at !== null && Date.parse(paste.expires_at) <= Date.now();
+}
+
 function StatusBadges({ paste }: { paste: PasteListItem }) {
   const { t } = useTranslation();
   return (
-    <div className="flex gap-1">
+    <div className="flex flex-wrap gap-1">
       {paste.expired ? (
-        <Badge tone="danger">{t('paste.manage.status.expired')}</Badge>
+        // "Expired" beside "expires in 55 minutes" read as a contradiction: say why it is gone.
+        <Badge tone="danger" data-testid="paste-status">
+          {viewsUsedUp(paste) && !timeExpired(paste)
+            ? t('paste.manage.status.noViewsLeft')
+            : t('paste.manage.status.expired')}
+        </Badge>
       ) : (
         <Badge tone="success">{t('paste.manage.status.active')}</Badge>
       )}
@@ -88,7 +103,7 @@ function Views({ paste }: { paste: PasteListItem }) {
 function Expiry({ paste, compact = false }: { paste: PasteListItem; compact?: boolean }) {
   const { t, i18n } = useTranslation();
   if (!paste.expires_at) return <span className="text-muted-foreground">{t('time.never')}</span>;
-  const tone = paste.expired ? 'text-destructive-soft-foreground' : undefined;
+  const tone = timeExpired(paste) ? 'text-destructive-soft-foreground' : undefined;
   if (compact) return <RelativeTime iso={paste.expires_at} className={tone} />;
   return (
     <span className="flex flex-col">
@@ -99,17 +114,28 @@ function Expiry({ paste, compact = false }: { paste: PasteListItem; compact?: bo
 }
 
 function Title({ paste }: { paste: PasteListItem }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <div className="min-w-0">
       <p className="truncate font-medium">{paste.remark || paste.slug}</p>
       <p className="truncate text-xs text-muted-foreground">
         <span className="font-mono">/paste/{paste.slug}</span>
         <span aria-hidden="true"> · </span>
-        {paste.type === 'markdown' ? t('paste.type.markdown') : t('paste.type.text')}
+        {/* The server cannot read an encrypted paste: neither its type nor a preview are known. */}
+        {paste.encrypted
+          ? t('paste.manage.e2eeType')
+          : paste.type === 'markdown'
+            ? t('paste.type.markdown')
+            : t('paste.type.text')}
       </p>
-      <p className="mt-0.5 line-clamp-1 text-xs text-muted-foreground" title={paste.preview}>
-        {paste.preview.replace(/\s+/g, ' ').slice(0, 120) || t('paste.manage.emptyPreview')}
+      <p
+        className="mt-0.5 line-clamp-1 text-xs text-muted-foreground"
+        title={paste.preview}
+        data-testid="paste-preview"
+      >
+        {paste.encrypted
+          ? t('paste.manage.e2eePreview', { size: formatBytes(paste.size, i18n.language) })
+          : paste.preview.replace(/\s+/g, ' ').slice(0, 120) || t('paste.manage.emptyPreview')}
       </p>
     </div>
   );

@@ -1,7 +1,7 @@
 import { hasPermission, Permission } from '@clipnest/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { ClipboardPaste, CloudUpload, FileUp, Link2, LogIn } from 'lucide-react';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
 import { Link } from '../../lib/router';
 import { toast } from '../../lib/toast';
@@ -83,10 +83,30 @@ function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
   const busy = queue.items.some(isActive);
   const finished = queue.items.some((item) => item.stage === 'completed' || item.stage === 'cancelled');
 
-  const addFiles = (files: File[]) => {
-    const added = queue.add(files);
-    if (added > 0) toast.success(t('files.upload.added', { count: added }));
+  /**
+   * Files over the size limit are refused at once, in red, and never queued (a queued one read "Ready" and
+   * came with a green "1 file added"); the others are added.
+   */
+  const addFiles = (files: File[], kind: 'added' | 'pasted' = 'added') => {
+    const tooLarge = limit === undefined ? [] : files.filter((file) => file.size > limit);
+    const accepted = files.filter((file) => !tooLarge.includes(file));
+    if (tooLarge.length > 0 && limit !== undefined) {
+      const size = formatBytes(limit, i18n.language);
+      toast.error(
+        tooLarge.length === 1
+          ? t('files.upload.refusedOne', { name: tooLarge[0]!.name, limit: size })
+          : t('files.upload.refusedMany', { count: tooLarge.length, limit: size }),
+      );
+    }
+    if (accepted.length === 0) return;
+    const added = queue.add(accepted);
+    toast.success(t(kind === 'added' ? 'files.upload.added' : 'files.upload.pasted', { count: added }));
   };
+
+  const addFilesRef = useRef(addFiles);
+  useEffect(() => {
+    addFilesRef.current = addFiles;
+  });
 
   // Paste files from the clipboard anywhere on the page (spec: paste from clipboard).
   useEffect(() => {
@@ -94,12 +114,11 @@ function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
       const files = Array.from(event.clipboardData?.files ?? []);
       if (files.length === 0) return;
       event.preventDefault();
-      const added = queue.add(files.map(namePasted));
-      toast.success(t('files.upload.pasted', { count: added }));
+      addFilesRef.current(files.map(namePasted), 'pasted');
     };
     window.addEventListener('paste', onPaste);
     return () => window.removeEventListener('paste', onPaste);
-  }, [queue, t]);
+  }, []);
 
   const startUpload = () => {
     setSubmitted(true);

@@ -90,7 +90,11 @@ function QueueRow({
               ? `${formatBytes(item.loaded, i18n.language)} / ${formatBytes(item.total, i18n.language)}`
               : formatBytes(item.total, i18n.language)}
             {' · '}
-            <span data-testid="upload-stage">{t(`files.upload.stage.${item.stage}`)}</span>
+            <span data-testid="upload-stage" className={item.problem ? 'text-destructive-soft-foreground' : undefined}>
+              {item.problem && item.stage === 'pending'
+                ? t('files.upload.stage.refused')
+                : t(`files.upload.stage.${item.stage}`)}
+            </span>
           </p>
         </div>
         <div className="flex shrink-0 items-center gap-0.5">

@@ -1,12 +1,13 @@
 import type { FsEntryView } from '@clipnest/contract';
 import { FS_UPDATE_MAX_BYTES } from '@clipnest/contract/fs-limits';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from '../../../lib/useTranslation';
 import { toast } from '../../../lib/toast';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Textarea } from '../../../components/ui/input';
 import { Skeleton } from '../../../components/ui/skeleton';
@@ -25,11 +26,31 @@ async function readText(path: string, signal: AbortSignal): Promise<string> {
   return response.text();
 }
 
-/** The editor for text files: loads through fs/download, saves through fs/update (10 MB at most). */
-function TextEditor({ entry, canSave, onSaved }: { entry: FsEntryView; canSave: boolean; onSaved: () => void }) {
+/** Ctrl+S, or ⌘S on a Mac. */
+export function isSaveShortcut(event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>) {
+  return (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 's';
+}
+
+/**
+ * The editor for text files: loads through fs/download, saves through fs/update (10 MB at most) with the
+ * button or Ctrl/⌘+S. Tells the dialog whether there are unsaved changes, so closing asks first.
+ */
+function TextEditor({
+  entry,
+  canSave,
+  onSaved,
+  onDirtyChange,
+}: {
+  entry: FsEntryView;
+  canSave: boolean;
+  onSaved: () => void;
+  onDirtyChange: (dirty: boolean) => void;
+}) {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const textKey = ['fs', 'text', entry.path, entry.etag ?? entry.modified ?? ''];
   const text = useQuery({
-    queryKey: ['fs', 'text', entry.path, entry.etag ?? entry.modified ?? ''],
+    queryKey: textKey,
     queryFn: ({ signal }) => readText(entry.path, signal),
     retry: false,
   });
@@ -37,11 +58,25 @@ function TextEditor({ entry, canSave, onSaved }: { entry: FsEntryView; canSave: 
   const update = useUpdateText();
   const value = draft ?? text.data ?? '';
   const tooLarge = new Blob([value]).size > FS_UPDATE_MAX_BYTES;
+  const dirty = draft !== null && draft !== text.data;
+
+  useEffect(() => onDirtyChange(dirty), [dirty, onDirtyChange]);
+  useEffect(() => () => onDirtyChange(false), [onDirtyChange]);
+  // Leaving the page (reload, closing the tab) with unsaved changes asks too.
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
 
   async function save() {
+    if (!canSave || !dirty || tooLarge || update.isPending) return;
     try {
       await update.mutateAsync({ path: entry.path, content: value });
       toast.success(t('fs.explorer.saved', { name: entry.name }));
+      // What was saved is now the file's text: no flash of the old text before the list refresh reloads it.
+      queryClient.setQueryData(textKey, value);
       setDraft(null);
       onSaved();
     } catch (error) {
@@ -52,7 +87,15 @@ function TextEditor({ entry, canSave, onSaved }: { entry: FsEntryView; canSave: 
   if (text.isPending) return <Skeleton className="h-64 w-full" />;
   if (text.isError) return <Alert tone="danger">{errorMessage(text.error)}</Alert>;
   return (
-    <div className="flex flex-col gap-3">
+    <div
+      className="flex flex-col gap-3"
+      onKeyDown={(event) => {
+        if (!isSaveShortcut(event.nativeEvent)) return;
+        // Never the browser's "save page as", wherever the focus is in the editor.
+        event.preventDefault();
+        void save();
+      }}
+    >
       <Textarea
         aria-label={t('fs.explorer.editorLabel', { name: entry.name })}
         data-testid="fs-editor"
@@ -64,8 +107,15 @@ function TextEditor({ entry, canSave, onSaved }: { entry: FsEntryView; canSave: 
       />
       {tooLarge && <Alert tone="danger">{t('errors.editor.tooLarge')}</Alert>}
       {canSave && (
-        <div className="flex justify-end">
-          <Button onClick={() => void save()} loading={update.isPending} disabled={draft === null || tooLarge}>
+        <div className="flex flex-wrap items-center justify-end gap-3">
+          <span className="me-auto text-xs text-muted-foreground" data-testid="fs-editor-state">
+            {dirty ? (
+              <span className="font-medium text-warning-soft-foreground">{t('fs.explorer.unsavedBadge')}</span>
+            ) : (
+              t('fs.explorer.saveHint')
+            )}
+          </span>
+          <Button onClick={() => void save()} loading={update.isPending} disabled={!dirty || tooLarge}>
             {t('common.save')}
           </Button>
         </div>
@@ -108,27 +158,48 @@ export function PreviewDialog({
   onSaved: () => void;
 }) {
   const { t, i18n } = useTranslation();
+  const [dirty, setDirty] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  // Esc, × and a click outside all end here: with unsaved edits, ask before they are thrown away.
+  const requestClose = () => {
+    if (dirty) setConfirming(true);
+    else onClose();
+  };
   return (
-    <Dialog open={entry !== null} onOpenChange={(open) => !open && onClose()}>
-      {entry && (
-        <DialogContent
-          className="sm:max-w-4xl"
-          title={<span className="break-all">{entry.name}</span>}
-          description={formatBytes(entry.size, i18n.language)}
-          footer={
-            <Button variant="secondary" onClick={() => onDownload(entry)}>
-              <Download className="size-4" aria-hidden="true" />
-              {t('fs.explorer.download')}
-            </Button>
-          }
-        >
-          {isEditable(entry) ? (
-            <TextEditor entry={entry} canSave={canEdit} onSaved={onSaved} />
-          ) : (
-            <MediaPreview key={entry.path} entry={entry} />
-          )}
-        </DialogContent>
-      )}
-    </Dialog>
+    <>
+      <Dialog open={entry !== null} onOpenChange={(open) => !open && requestClose()}>
+        {entry && (
+          <DialogContent
+            className="sm:max-w-4xl"
+            title={<span className="break-all">{entry.name}</span>}
+            description={formatBytes(entry.size, i18n.language)}
+            footer={
+              <Button variant="secondary" onClick={() => onDownload(entry)}>
+                <Download className="size-4" aria-hidden="true" />
+                {t('fs.explorer.download')}
+              </Button>
+            }
+          >
+            {isEditable(entry) ? (
+              <TextEditor key={entry.path} entry={entry} canSave={canEdit} onSaved={onSaved} onDirtyChange={setDirty} />
+            ) : (
+              <MediaPreview key={entry.path} entry={entry} />
+            )}
+          </DialogContent>
+        )}
+      </Dialog>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={t('fs.explorer.unsavedTitle', { name: entry?.name ?? '' })}
+        description={t('fs.explorer.unsavedBody')}
+        confirmLabel={t('fs.explorer.unsavedDiscard')}
+        onConfirm={() => {
+          setConfirming(false);
+          setDirty(false);
+          onClose();
+        }}
+      />
+    </>
   );
 }
