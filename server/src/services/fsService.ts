@@ -21,7 +21,7 @@ import type { Vfs } from '../vfs/vfs.js';
 import type { FileShareService } from './fileShareService.js';
 import type { ContentMode, ContentRequest, ContentResult } from './fileServingService.js';
 import { cleanMimetype, ownTypePolicy, servingPolicy } from './fileServing.js';
-import { creatorId, type AdminPrincipal, type Principal } from './principal.js';
+import { creatorId, type Principal } from './principal.js';
 import { safeEqual } from '../security/secrets.js';
 import { storageToAppError } from './storageErrors.js';
 
