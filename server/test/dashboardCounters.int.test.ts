@@ -128,40 +128,44 @@ describe.each(dbTargets)('dashboard counters on %s', (target) => {
         const res = await upload(server, `content of ${name}`, { token, filename: name });
         expect(res.status).toBe(201);
       }
-      await insertStorageConfig(db, [{ id: 'cfg-a' }, { id: 'cfg-b' }]);
+      await insertStorageConfig(db, [{ id: 'cfg-aaaa' }, { id: 'cfg-bbbb' }]);
       await insertFile(db, [
-        { id: 'fa1', storage_config_id: 'cfg-a', size: 100, created_at: '2026-02-01T00:00:00.000Z' },
-        { id: 'fa2', storage_config_id: 'cfg-a', size: 200, created_at: '2026-02-01T12:00:00.000Z' },
-        { id: 'fb1', storage_config_id: 'cfg-b', size: 300, created_at: '2026-02-02T00:00:00.000Z' },
+        { id: 'file-fa1', storage_config_id: 'cfg-aaaa', size: 100, created_at: '2026-02-01T00:00:00.000Z' },
+        { id: 'file-fa2', storage_config_id: 'cfg-aaaa', size: 200, created_at: '2026-02-01T12:00:00.000Z' },
+        { id: 'file-fb1', storage_config_id: 'cfg-bbbb', size: 300, created_at: '2026-02-02T00:00:00.000Z' },
       ]);
       await expectCountersExact(db);
 
       const uploaded = await db.selectFrom('files').select('id').where('storage_config_id', '=', localId).execute();
       const del = await server.call('DELETE', '/api/files/batch-delete', {
         token,
-        body: { ids: [uploaded[0]!.id, 'fb1'], delete_mode: 'both' },
+        body: { ids: [uploaded[0]!.id, 'file-fb1'], delete_mode: 'both' },
       });
       expect(del.status).toBe(200);
       await expectCountersExact(db);
 
-      await db.updateTable('files').set({ size: 150 }).where('id', '=', 'fa1').execute();
+      await db.updateTable('files').set({ size: 150 }).where('id', '=', 'file-fa1').execute();
       await expectCountersExact(db);
-      await db.updateTable('files').set({ storage_config_id: 'cfg-b' }).where('id', '=', 'fa2').execute();
+      await db.updateTable('files').set({ storage_config_id: 'cfg-bbbb' }).where('id', '=', 'file-fa2').execute();
       await expectCountersExact(db);
       // Several rows in one statement, size and config at once; then a day change; then a no-op update.
       await db
         .updateTable('files')
-        .set({ storage_config_id: 'cfg-a', size: sql<number>`size + 1` })
-        .where('id', 'in', ['fa1', 'fa2'])
+        .set({ storage_config_id: 'cfg-aaaa', size: sql<number>`size + 1` })
+        .where('id', 'in', ['file-fa1', 'file-fa2'])
         .execute();
-      await db.updateTable('files').set({ created_at: '2026-03-01T00:00:00.000Z' }).where('id', '=', 'fa1').execute();
+      await db
+        .updateTable('files')
+        .set({ created_at: '2026-03-01T00:00:00.000Z' })
+        .where('id', '=', 'file-fa1')
+        .execute();
       await db.updateTable('pastes').set({ created_at: '2025-12-31T00:00:00.000Z' }).execute();
       await db
         .updateTable('files')
         .set({ views: sql<number>`views + 1` })
         .execute();
       await expectCountersExact(db);
-      const usage = await server.built.services.storageConfigs.usedBytes('cfg-a');
+      const usage = await server.built.services.storageConfigs.usedBytes('cfg-aaaa');
       expect(usage).toBe(151 + 201);
     });
 
@@ -181,7 +185,7 @@ describe.each(dbTargets)('dashboard counters on %s', (target) => {
       async () => {
         await insertPaste(db, [{ id: 'to-truncate-1' }, { id: 'to-truncate-2' }]);
         await insertStorageConfig(db, { id: 'cfg-truncate' });
-        await insertFile(db, { id: 'ft1', storage_config_id: 'cfg-truncate', size: 42 });
+        await insertFile(db, { id: 'file-ft1', storage_config_id: 'cfg-truncate', size: 42 });
         const saved = {
           pastes: await db.selectFrom('pastes').selectAll().execute(),
           files: await db.selectFrom('files').selectAll().execute(),
@@ -213,13 +217,13 @@ describe.each(dbTargets)('dashboard counters on %s', (target) => {
 
       // Overwrite over a changed install: extra rows go, the backup's rows come back.
       await insertPaste(db, [{ id: 'extra1' }, { id: 'extra2' }]);
-      await insertFile(db, { id: 'extra-file', storage_config_id: 'cfg-b', size: 999 });
+      await insertFile(db, { id: 'extra-file', storage_config_id: 'cfg-bbbb', size: 999 });
       await backups.restore(file, 'overwrite');
       await expectCountersExact(db);
       expect((await compareCounters(db)).counters).toEqual(before.counters);
 
       // Merge: rows already there are skipped (not counted twice), missing ones come back.
-      await db.deleteFrom('files').where('id', '=', 'fa1').execute();
+      await db.deleteFrom('files').where('id', '=', 'file-fa1').execute();
       await insertPaste(db, { id: 'kept-by-merge', created_at: '2026-04-01T00:00:00.000Z' });
       await backups.restore(file, 'merge');
       await expectCountersExact(db);
