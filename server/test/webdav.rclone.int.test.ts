@@ -40,6 +40,12 @@ describe.each(dbTargets.slice(0, 1))('rclone over WebDAV on %s', (target) => {
   beforeAll(async () => {
     [server, s3] = await Promise.all([startTestServer(target), startS3rver()]);
     const token = await server.login();
+    // The 200 MB file is above the default max upload size (100 MB), which WebDAV PUT honours too.
+    const raised = await server.call('PUT', '/api/admin/settings/group/1', {
+      token,
+      body: { max_upload_size: 1, max_upload_size_unit: 'GB' },
+    });
+    expect(raised.status).toBe(200);
     const localId = await mountableLocalConfig(server, token);
     await createMount(server, token, { path: '/local', storage_config_id: localId, webdav_policy: 'native_proxy' });
     // Default mount settings (webdav_policy 302_redirect).
