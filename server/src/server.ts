@@ -36,6 +36,7 @@ import { migrations } from './db/migrations/index.js';
 import { SecretCipher } from './security/cipher.js';
 import { resolveEncryptionKey } from './security/encryptionKey.js';
 import { ApiKeyService } from './services/apiKeyService.js';
+import { basePathState } from './services/treeFolders.js';
 import { AuthService } from './services/authService.js';
 import { SecretAttemptLimiter } from './services/secretAttemptLimiter.js';
 import { SecretAttemptRepository } from './repositories/secretAttemptRepository.js';
@@ -135,7 +136,14 @@ function buildServices(
     clock,
     tokenTtlMs: config.adminTokenTtlMs,
   });
-  const apiKeys = new ApiKeyService({ keys: new ApiKeyRepository(db), cipher, clock, limiter: secretAttempts });
+  const apiKeys = new ApiKeyService({
+    keys: new ApiKeyRepository(db),
+    cipher,
+    clock,
+    limiter: secretAttempts,
+    // `vfs` is made below; this runs only on a request, after it exists.
+    basePathState: (path) => basePathState(vfs, path),
+  });
   const settings = new SettingsService({
     settings: new SettingsRepository(db),
     clock,
