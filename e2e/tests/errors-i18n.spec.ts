@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { call } from '../support/api';
 import { expect, seedStorage, test } from '../support/fixtures';
@@ -7,21 +5,7 @@ import { uploadViaApi } from '../support/files';
 import { createPaste } from '../support/pastes';
 
 // Issue 35 point 12: in the Chinese UI every error is worded by the UI from its kind; the server's English
-// sentence is only a detail the user expands ("详细信息").
-const shots = process.env.CLIPNEST_SHOTS === '1' ? (process.env.ERRORS_SHOTS_DIR ?? '/tmp/errors-shots') : null;
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (!shots) return;
-  mkdirSync(shots, { recursive: true });
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate((mode) => document.documentElement.classList.toggle('dark', mode === 'dark'), theme);
-    for (const width of [390, 1280]) {
-      await page.setViewportSize({ width, height: 844 });
-      await page.screenshot({ path: path.join(shots, `${name}-${theme}-${width}.png`) });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 844 });
-}
+// sentence is only a detail the user expands ("详细信息"). Screenshots: errors-keys-screenshots.spec.ts.
 
 /** The server sentence is inside a closed "Details" expander: present, not visible until opened. */
 async function expectBehindDetails(page: Page, serverText: RegExp, summary: string): Promise<void> {
@@ -44,7 +28,6 @@ test.describe('zh-CN: errors in Chinese, server sentences only behind Details', 
     await page.getByRole('button', { name: '解锁' }).click();
     await expect(page.getByRole('alert').filter({ hasText: '密码错误' })).toBeVisible();
     await expect(page.getByRole('alert').filter({ hasText: /wrong password/i })).toHaveCount(0);
-    await shot(page, 'paste-wrong-password-zh');
     await expectBehindDetails(page, /^wrong password$/, '详细信息');
   });
 
@@ -72,7 +55,6 @@ test.describe('zh-CN: errors in Chinese, server sentences only behind Details', 
     await expect(state.getByRole('heading')).toHaveText(/[\u4e00-\u9fff]/);
     const visibleText = await state.evaluate((el) => (el as HTMLElement).innerText);
     expect(visibleText).not.toMatch(/[a-z]{4,} [a-z]{3,}/i); // no English sentence on show
-    await shot(page, 'file-used-up-zh');
     await state.getByTestId('error-details').locator('summary').click();
     await expect(state.getByTestId('error-details').locator('p')).toHaveText(/[a-z]/i);
   });
@@ -103,7 +85,6 @@ test.describe('zh-CN: errors in Chinese, server sentences only behind Details', 
     await expect(result.getByTestId('storage-test-step')).toHaveCount(3);
     await expect(result.getByText(/wrote \d+ bytes/)).toBeHidden();
     await expect(result.getByTestId('storage-test-step').first()).toContainText('通过');
-    await shot(page, 'storage-test-zh');
     await result.getByTestId('error-details').first().locator('summary').click();
     await expect(result.getByText(/wrote \d+ bytes/)).toBeVisible();
   });
@@ -116,7 +97,6 @@ test.describe('en: the same screens in English', () => {
     await page.getByRole('textbox', { name: 'Password' }).fill('nope');
     await page.getByRole('button', { name: 'Unlock' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Wrong password' })).toBeVisible();
-    await shot(page, 'paste-wrong-password-en');
     await expectBehindDetails(page, /^wrong password$/, 'Details');
   });
 });

@@ -51,7 +51,7 @@ export function FileErrorState({
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
         <p className="mt-2 text-muted-foreground">{body}</p>
-        {kind !== 'notFound' && <ErrorDetails detail={detail} className="mt-3" />}
+        {kind !== 'notFound' && <ErrorDetails detail={detail} className="mx-auto mt-3 w-fit max-w-full" />}
       </div>
       <div className="mt-2 flex flex-wrap justify-center gap-2">
         {retryable && onRetry && (

@@ -34,7 +34,7 @@ export function PasteFullState({
       <div>
         <h1 className="text-xl font-semibold tracking-tight">{t(`paste.view.${kind}Title`)}</h1>
         <p className="mt-2 text-sm text-muted-foreground">{message ?? t(`paste.view.${kind}Body`)}</p>
-        <ErrorDetails detail={detail} className="mt-3" />
+        <ErrorDetails detail={detail} className="mx-auto mt-3 w-fit max-w-full" />
       </div>
       <div className="mt-1 flex flex-wrap justify-center gap-2">
         {onRetry && (
