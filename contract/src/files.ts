@@ -179,6 +179,8 @@ export interface FileView {
   use_proxy: boolean;
   s3_config_id: string;
   storage_config_name: string | null;
+  /** The config is the built-in local one (its default name is English: clients word it themselves). */
+  storage_config_builtin: boolean;
   /** 'local' | 's3' */
   provider_type: string;
   storage_path: string;

@@ -17,6 +17,9 @@
  */
 import { z } from './zod.js';
 
+/** The name the server gives the built-in local config (an English default: clients translate it). */
+export const BUILTIN_LOCAL_CONFIG_NAME = 'Local storage';
+
 export const STORAGE_TYPES = ['local', 's3'] as const;
 export type StorageType = (typeof STORAGE_TYPES)[number];
 
@@ -293,6 +296,10 @@ export interface StorageConfigView {
   /** Bytes currently used by file shares stored in this config. */
   used_bytes: number;
   is_default: boolean;
+  /**
+   * The config the server makes itself (local, DATA_DIR/storage/local). While its name is still
+   * BUILTIN_LOCAL_CONFIG_NAME, clients show their own word for it (the name is an English default).
+   */
   is_builtin: boolean;
   created_at: string;
   updated_at: string;

@@ -1,6 +1,7 @@
 /** Direct API calls for test setup (the UI under test is never used to arrange state). */
 import { ALL_PERMISSIONS, Permission, type ApiEnvelope, type ApiKeyView } from '@clipnest/contract';
 import { BASE_URL, E2E_ADMIN } from './env';
+import { ensureMount } from './mounts';
 
 type Envelope<T> = ApiEnvelope<T>;
 export type KeyView = ApiKeyView;
@@ -58,6 +59,8 @@ export async function seedSampleKeys(
   photos = { name: 'photo-backup', basic_path: '/photos' },
 ): Promise<void> {
   await deleteAllKeys(token);
+  // The base path must lie in the mount tree (issue 35 point 16).
+  await ensureMount(token, `/${photos.basic_path.split('/')[1]}`);
   await createKey(token, { name: 'ci-deploy', permissions: Perm.TEXT | Perm.FILE_SHARE, expires_in_days: 30 });
   await createKey(token, {
     ...photos,

@@ -40,6 +40,21 @@ export async function mount(token: string, name: string, mountPath: string, conf
   return ok<MountView>('POST', '/mount/create', token, { name, path: mountPath, storage_config_id: configId });
 }
 
+export async function deleteMount(token: string, id: string): Promise<void> {
+  await ok('DELETE', `/mount/${id}`, token);
+}
+
+/**
+ * A mount at `mountPath` over a fresh local folder, unless one is already there. A key's base path must lie in
+ * the mount tree (issue 35 point 16), so tests that give keys a base path make the mount first.
+ */
+export async function ensureMount(token: string, mountPath: string): Promise<void> {
+  const list = await ok<{ items: MountView[] }>('GET', '/mount/list', token);
+  if (list.items.some((m) => m.path === mountPath)) return;
+  const { config } = await localStorage(token, `mount${mountPath.replace(/\W+/g, '-')}`);
+  await mount(token, mountPath.slice(1) || 'root', mountPath, config.id);
+}
+
 export async function deleteAllMounts(token: string): Promise<void> {
   const list = await ok<{ items: MountView[] }>('GET', '/mount/list', token);
   for (const m of list.items) await ok('DELETE', `/mount/${m.id}`, token);

@@ -1,5 +1,6 @@
-import { deleteAllKeys, listKeys, Perm, uniqueName } from '../support/api';
-import { expect, test } from '../support/fixtures';
+import { createKey, deleteAllKeys, listKeys, Perm, uniqueName } from '../support/api';
+import { expect, seedStorage, test } from '../support/fixtures';
+import { ensureMount } from '../support/mounts';
 
 test.describe('key management', () => {
   test.beforeEach(async ({ token }) => {
@@ -7,6 +8,7 @@ test.describe('key management', () => {
   });
 
   test('create, edit and delete a key', async ({ adminPage: page, token }) => {
+    await ensureMount(token, '/team');
     await page.goto('/admin/key-management');
     await expect(page.getByText('No API keys yet')).toBeVisible();
 
@@ -109,5 +111,54 @@ test.describe('key management', () => {
     await expect(page.getByTestId('key-row')).toBeHidden();
     await card.getByRole('button', { name: 'Edit “phone-key”' }).click();
     await expect(page.getByRole('dialog', { name: 'Edit “phone-key”' })).toBeVisible();
+  });
+  test('base path: picked in the tree and checked by the server; a key holder sent back is told why', async ({
+    adminPage: page,
+    token,
+    browser,
+  }) => {
+    await ensureMount(token, '/team');
+    await page.goto('/admin/key-management');
+    await page.getByRole('button', { name: 'New key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New API key' });
+    const name = uniqueName('picker');
+    await dialog.getByLabel('Name', { exact: true }).fill(name);
+    // A path no mount holds: the server refuses it, and the form says why in the UI's words.
+    await dialog.getByLabel('Base path').fill('/no-such-mount');
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    await expect(dialog.getByText('No mount holds this path: pick a folder in the tree')).toBeVisible();
+    // The folder picker over the tree.
+    await dialog.getByRole('button', { name: 'Browse the mount tree' }).click();
+    const picker = page.getByRole('dialog', { name: 'Choose the base path' });
+    await expect(picker).toBeVisible();
+    await picker.getByRole('button', { name: 'Up one folder' }).click();
+    await picker.getByTestId('fs-folder-picker').getByRole('button', { name: 'team', exact: true }).click();
+    await expect(picker).toContainText('/team');
+    await picker.getByRole('button', { name: 'Use this folder' }).click();
+    await expect(picker).toHaveCount(0);
+    await expect(dialog.getByLabel('Base path')).toHaveValue('/team');
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('dialog', { name: 'Key created' }).getByRole('button', { name: 'Done' }).click();
+    expect((await listKeys(token)).find((k) => k.name === name)?.basic_path).toBe('/team');
+
+    // A key holder who opens "All mounts" is sent back into /team with a message saying why.
+    const key = await createKey(token, {
+      name: uniqueName('holder'),
+      permissions: Perm.MOUNT_VIEW,
+      basic_path: '/team',
+    });
+    const context = await browser.newContext();
+    const holder = await context.newPage();
+    await seedStorage(holder, {
+      api_key: key.key,
+      api_key_permissions: String(key.permissions),
+      api_key_info: JSON.stringify({ id: key.id, name: key.name, basic_path: '/team', is_guest: 0, role: 'GENERAL' }),
+    });
+    await holder.goto('/mount-explorer');
+    await expect(holder).toHaveURL(/\/mount-explorer\/team$/);
+    await expect(holder.getByTestId('explorer-outside-base')).toHaveText(
+      'This key only reaches /team: / is outside it, so you are back at /team.',
+    );
+    await context.close();
   });
 });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Permission } from '@clipnest/contract';
 import { adminToken, createKey } from '../support/api';
 import { expect, seedStorage, test } from '../support/fixtures';
-import { localStorage, mount } from '../support/mounts';
+import { deleteMount, localStorage, mount } from '../support/mounts';
 
 const out = process.env.WEBDAV_SHOTS_DIR ?? '/tmp/webdav-shots';
 const stamp = Date.now().toString(36);
@@ -28,6 +28,8 @@ test.describe('WebDAV settings page', () => {
         basic_path: mountPath,
       })
     ).key;
+    // A base path must lie in the tree when it is set (issue 35 point 16): the mount goes away afterwards.
+    const nowhere = await mount(token, `Nowhere ${stamp}`, `/nowhere-${stamp}`, config.id);
     nowhereKey = (
       await createKey(token, {
         name: `dav nowhere ${stamp}`,
@@ -35,6 +37,7 @@ test.describe('WebDAV settings page', () => {
         basic_path: `/nowhere-${stamp}`,
       })
     ).key;
+    await deleteMount(token, nowhere.id);
     offKey = (
       await createKey(token, {
         name: `dav off ${stamp}`,

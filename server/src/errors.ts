@@ -33,4 +33,8 @@ export class AppError extends Error {
   static conflict(message: string): AppError {
     return new AppError('CONFLICT', message);
   }
+  /** 409 for a slug (link suffix) in use: `data.fields` names `slug`, so clients word it themselves. */
+  static slugTaken(message = 'the link suffix is taken, try another suffix'): AppError {
+    return new AppError('CONFLICT', message, { data: { fields: [{ path: 'slug', message }] } });
+  }
 }

@@ -37,6 +37,7 @@ import { migrations } from './db/migrations/index.js';
 import { SecretCipher } from './security/cipher.js';
 import { resolveEncryptionKey } from './security/encryptionKey.js';
 import { ApiKeyService } from './services/apiKeyService.js';
+import { basePathState } from './services/treeFolders.js';
 import { AuthService } from './services/authService.js';
 import { SecretAttemptLimiter } from './services/secretAttemptLimiter.js';
 import { SecretAttemptRepository } from './repositories/secretAttemptRepository.js';
@@ -141,7 +142,14 @@ function buildServices(
     tokenTtlMs: config.adminTokenTtlMs,
   });
   const apiKeyRepository = new ApiKeyRepository(db);
-  const apiKeys = new ApiKeyService({ keys: apiKeyRepository, cipher, clock, limiter: secretAttempts });
+  const apiKeys = new ApiKeyService({
+    keys: apiKeyRepository,
+    cipher,
+    clock,
+    limiter: secretAttempts,
+    // `vfs` is made below; this runs only on a request, after it exists.
+    basePathState: (path) => basePathState(vfs, path),
+  });
   // WebDAV locks: kept in the database; writes outside WebDAV (fs API, tasks) honour them through the Vfs guard.
   const davRepository = new DavRepository(db);
   const davLocks = new DavLocks({ repo: davRepository, clock });

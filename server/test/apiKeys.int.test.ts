@@ -1,7 +1,10 @@
 import { Permission, type ApiKeyTestResult, type ApiKeyView } from '@clipnest/contract';
 import { describe, expect, it } from 'vitest';
 import { dbTargets, expectEnvelope, snapshotTable, type TestServer } from './support/harness.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { withAdminServer } from './support/adminServer.js';
+import { createMount, mountableLocalConfig, mountedLocalRoot } from './support/mounts.js';
 
 describe.each(dbTargets)('API keys on %s', (target) => {
   let server: TestServer;
@@ -51,7 +54,12 @@ describe.each(dbTargets)('API keys on %s', (target) => {
     expect((await server.call('GET', '/api/test/api-key', { apiKey: 'my_custom-key_123' })).status).toBe(200);
   });
 
+  /** A mount at `at` over the mountable local folder (base paths must lie in the tree). */
+  const mountAt = async (at: string) =>
+    createMount(server, token, { path: at, storage_config_id: await mountableLocalConfig(server, token) });
+
   it('normalises basic_path, honours presets and custom days', async () => {
+    await mountAt('/docs');
     const res = await create({
       name: 'paths',
       basic_path: '//docs//team/./',
@@ -122,7 +130,38 @@ describe.each(dbTargets)('API keys on %s', (target) => {
     expect(await snapshotTable(server, 'api_keys')).toEqual(before);
   });
 
+  it('refuses a basic_path no mount holds, or a file, with a 400 naming the field; allows a folder to come', async () => {
+    await mountAt('/shelf');
+    mkdirSync(path.join(mountedLocalRoot(server), 'real'), { recursive: true });
+    writeFileSync(path.join(mountedLocalRoot(server), 'note.txt'), 'x');
+    const before = await snapshotTable(server, 'api_keys');
+    for (const [basic_path, reason] of [
+      ['/nowhere', 'no_mount'],
+      ['/shel', 'no_mount'],
+      ['/shelf/note.txt', 'not_a_folder'],
+    ] as const) {
+      const res = await create({ name: `bad ${basic_path}`, basic_path });
+      expect(res.status, basic_path).toBe(400);
+      expect(res.body.kind).toBe('validation');
+      expect(res.body.data, basic_path).toMatchObject({ fields: [{ path: 'basic_path' }], reason });
+      expect(res.body.message).toMatch(/^basic_path /);
+    }
+    expect(await snapshotTable(server, 'api_keys')).toEqual(before);
+    // A folder that exists, a mount, a folder above mounts, and one inside a mount that does not exist yet
+    // (the first upload makes it; S3 has no empty folders) are all fine.
+    for (const basic_path of ['/shelf/real', '/shelf', '/', '/shelf/not-yet/deeper']) {
+      const res = await create({ name: `ok ${basic_path}`, basic_path });
+      expect(res.status, basic_path).toBe(201);
+    }
+    // Updating to a path outside the tree is refused the same way; an unchanged one is not checked again.
+    const { data: key } = (await create({ name: 'mover', basic_path: '/shelf' })).body;
+    const moved = await server.call('PUT', `/api/admin/api-keys/${key!.id}`, { token, body: { basic_path: '/gone' } });
+    expect(moved.status).toBe(400);
+    expect(moved.body.data).toMatchObject({ fields: [{ path: 'basic_path' }], reason: 'no_mount' });
+  });
+
   it('updates and deletes; unknown and malformed ids are 404', async () => {
+    await mountAt('/media');
     const { data: key } = (await create({ name: 'to-edit', permissions: 1 })).body;
     const updated = await server.call<ApiKeyView>('PUT', `/api/admin/api-keys/${key!.id}`, {
       token,

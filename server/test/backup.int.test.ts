@@ -28,7 +28,7 @@ describe.each(dbTargets)('backup and restore on %s', (target) => {
     tokenA = await a.login();
     tokenB = await b.login();
     for (const name of ['alpha', 'beta', '名前 with space']) {
-      await a.call('POST', '/api/admin/api-keys', { token: tokenA, body: { name, permissions: 3, basic_path: '/x' } });
+      await a.call('POST', '/api/admin/api-keys', { token: tokenA, body: { name, permissions: 3, basic_path: '/' } });
     }
     await a.call('PUT', '/api/admin/settings/group/4', {
       token: tokenA,

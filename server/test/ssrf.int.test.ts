@@ -55,6 +55,7 @@ describe.each(dbTargets)('SSRF guard (%s)', (target) => {
       const info = await server.call('POST', '/api/url/info', { token, body: { url } });
       expect(info.status, url).toBe(400);
       expect(info.body.message, url).toMatch(/^URL refused: /);
+      expect((info.body.data as { reason?: string } | undefined)?.reason, url).toBe('url_refused'); // the web words it (issue 35 point 12)
       expect(info.body.message).not.toMatch(/at \w+ \(/); // no stack trace
       const job = await server.call('POST', '/api/url/fetch', { token, body: { url } });
       expect(job.status, url).toBe(400);

@@ -184,9 +184,16 @@ describe.each(dbTargets)('POST /api/upload on %s', (target) => {
     const objects = filesUnder(localRoot(server)).length;
     const taken = await upload(server, 'x', { token, fields: { slug: 'taken-one' } });
     expect(taken.status).toBe(201);
+    // The built-in config is flagged so clients word its name themselves (issue 35 point 12).
+    expect(taken.body.data?.storage_config_builtin).toBe(true);
     const conflict = await upload(server, 'x', { token, fields: { slug: 'taken-one' } });
     expect(conflict.status).toBe(409);
     expect(conflict.body.message).toBe('the link suffix is taken, try another suffix');
+    // Clients word it themselves from the field it names (issue 35 point 12).
+    expect(conflict.body.kind).toBe('conflict');
+    expect((conflict.body.data as unknown as { fields: { path: string }[] }).fields.map((f) => f.path)).toEqual([
+      'slug',
+    ]);
     for (const slug of ['a b', 'admin', 'x'.repeat(51), 'ünï', '../x', 'a/b', 'a%2eb']) {
       const res = await upload(server, 'x', { token, fields: { slug } });
       expect(res.status, slug).toBe(400);

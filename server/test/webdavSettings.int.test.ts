@@ -40,7 +40,10 @@ describe.each(dbTargets)('WebDAV settings endpoints on %s', (target) => {
       entries: [{ name: 'team', href: '/dav/team/', is_dir: true }],
     });
 
+    // A base path must lie in the tree when it is set (issue 35 point 16): its mount is removed afterwards.
+    const nowhere = await createMount(server, token, { path: '/nowhere', storage_config_id: localId });
     const elsewhere = await createPathKey(server, token, Permission.WEBDAV_MANAGE, '/nowhere');
+    expect((await server.call('DELETE', `/api/mount/${nowhere.id}`, { token })).status).toBe(200);
     const none = await check({ identity: 'apikey', key: elsewhere });
     expect(none.body.data).toMatchObject({
       entries: [],

@@ -84,12 +84,15 @@ export function blockedReason(address: string): string | null {
 }
 
 function refused(message: string): AppError {
-  return new AppError('VALIDATION', `URL refused: ${message}`, { data: { fields: [{ path: 'url', message }] } });
+  // `reason` lets clients word the refusal in their own language (the message is English, for scripts and logs).
+  return new AppError('VALIDATION', `URL refused: ${message}`, {
+    data: { fields: [{ path: 'url', message }], reason: 'url_refused' },
+  });
 }
 
 function unreachable(message: string): AppError {
   return new AppError('VALIDATION', `could not fetch the URL: ${message}`, {
-    data: { fields: [{ path: 'url', message }] },
+    data: { fields: [{ path: 'url', message }], reason: 'url_unreachable' },
   });
 }
 

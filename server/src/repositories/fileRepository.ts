@@ -4,7 +4,12 @@ import { lockStorageUsage } from '../db/counters.js';
 import type { Database, FilesTable } from '../db/schema.js';
 
 export type FileRow = Selectable<FilesTable>;
-export type FileWithConfig = FileRow & { storage_config_name: string | null; storage_type: string | null };
+export type FileWithConfig = FileRow & {
+  storage_config_name: string | null;
+  storage_type: string | null;
+  /** The config's root folder ('' for the built-in local config and for S3). */
+  storage_root_path: string | null;
+};
 
 function normalise<T extends FileRow>(row: T): T {
   return {
@@ -29,7 +34,11 @@ export class FileRepository {
       .selectFrom('files')
       .leftJoin('storage_configs', 'storage_configs.id', 'files.storage_config_id')
       .selectAll('files')
-      .select(['storage_configs.name as storage_config_name', 'storage_configs.storage_type as storage_type']);
+      .select([
+        'storage_configs.name as storage_config_name',
+        'storage_configs.storage_type as storage_type',
+        'storage_configs.root_path as storage_root_path',
+      ]);
   }
 
   async findById(id: string): Promise<FileWithConfig | undefined> {
@@ -149,7 +158,11 @@ export class FileRepository {
     const rows = await base
       .leftJoin('storage_configs', 'storage_configs.id', 'files.storage_config_id')
       .selectAll('files')
-      .select(['storage_configs.name as storage_config_name', 'storage_configs.storage_type as storage_type'])
+      .select([
+        'storage_configs.name as storage_config_name',
+        'storage_configs.storage_type as storage_type',
+        'storage_configs.root_path as storage_root_path',
+      ])
       .orderBy(`files.${query.sort}`, query.order)
       .orderBy('files.id', query.order)
       .limit(query.limit)

@@ -14,6 +14,8 @@ export interface ApiKeyServiceDeps {
   clock: Clock;
   /** Counts unknown keys per client (a wrong `ApiKey` header is a guess like a wrong password). */
   limiter: SecretAttemptLimiter;
+  /** Whether a path can be a key's basic_path (services/treeFolders.ts). Absent: not checked. */
+  basePathState?: (path: string) => Promise<'ok' | 'no_mount' | 'not_a_folder'>;
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -116,6 +118,24 @@ export class ApiKeyService {
       throw AppError.conflict(`an API key named "${name}" already exists`);
   }
 
+  /**
+   * 400 naming basic_path when no mount holds it (nothing can ever be there: a key confined to it sees an empty
+   * tree with no hint why; the usual cause is a typo such as `/team` for `/local/team`) or when it is a file.
+   * A folder inside a mount that does not exist yet is allowed: the key's first upload (or the admin) makes it,
+   * and on S3 an empty folder does not exist at all. Checked only when basic_path is set or changed, so a key
+   * whose mount was removed later can still be renamed or disabled.
+   */
+  private async assertBasicPathExists(path: string): Promise<void> {
+    if (path === '/' || !this.deps.basePathState) return;
+    const state = await this.deps.basePathState(path);
+    if (state === 'ok') return;
+    const message =
+      state === 'no_mount'
+        ? `basic_path ${path} is not in the mount tree: no mount holds it`
+        : `basic_path ${path} is a file, not a folder`;
+    throw new AppError('VALIDATION', message, { data: { fields: [{ path: 'basic_path', message }], reason: state } });
+  }
+
   async list(): Promise<ApiKeyView[]> {
     return (await this.deps.keys.list()).map((row) => this.toView(row));
   }
@@ -123,6 +143,7 @@ export class ApiKeyService {
   async create(input: CreateApiKey): Promise<ApiKeyView> {
     const { keys, cipher, clock } = this.deps;
     await this.assertNameFree(input.name);
+    await this.assertBasicPathExists(input.basic_path);
     const key = input.custom_key ?? `cn_${randomToken(24)}`;
     const keyHash = sha256Hex(key);
     if (await keys.findByHash(keyHash))
@@ -151,6 +172,9 @@ export class ApiKeyService {
   async update(id: string, input: UpdateApiKey): Promise<ApiKeyView> {
     const row = await this.requireRow(id);
     if (input.name !== undefined && input.name !== row.name) await this.assertNameFree(input.name, id);
+    if (input.basic_path !== undefined && input.basic_path !== row.basic_path) {
+      await this.assertBasicPathExists(input.basic_path);
+    }
     const expiresAt = this.resolveExpiry(input);
     const changes = {
       ...(input.name !== undefined && { name: input.name }),

@@ -63,6 +63,7 @@ export class FileShareService {
       use_proxy: row.use_proxy === 1,
       s3_config_id: row.storage_config_id,
       storage_config_name: row.storage_config_name,
+      storage_config_builtin: row.storage_type === 'local' && row.storage_root_path === '',
       provider_type: row.storage_type ?? 'unknown',
       storage_path: row.storage_path,
       s3_url: config?.custom_host ? `${config.custom_host}/${encodedPath}` : null,
@@ -158,7 +159,7 @@ export class FileShareService {
         return;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
-        if (custom || attempt >= 5) throw AppError.conflict('the link suffix is taken, try another suffix');
+        if (custom || attempt >= 5) throw AppError.slugTaken();
       }
     }
   }
@@ -204,7 +205,7 @@ export class FileShareService {
     const changes: Updateable<FilesTable> = { updated_at: now.toISOString() };
     if (input.slug !== undefined && input.slug !== row.slug) {
       if (await this.deps.files.slugTaken(input.slug, row.id)) {
-        throw AppError.conflict('the link suffix is taken, try another suffix');
+        throw AppError.slugTaken();
       }
       changes.slug = input.slug;
     }
@@ -223,7 +224,7 @@ export class FileShareService {
     try {
       await this.deps.files.update(row.id, changes);
     } catch (error) {
-      if (isUniqueViolation(error)) throw AppError.conflict('the link suffix is taken, try another suffix');
+      if (isUniqueViolation(error)) throw AppError.slugTaken();
       throw error;
     }
     return this.viewOf(row.id);

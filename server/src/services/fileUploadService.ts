@@ -60,7 +60,7 @@ export class FileUploadService {
       ]);
     }
     if (fields.slug && (await this.deps.files.slugTaken(fields.slug))) {
-      throw AppError.conflict('the link suffix is taken, try another suffix');
+      throw AppError.slugTaken();
     }
     let remaining = Number.POSITIVE_INFINITY;
     const capacity = config.total_capacity;

@@ -202,7 +202,7 @@ export class PasteService {
         break;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
-        if (input.slug !== undefined || attempt >= 4) throw AppError.conflict(PasteMessages.slugTaken);
+        if (input.slug !== undefined || attempt >= 4) throw AppError.slugTaken(PasteMessages.slugTaken);
         row.slug = generateSlug();
       }
     }
@@ -380,7 +380,7 @@ export class PasteService {
       try {
         await this.deps.pastes.update(row.id, changes);
       } catch (error) {
-        if (isUniqueViolation(error)) throw AppError.conflict(PasteMessages.slugTaken);
+        if (isUniqueViolation(error)) throw AppError.slugTaken(PasteMessages.slugTaken);
         throw error;
       }
     }

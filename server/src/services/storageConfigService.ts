@@ -6,7 +6,7 @@ import type {
   StorageTestStep,
   UpdateStorageConfig,
 } from '@clipnest/contract';
-import { foreignOptionFields } from '@clipnest/contract';
+import { BUILTIN_LOCAL_CONFIG_NAME, foreignOptionFields } from '@clipnest/contract';
 import { AppError } from '../errors.js';
 import { isoNow, type Clock } from '../lib/clock.js';
 import { isWellFormedId, newId } from '../lib/ids.js';
@@ -17,7 +17,7 @@ import { BLANK_STORAGE_COLUMNS } from './storageConfigDefaults.js';
 import type { StorageRegistry } from './storageRegistry.js';
 import { pickOptions, providerOf, secretColumns, secretView, type ConfigColumns } from './storageTypes.js';
 
-export const LOCAL_CONFIG_NAME = 'Local storage';
+export const LOCAL_CONFIG_NAME = BUILTIN_LOCAL_CONFIG_NAME;
 
 export const BUILTIN_NOT_MOUNTABLE =
   'the built-in local storage holds the file shares and cannot be mounted: create a local storage config with a folder of its own and mount that';

@@ -71,9 +71,13 @@ describe('api client', () => {
     expect(apiModule.apiUrl('https://cdn.example.com/x')).toBe('https://cdn.example.com/x');
   });
 
-  it('raises the message of an envelope whose code is not 200/201/202, even on HTTP 200', async () => {
+  it('raises an envelope whose code is not 200/201/202, even on HTTP 200; the server sentence is only a detail', async () => {
     respond(200, { code: 400, message: 'name is required', success: false });
-    await expect(apiModule.api.get('/x')).rejects.toMatchObject({ status: 400, message: 'name is required' });
+    await expect(apiModule.api.get('/x')).rejects.toMatchObject({
+      status: 400,
+      message: 'Some of what was entered is not valid',
+      serverMessage: 'name is required',
+    });
   });
 
   it('carries the envelope kind on ApiError, and only a kind from the contract list', async () => {
@@ -118,13 +122,13 @@ describe('api client', () => {
     expect(store.get('admin_token')).toBe('tok');
   });
 
-  it('409 falls back to the slug text; other errors to HTTP error {status}: {statusText}', async () => {
+  it('409 falls back to the slug text; a status without a kind to HTTP error {status}: {statusText}', async () => {
     respond(409, {});
     await expect(apiModule.api.post('/paste', {})).rejects.toMatchObject({
       message: 'The link suffix is taken, try another suffix',
     });
-    respond(502, {}, 'Bad Gateway');
-    await expect(apiModule.api.get('/x')).rejects.toMatchObject({ message: 'HTTP error 502: Bad Gateway' });
+    respond(504, {}, 'Gateway Timeout');
+    await expect(apiModule.api.get('/x')).rejects.toMatchObject({ message: 'HTTP error 504: Gateway Timeout' });
   });
 
   it('network failure, timeout and abort have their own texts', async () => {

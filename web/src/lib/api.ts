@@ -198,6 +198,7 @@ export async function apiEnvelope<T>(path: string, options: RequestOptions = {})
     isRecord(payload) && typeof payload.message === 'string' && payload.message ? payload.message : undefined;
   const mapped = mapHttpFailure({
     kind: envelopeKind(payload),
+    data: isRecord(payload) ? payload.data : undefined,
     status,
     statusText: response.statusText,
     serverMessage,

@@ -47,7 +47,7 @@ describe('401 mapping (spec §8)', () => {
     });
   });
 
-  it('ApiKey on a file/upload endpoint, a 401 about something else than the key: shows it and keeps the session', () => {
+  it('ApiKey on a file/upload endpoint, a 401 about something else than the key: says so and keeps the session', () => {
     for (const path of ['/upload', '/files/abc', '/s3/presign', '/fs/upload', '/fs/multipart/init', '/url/info']) {
       expect(
         mapHttpFailure({
@@ -58,7 +58,7 @@ describe('401 mapping (spec §8)', () => {
           kind: 'password_wrong',
           serverMessage: 'wrong password',
         }),
-      ).toEqual({ message: { text: 'wrong password' } });
+      ).toEqual({ message: { key: 'errors.wrongPassword' } });
     }
   });
 
@@ -89,42 +89,59 @@ describe('401 mapping (spec §8)', () => {
     });
   });
 
-  it('password checks show the server message, else "wrong password", and never log out', () => {
+  it('password checks say "wrong password" in the UI language (never the server sentence) and never log out', () => {
     const check = { ...base, status: 401, method: 'POST', authKind: 'bearer' as const, body: { password: 'x' } };
-    expect(mapHttpFailure({ ...check, path: '/paste/abc', serverMessage: 'incorrect password' })).toEqual({
-      message: { text: 'incorrect password' },
-    });
+    expect(
+      mapHttpFailure({ ...check, path: '/paste/abc', kind: 'password_wrong', serverMessage: 'wrong password' }),
+    ).toEqual({ message: { key: 'errors.wrongPassword' } });
     expect(mapHttpFailure({ ...check, path: '/public/files/abc/verify' })).toEqual({
       message: { key: 'errors.wrongPassword' },
     });
   });
 
-  it('change-password: server message, else "verification failed", no logout', () => {
+  it('change-password: "verification failed" whatever the server said, no logout', () => {
     const call = { ...base, status: 401, authKind: 'bearer' as const, path: '/admin/change-password' };
     expect(mapHttpFailure({ ...call, serverMessage: 'current password is wrong' })).toEqual({
-      message: { text: 'current password is wrong' },
+      message: { key: 'errors.verificationFailed' },
     });
     expect(mapHttpFailure(call)).toEqual({ message: { key: 'errors.verificationFailed' } });
   });
 });
 
 describe('other statuses', () => {
-  it('409: server message, else the slug text', () => {
-    expect(mapHttpFailure({ ...base, status: 409, serverMessage: 'name exists' })).toEqual({
-      message: { text: 'name exists' },
+  it('409: the slug text when the conflict names the slug (or says nothing), else the conflict text', () => {
+    const slug = { fields: [{ path: 'slug', message: 'the link suffix is taken, try another suffix' }] };
+    expect(
+      mapHttpFailure({ ...base, status: 409, kind: 'conflict', data: slug, serverMessage: 'the link suffix is taken' }),
+    ).toEqual({ message: { key: 'errors.slugTaken' } });
+    expect(mapHttpFailure({ ...base, status: 409, kind: 'conflict', serverMessage: 'name exists' })).toEqual({
+      message: { key: 'errors.kinds.conflict' },
     });
     expect(mapHttpFailure({ ...base, status: 409 })).toEqual({ message: { key: 'errors.slugTaken' } });
   });
 
-  it('anything else: message field, else HTTP error {status}: {statusText}', () => {
-    expect(mapHttpFailure({ ...base, status: 404, serverMessage: 'no such paste' })).toEqual({
-      message: { text: 'no such paste' },
+  it('anything else: chosen by kind (or the status), never the server sentence', () => {
+    expect(mapHttpFailure({ ...base, status: 404, kind: 'not_found', serverMessage: 'no such paste' })).toEqual({
+      message: { key: 'errors.kinds.not_found' },
+    });
+    expect(mapHttpFailure({ ...base, status: 410, kind: 'expired', serverMessage: 'no views left' })).toEqual({
+      message: { key: 'errors.kinds.expired' },
     });
     expect(mapHttpFailure({ ...base, status: 502, statusText: 'Bad Gateway' })).toEqual({
-      message: { key: 'errors.http', params: { status: 502, statusText: 'Bad Gateway' } },
+      message: { key: 'errors.kinds.bad_gateway' },
     });
-    expect(mapHttpFailure({ ...base, status: 500, statusText: '', serverMessage: '  ' })).toEqual({
-      message: { key: 'errors.http', params: { status: 500, statusText: '500' } },
+    expect(mapHttpFailure({ ...base, status: 504, statusText: '', serverMessage: 'upstream timed out' })).toEqual({
+      message: { key: 'errors.http', params: { status: 504, statusText: '504' } },
+    });
+  });
+
+  it('a reason in data picks its own text ("URL refused…")', () => {
+    const data = { fields: [{ path: 'url', message: 'a loopback address' }], reason: 'url_refused' };
+    expect(
+      mapHttpFailure({ ...base, status: 400, kind: 'validation', data, serverMessage: 'URL refused: loopback' }),
+    ).toEqual({ message: { key: 'errors.reasons.url_refused' } });
+    expect(mapHttpFailure({ ...base, status: 400, kind: 'validation', data: { reason: 'made_up' } })).toEqual({
+      message: { key: 'errors.kinds.validation' },
     });
   });
 

@@ -2,7 +2,7 @@
  * Pure mapping from a failed HTTP exchange to the user-facing message of spec §8.
  * No DOM, no i18n instance: the caller translates the key (see api.ts), so this is unit-testable.
  */
-import { isApiErrorKind, type ApiErrorKind } from '@clipnest/contract/errors';
+import { errorKindForStatus, isApiErrorKind, type ApiErrorKind } from '@clipnest/contract/errors';
 
 /** Which credentials the failed request carried. */
 export type AuthKind = 'bearer' | 'apikey' | 'none';
@@ -19,9 +19,22 @@ export type ErrorMessageKey =
   | 'errors.aborted'
   | 'errors.timeout'
   | 'errors.network'
-  | 'errors.invalidResponse';
+  | 'errors.invalidResponse'
+  | `errors.kinds.${ApiErrorKind}`
+  | `errors.reasons.${ErrorReason}`;
 
-/** Either a server-provided text (shown as is) or a translation key with parameters. */
+/**
+ * Finer causes the server names in `data.reason` where one kind covers cases the user must tell apart.
+ * The UI words each one itself; the server's sentence stays a detail (issue 35 point 12).
+ */
+export const ERROR_REASONS = ['url_refused', 'url_unreachable'] as const;
+export type ErrorReason = (typeof ERROR_REASONS)[number];
+
+/**
+ * A translation key with parameters. The server's own sentence is never the message (it is English and
+ * meant for logs and scripts): it stays on ApiError.serverMessage, a detail the user may expand.
+ * `{ text }` is for texts already translated by the caller.
+ */
 export type ErrorText = { text: string } | { key: ErrorMessageKey; params?: Record<string, string | number> };
 
 export type LogoutReason = 'admin-token-expired' | 'api-key-invalid';
@@ -39,6 +52,8 @@ export interface HttpFailure {
   body?: unknown;
   /** The envelope's machine-readable kind, when the body had one (`envelopeKind`). */
   kind?: ApiErrorKind;
+  /** The envelope's `data` (validation fields, a reason). */
+  data?: unknown;
 }
 
 /** The `kind` of an error envelope, when it is one of the contract's kinds. */
@@ -91,38 +106,59 @@ export function isFileOrUploadEndpoint(path: string): boolean {
   );
 }
 
-function serverOr(message: string | undefined, fallback: ErrorText): ErrorText {
-  const trimmed = message?.trim();
-  return trimmed ? { text: trimmed } : fallback;
+/** `data.reason` of an error envelope, when it is one the UI words. */
+export function errorReason(data: unknown): ErrorReason | undefined {
+  const reason = isRecord(data) ? data.reason : undefined;
+  return typeof reason === 'string' && (ERROR_REASONS as readonly string[]).includes(reason)
+    ? (reason as ErrorReason)
+    : undefined;
+}
+
+/** The fields a validation or conflict envelope names (`data.fields[].path`). */
+export function errorFields(data: unknown): string[] {
+  const fields = isRecord(data) && Array.isArray(data.fields) ? (data.fields as unknown[]) : [];
+  return fields.flatMap((f) => (isRecord(f) && typeof f.path === 'string' ? [f.path] : []));
+}
+
+/** The text of a kind: one per contract kind, in every language (locales.test.ts walks them). */
+function kindText(kind: ApiErrorKind): ErrorText {
+  return { key: `errors.kinds.${kind}` };
 }
 
 export function mapHttpFailure(failure: HttpFailure): MappedFailure {
-  const { status, serverMessage, authKind, path } = failure;
+  const { status, authKind, path } = failure;
+  const kind = failure.kind ?? (errorKindForStatus(status)?.toLowerCase() as ApiErrorKind | undefined);
   if (status === 401) {
-    if (isChangePassword(path)) return { message: serverOr(serverMessage, { key: 'errors.verificationFailed' }) };
+    if (isChangePassword(path)) return { message: { key: 'errors.verificationFailed' } };
     if (isPasswordCheck(path, failure.body)) {
-      return { message: serverOr(serverMessage, { key: 'errors.wrongPassword' }) };
+      return { message: { key: 'errors.wrongPassword' } };
     }
     if (authKind === 'bearer') {
       return { message: { key: 'errors.adminSessionExpired' }, logout: 'admin-token-expired' };
     }
     if (authKind === 'apikey') {
       // A 401 about something else than the key itself (a share's password) on a file or upload endpoint:
-      // the server's message, and the key stays. Only `unauthorized` (or a reply without a kind) means a bad key.
+      // its own text, and the key stays. Only `unauthorized` (or a reply without a kind) means a bad key.
       const aboutTheKey = failure.kind === undefined || failure.kind === 'unauthorized';
-      if (isFileOrUploadEndpoint(path) && !aboutTheKey && serverMessage?.trim()) {
-        return { message: { text: serverMessage.trim() } };
+      if (isFileOrUploadEndpoint(path) && !aboutTheKey && kind) {
+        return { message: kind === 'password_wrong' ? { key: 'errors.wrongPassword' } : kindText(kind) };
       }
       return { message: { key: 'errors.apiKeyInvalid' }, logout: 'api-key-invalid' };
     }
+    if (kind === 'password_wrong') return { message: { key: 'errors.wrongPassword' } };
+    if (kind === 'password_required') return { message: kindText(kind) };
     return { message: { key: 'errors.unauthorized' } };
   }
-  if (status === 409) return { message: serverOr(serverMessage, { key: 'errors.slugTaken' }) };
+  const reason = errorReason(failure.data);
+  if (reason) return { message: { key: `errors.reasons.${reason}` } };
+  if (status === 409) {
+    // Spec §8: a 409 without more is the link suffix; a conflict naming another field has its generic text.
+    const fields = errorFields(failure.data);
+    if (fields.includes('slug') || failure.kind === undefined) return { message: { key: 'errors.slugTaken' } };
+  }
+  if (kind) return { message: kindText(kind) };
   return {
-    message: serverOr(serverMessage, {
-      key: 'errors.http',
-      params: { status, statusText: failure.statusText || String(status) },
-    }),
+    message: { key: 'errors.http', params: { status, statusText: failure.statusText || String(status) } },
   };
 }
 

@@ -1,4 +1,6 @@
+import { API_ERROR_KINDS } from '@clipnest/contract/errors';
 import { describe, expect, it } from 'vitest';
+import { ERROR_REASONS } from './apiErrors';
 import { fsMessages } from '../locales/fsMessages';
 import { en, zhCN } from '../locales/resources';
 
@@ -26,6 +28,18 @@ describe('locales', () => {
       expect(text.trim(), key).not.toBe('');
       expect(zhFlat[key]?.trim(), key).not.toBe('');
       expect(placeholders(zhFlat[key] ?? ''), key).toEqual(placeholders(text));
+    }
+  });
+
+  it('has a zh-CN and an en text for every error kind of the contract and every reason the UI words', () => {
+    for (const kind of API_ERROR_KINDS) {
+      for (const flat of [enFlat, zhFlat]) expect(flat[`errors.kinds.${kind}`]?.trim(), kind).toBeTruthy();
+      // Chinese is Chinese, not an English sentence left over.
+      expect(zhFlat[`errors.kinds.${kind}`], kind).toMatch(/[\u4e00-\u9fff]/);
+    }
+    for (const reason of ERROR_REASONS) {
+      expect(enFlat[`errors.reasons.${reason}`], reason).toBeTruthy();
+      expect(zhFlat[`errors.reasons.${reason}`], reason).toMatch(/[\u4e00-\u9fff]/);
     }
   });
 

@@ -1,13 +1,12 @@
-import { KeyRound, LogOut, PanelLeft, ShieldCheck, Unplug } from 'lucide-react';
+import { KeyRound, LogOut, PanelLeft, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { NavLink, useLocation, useNavigate } from '../../lib/router';
+import { NavLink, useLocation } from '../../lib/router';
 import { toast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogTrigger, DrawerContent } from '../../components/ui/dialog';
 import { signOut } from '../../features/auth/authApi';
 import { adminPagePath, canSeeAdminPage, type AdminPage } from '../../lib/access';
-import { logout } from '../../lib/auth';
 import { cn } from '../../lib/cn';
 import { useSession } from '../../lib/useSession';
 import { ADMIN_PAGE_LABELS } from '../routeMeta';
@@ -22,7 +21,6 @@ function usePanelTitle() {
 function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
   const { t } = useTranslation();
   const session = useSession();
-  const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const visible = ADMIN_NAV.filter((item) => canSeeAdminPage(item.page, session));
   const main = visible.filter((item) => item.group === 'main');
@@ -50,19 +48,15 @@ function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
     </li>
   );
 
+  // One sign-out for every session (issue 35 point 16): an admin's token is revoked on the server, a key is
+  // forgotten on this device (the key itself stays valid; an admin revokes it under Key management).
   async function handleLogout() {
+    const keySession = session.type === 'apikey';
     setBusy(true);
     await signOut();
     setBusy(false);
     onNavigate?.();
-    toast.success(t('admin.loggedOut'));
-  }
-
-  function handleLogoutAuth() {
-    logout('user');
-    onNavigate?.();
-    toast.success(t('admin.authCleared'));
-    void navigate('/');
+    toast.success(t(keySession ? 'admin.authCleared' : 'admin.loggedOut'));
   }
 
   return (
@@ -98,22 +92,12 @@ function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
           variant="ghost"
           className="h-10 justify-start gap-3 px-3 text-muted-foreground hover:text-foreground"
           loading={busy}
+          title={session.type === 'apikey' ? t('admin.logoutAuthHelp') : undefined}
           onClick={() => void handleLogout()}
         >
           {!busy && <LogOut className="size-[18px]" aria-hidden="true" />}
           {t('admin.logout')}
         </Button>
-        {session.type === 'apikey' && (
-          <Button
-            variant="ghost"
-            className="h-10 justify-start gap-3 px-3 text-muted-foreground hover:text-foreground"
-            title={t('admin.logoutAuthHelp')}
-            onClick={handleLogoutAuth}
-          >
-            <Unplug className="size-[18px]" aria-hidden="true" />
-            {t('admin.logoutAuth')}
-          </Button>
-        )}
       </div>
     </div>
   );

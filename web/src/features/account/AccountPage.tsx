@@ -167,7 +167,7 @@ export default function AccountPage() {
         setErrors({ currentPassword: error.message });
         document.getElementById('account-currentPassword')?.focus();
       } else if (isApiError(error) && error.kind === 'conflict') {
-        setErrors({ newUsername: error.serverMessage ?? error.message });
+        setErrors({ newUsername: t('adminPanel.account.usernameTaken') });
       } else if (!(isApiError(error) && error.loggedOut)) {
         toast.error(errorMessage(error));
       }

@@ -6,7 +6,8 @@ import {
   type KeyRole,
   type PermissionName,
 } from '@clipnest/contract';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { FolderOpen } from 'lucide-react';
+import { lazy, Suspense, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
 import { toast } from '../../lib/toast';
 import { Alert } from '../../components/ui/alert';
@@ -36,6 +37,9 @@ import {
   type KeyFormField,
   type KeyFormState,
 } from './keyForm';
+
+// The tree picker (and the fs texts it needs) loads only when the admin opens it.
+const BasePathPicker = lazy(() => import('./BasePathPicker'));
 
 const FIELD_ORDER: KeyFormField[] = ['name', 'permissions', 'customDays', 'customKey', 'basicPath'];
 
@@ -114,7 +118,8 @@ function KeyFormContent({
   const formRef = useRef<HTMLFormElement>(null);
   const [state, setState] = useState<KeyFormState>(() => initialKeyForm(original));
   const [errors, setErrors] = useState<KeyFormErrors>({});
-  const [serverErrors, setServerErrors] = useState<Partial<Record<KeyFormField, string>>>({});
+  const [serverErrors, setServerErrors] = useState<KeyFormErrors>({});
+  const [picking, setPicking] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const [submitted, setSubmitted] = useState(false);
   const create = useCreateApiKey();
@@ -123,8 +128,8 @@ function KeyFormContent({
 
   const errorText = (field: KeyFormField): string | undefined => {
     const error = errors[field];
-    if (error) return t(error.key, error.params ?? {});
-    return serverErrors[field];
+    const server = error ?? serverErrors[field];
+    return server && t(server.key, server.params ?? {});
   };
 
   function change(next: KeyFormState) {
@@ -343,16 +348,43 @@ function KeyFormContent({
             error={basicPathError}
             className="sm:col-span-2"
           >
-            <Input
-              {...fieldAria(`${id}-path`, basicPathError, true)}
-              data-field="basicPath"
-              value={state.basicPath}
-              autoComplete="off"
-              spellCheck={false}
-              className="font-mono"
-              onChange={(event) => change({ ...state, basicPath: event.target.value })}
-            />
+            <div className="flex gap-2">
+              <Input
+                {...fieldAria(`${id}-path`, basicPathError, true)}
+                data-field="basicPath"
+                value={state.basicPath}
+                autoComplete="off"
+                spellCheck={false}
+                className="min-w-0 flex-1 font-mono"
+                onChange={(event) => change({ ...state, basicPath: event.target.value })}
+              />
+              <Button
+                type="button"
+                variant="secondary"
+                className="shrink-0"
+                aria-label={t('keys.form.browseLabel')}
+                title={t('keys.form.browseLabel')}
+                onClick={() => setPicking(true)}
+              >
+                <FolderOpen className="size-4" aria-hidden="true" />
+                {t('keys.form.browse')}
+              </Button>
+            </div>
           </Field>
+          {picking && (
+            <Suspense fallback={null}>
+              <BasePathPicker
+                start={state.basicPath.trim() || '/'}
+                title={t('keys.form.pickTitle')}
+                pickLabel={t('keys.form.pickHere')}
+                onClose={() => setPicking(false)}
+                onPick={(folder) => {
+                  change({ ...state, basicPath: folder });
+                  setPicking(false);
+                }}
+              />
+            </Suspense>
+          )}
         </div>
 
         <div className="flex flex-col gap-2 rounded-lg border border-border px-3 py-2">

@@ -110,7 +110,7 @@ describe('key form validation (spec §5, contract schema)', () => {
       'keys.validation.basicPathInvalid',
     );
   });
-  it('reads server field errors', () => {
+  it('reads server field errors as texts of the UI, never the server sentence', () => {
     expect(
       serverFieldErrors({
         fields: [
@@ -118,8 +118,20 @@ describe('key form validation (spec §5, contract schema)', () => {
           { path: 'name', message: 'dup' },
         ],
       }),
-    ).toEqual({ customKey: 'taken', name: 'dup' });
+    ).toEqual({
+      customKey: { key: 'keys.validation.serverRejected' },
+      name: { key: 'keys.validation.serverRejected' },
+    });
     expect(serverFieldErrors(undefined)).toEqual({});
+  });
+  it('words why the server refused a base path (issue 35 point 16)', () => {
+    const refused = (reason: string) =>
+      serverFieldErrors({
+        fields: [{ path: 'basic_path', message: 'basic_path /x is not in the mount tree' }],
+        reason,
+      });
+    expect(refused('no_mount')).toEqual({ basicPath: { key: 'keys.validation.basicPathNoMount' } });
+    expect(refused('not_a_folder')).toEqual({ basicPath: { key: 'keys.validation.basicPathNotFolder' } });
   });
 });
 

@@ -44,6 +44,9 @@ export type KeyValidationKey =
   | 'keys.validation.customKeyLength'
   | 'keys.validation.customDaysInvalid'
   | 'keys.validation.basicPathInvalid'
+  | 'keys.validation.basicPathNoMount'
+  | 'keys.validation.basicPathNotFolder'
+  | 'keys.validation.serverRejected'
   | 'keys.validation.permissionsInvalid';
 
 export interface KeyValidationMessage {
@@ -198,15 +201,27 @@ export function validateKeyForm(state: KeyFormState, mode: 'create' | 'edit', or
   return errors;
 }
 
-/** Maps server validation fields (400 data.fields) onto the form. */
-export function serverFieldErrors(data: unknown): Partial<Record<KeyFormField, string>> {
-  const out: Partial<Record<KeyFormField, string>> = {};
+/** Why the server refused a basic_path (data.reason of its 400, server/src/services/treeFolders.ts). */
+const BASIC_PATH_REASONS: Record<string, KeyValidationKey> = {
+  no_mount: 'keys.validation.basicPathNoMount',
+  not_a_folder: 'keys.validation.basicPathNotFolder',
+};
+
+/**
+ * Maps server validation fields (400 data.fields) onto the form, as texts of the UI (the server's sentences
+ * are English): the reason a basic_path was refused, else a generic "not accepted".
+ */
+export function serverFieldErrors(data: unknown): KeyFormErrors {
+  const out: KeyFormErrors = {};
   if (typeof data !== 'object' || data === null || !Array.isArray((data as { fields?: unknown }).fields)) return out;
+  const reason = (data as { reason?: unknown }).reason;
   for (const item of (data as { fields: unknown[] }).fields) {
     if (typeof item !== 'object' || item === null) continue;
-    const { path, message } = item as { path?: unknown; message?: unknown };
+    const { path } = item as { path?: unknown };
     const field = FIELD_BY_PATH[String(path ?? '').split('.')[0] ?? ''];
-    if (field && typeof message === 'string' && !out[field]) out[field] = message;
+    if (!field || out[field]) continue;
+    const specific = field === 'basicPath' && typeof reason === 'string' ? BASIC_PATH_REASONS[reason] : undefined;
+    out[field] = { key: specific ?? 'keys.validation.serverRejected' };
   }
   return out;
 }

@@ -34,6 +34,7 @@ import { errorMessage, isApiError } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
 import { formatBytes, formatDateTime, formatRelative, isPast } from '../../lib/format';
 import { useDebounced } from '../../lib/useDebounced';
+import { storageConfigName } from '../../lib/storageConfigName';
 import { shareLink, useDeleteFiles, useFiles } from './api';
 import { FileEditDialog } from './FileEditDialog';
 
@@ -126,7 +127,11 @@ function useFileColumns(): DataListColumn<FileView, FileSortField>[] {
       className: 'max-w-40',
       cell: (file) => (
         <Badge className="max-w-full">
-          <span className="truncate">{file.storage_config_name ?? file.provider_type}</span>
+          <span className="truncate">
+            {file.storage_config_name === null
+              ? file.provider_type
+              : storageConfigName(t, { name: file.storage_config_name, is_builtin: file.storage_config_builtin })}
+          </span>
         </Badge>
       ),
     },

@@ -2,6 +2,7 @@ import { ArrowLeft, Ban, CloudOff, FileQuestion, Lock, RotateCcw, ServerCrash, T
 import { useTranslation } from '../../lib/useTranslation';
 import { Link } from '../../lib/router';
 import { Button, buttonClasses } from '../../components/ui/button';
+import { ErrorDetails } from '../../components/ui/error-details';
 import type { FileErrorKind } from './api';
 
 const ICONS = {
@@ -17,11 +18,12 @@ const ICONS = {
 /** A full-page state for a share that cannot be shown (spec §8 file view), with a way home. */
 export function FileErrorState({
   kind,
-  message,
+  detail,
   onRetry,
 }: {
   kind: FileErrorKind;
-  message?: string;
+  /** The server's sentence (English), shown only behind a "Details" expander. */
+  detail?: string;
   onRetry?: () => void;
 }) {
   const { t } = useTranslation();
@@ -49,9 +51,7 @@ export function FileErrorState({
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
         <p className="mt-2 text-muted-foreground">{body}</p>
-        {message && kind !== 'notFound' && message.toLowerCase() !== title.toLowerCase() && (
-          <p className="mt-2 text-sm text-muted-foreground">{message}</p>
-        )}
+        {kind !== 'notFound' && <ErrorDetails detail={detail} className="mx-auto mt-3 w-fit max-w-full" />}
       </div>
       <div className="mt-2 flex flex-wrap justify-center gap-2">
         {retryable && onRetry && (

@@ -23,7 +23,8 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { Skeleton } from '../../components/ui/skeleton';
-import { errorMessage, isApiError } from '../../lib/api';
+import { serverDetail } from '../../components/ui/error-details';
+import { errorMessage } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
 import { formatBytes, formatDateTime, formatRelative } from '../../lib/format';
 import { fileErrorKind, resolveFileUrl, usePublicFile, verifyFilePassword } from './api';
@@ -240,7 +241,7 @@ export default function FileViewPage() {
   const { t } = useTranslation();
   const [unlocked, setUnlocked] = useState<PublicFileDetails | null>(null);
   const [verifying, setVerifying] = useState(false);
-  const [passwordError, setPasswordError] = useState<string | undefined>();
+  const [passwordError, setPasswordError] = useState<{ message: string; detail?: string } | undefined>();
   const [verifyFailure, setVerifyFailure] = useState<unknown>(null);
   const [lastPassword, setLastPassword] = useState<string | null>(null);
 
@@ -252,7 +253,8 @@ export default function FileViewPage() {
       setLastPassword(password);
     } catch (error) {
       const kind = fileErrorKind(error);
-      if (kind === 'unauthorized') setPasswordError(errorMessage(error) || t('errors.fileView.wrongPasswordRetry'));
+      if (kind === 'unauthorized')
+        setPasswordError({ message: t('errors.fileView.wrongPasswordRetry'), detail: serverDetail(error) });
       else if (kind === 'forbidden' || kind === 'notFound' || kind === 'gone') setVerifyFailure(error);
       else toast.error(errorMessage(error));
     } finally {
@@ -267,22 +269,22 @@ export default function FileViewPage() {
   };
 
   if (!slug) return <FileErrorState kind="missingId" />;
-  if (verifyFailure)
-    return <FileErrorState kind={fileErrorKind(verifyFailure)} message={errorMessage(verifyFailure)} />;
+  if (verifyFailure) return <FileErrorState kind={fileErrorKind(verifyFailure)} detail={serverDetail(verifyFailure)} />;
   if (unlocked) return <Details key={unlocked.access_token} file={unlocked} onRefresh={refresh} />;
   if (info.isPending) return <PageSkeleton />;
   if (info.isError) {
     const kind = fileErrorKind(info.error);
-    return (
-      <FileErrorState
-        kind={kind}
-        message={isApiError(info.error) ? info.error.serverMessage : undefined}
-        onRetry={() => void info.refetch()}
-      />
-    );
+    return <FileErrorState kind={kind} detail={serverDetail(info.error)} onRetry={() => void info.refetch()} />;
   }
   if (info.data.requires_password) {
-    return <PasswordPrompt onSubmit={(password) => void verify(password)} busy={verifying} error={passwordError} />;
+    return (
+      <PasswordPrompt
+        onSubmit={(password) => void verify(password)}
+        busy={verifying}
+        error={passwordError?.message}
+        detail={passwordError?.detail}
+      />
+    );
   }
   if (info.data.encryption) {
     return (

@@ -2,18 +2,22 @@ import { KeyRound, LockKeyhole } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
 import { Button } from '../../components/ui/button';
+import { ErrorDetails } from '../../components/ui/error-details';
 import { Field, fieldAria } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
 
-/** Asks for a share's password; a wrong one shows the server's message inline (spec §8). */
+/** Asks for a share's password; a wrong one says so inline, the server's words behind Details. */
 export function PasswordPrompt({
   onSubmit,
   busy,
   error,
+  detail,
 }: {
   onSubmit: (password: string) => void;
   busy: boolean;
   error: string | undefined;
+  /** The server's sentence for `error`, behind a "Details" expander. */
+  detail?: string;
 }) {
   const { t } = useTranslation();
   const [password, setPassword] = useState('');
@@ -44,6 +48,7 @@ export function PasswordPrompt({
             onChange={(event) => setPassword(event.target.value)}
           />
         </Field>
+        {error && <ErrorDetails detail={detail} className="-mt-2" />}
         <Button type="submit" loading={busy} disabled={!password}>
           <KeyRound className="size-4" aria-hidden="true" />
           {t('files.view.unlock')}

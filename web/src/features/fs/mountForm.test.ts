@@ -62,7 +62,7 @@ describe('mount form', () => {
   });
 
   it('maps server field messages', () => {
-    expect(serverMountErrors('path: a mount already uses /x')).toEqual({ path: 'path: a mount already uses /x' });
-    expect(serverMountErrors('something else')).toEqual({});
+    expect(serverMountErrors('path: a mount already uses /x', '与已有内容冲突')).toEqual({ path: '与已有内容冲突' });
+    expect(serverMountErrors('something else', 'x')).toEqual({});
   });
 });

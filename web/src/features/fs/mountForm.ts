@@ -134,8 +134,9 @@ export function buildMountUpdate(state: MountFormState, original: MountView): Up
 }
 
 /** `path: a mount already uses /x` style server messages → the field they name. */
-export function serverMountErrors(message: string | undefined): MountErrors {
-  if (!message) return {};
-  const match = /^(name|path|storage_config_id|sort_order|cache_ttl|sign_expires)\b[:\s]/.exec(message);
-  return match ? { [match[1] as MountField]: message } : {};
+export function serverMountErrors(serverMessage: string | undefined, text: string): MountErrors {
+  if (!serverMessage) return {};
+  const match = /^(name|path|storage_config_id|sort_order|cache_ttl|sign_expires)\b[:\s]/.exec(serverMessage);
+  // The field the server named gets the localised text of the error (never the server's English sentence).
+  return match ? { [match[1] as MountField]: text } : {};
 }

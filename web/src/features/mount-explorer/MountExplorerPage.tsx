@@ -1,8 +1,9 @@
 import { hasPermission, Permission } from '@clipnest/contract/permissions';
 import { FolderTree, Lock } from 'lucide-react';
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
 import { Link, Navigate, useParams } from '../../lib/router';
+import { Alert } from '../../components/ui/alert';
 import { buttonClasses } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { useSession } from '../../lib/useSession';
@@ -18,7 +19,8 @@ import '../../locales/registerFsMessages';
 
 /**
  * /mount-explorer/{path…} (spec §2): the tree of mounts. Key holders stay inside their basic_path (sent
- * back there from outside it); actions the key lacks the bit for are hidden.
+ * back there from outside it, with a message saying why: issue 35 point 16); actions the key lacks the bit
+ * for are hidden.
  */
 export default function MountExplorerPage() {
   const { t } = useTranslation();
@@ -26,6 +28,8 @@ export default function MountExplorerPage() {
   const params = useParams();
   const path = pathFromSplat(params['*']);
   const uploads = useFsUploads();
+  // Where a key holder was sent back from (e.g. "All mounts"), shown until they move on.
+  const [bounce, setBounce] = useState<{ from: string; to: string } | null>(null);
   const addUploads: (dir: string, files: PickedFile[]) => void = uploads.add;
   const permissions = session.type === 'apikey' ? session.permissions : 0;
   const can = useCallback(
@@ -52,11 +56,20 @@ export default function MountExplorerPage() {
     );
   }
   const base = session.type === 'apikey' ? (session.keyInfo?.basic_path ?? '/') : '/';
-  if (!isWithin(path, base)) return <Navigate to={explorerHref(base)} replace />;
+  if (!isWithin(path, base)) {
+    if (bounce?.from !== path) setBounce({ from: path, to: base });
+    return <Navigate to={explorerHref(base)} replace />;
+  }
+  if (bounce && path !== bounce.to) setBounce(null);
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-4">
       <h1 className="text-xl font-semibold">{t('feature.mountExplorer.title')}</h1>
+      {bounce && (
+        <div data-testid="explorer-outside-base">
+          <Alert tone="warning">{t('fs.explorer.outsideBase', { path: bounce.from, base: bounce.to })}</Alert>
+        </div>
+      )}
       <TaskPanel />
       <BasketPanel />
       <UploadPanel items={uploads.items} onCancel={uploads.cancel} onClear={uploads.clearFinished} />

@@ -68,7 +68,7 @@ function MountForm({
       toast.success(t(original ? 'fs.mounts.updated' : 'fs.mounts.created', { name: saved.name }));
       onDone();
     } catch (error) {
-      if (isApiError(error)) setServerErrors(serverMountErrors(error.serverMessage));
+      if (isApiError(error)) setServerErrors(serverMountErrors(error.serverMessage, error.message));
       if (!(isApiError(error) && error.loggedOut)) toast.error(errorMessage(error));
     }
   }

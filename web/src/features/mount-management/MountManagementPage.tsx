@@ -12,6 +12,7 @@ import { PageHeader, RefreshButton } from '../../components/ui/page-header';
 import { RowActions } from '../../components/ui/row-actions';
 import { Skeleton } from '../../components/ui/skeleton';
 import { errorMessage, isApiError } from '../../lib/api';
+import { storageConfigName } from '../../lib/storageConfigName';
 import { explorerHref } from '../fs/paths';
 import { useDeleteMount, useMounts, useSaveMount } from '../fs/mountsApi';
 import { useStorageConfigs } from '../storage-config/api';
@@ -91,7 +92,10 @@ export default function MountManagementPage() {
   const [editing, setEditing] = useState<MountView | undefined>();
   const [deleting, setDeleting] = useState<MountView | null>(null);
   const configList = configs.data ?? [];
-  const configName = (id: string) => configList.find((c) => c.id === id)?.name ?? id;
+  const configName = (id: string) => {
+    const config = configList.find((c) => c.id === id);
+    return config ? storageConfigName(t, config) : id;
+  };
 
   const report = (error: unknown) => {
     if (!(isApiError(error) && error.loggedOut)) toast.error(errorMessage(error));

@@ -3,6 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
 import { Link } from '../../lib/router';
 import { Button, buttonClasses } from '../../components/ui/button';
+import { ErrorDetails } from '../../components/ui/error-details';
 import { Field } from '../../components/ui/field';
 import { Skeleton } from '../../components/ui/skeleton';
 import { PasswordInput } from '../../components/ui/password-input';
@@ -11,10 +12,13 @@ import { PasswordInput } from '../../components/ui/password-input';
 export function PasteFullState({
   kind,
   message,
+  detail,
   onRetry,
 }: {
   kind: 'gone' | 'notFound' | 'error';
   message?: string;
+  /** The server's sentence, behind a "Details" expander. */
+  detail?: string;
   onRetry?: () => void;
 }) {
   const { t } = useTranslation();
@@ -30,6 +34,7 @@ export function PasteFullState({
       <div>
         <h1 className="text-xl font-semibold tracking-tight">{t(`paste.view.${kind}Title`)}</h1>
         <p className="mt-2 text-sm text-muted-foreground">{message ?? t(`paste.view.${kind}Body`)}</p>
+        <ErrorDetails detail={detail} className="mx-auto mt-3 w-fit max-w-full" />
       </div>
       <div className="mt-1 flex flex-wrap justify-center gap-2">
         {onRetry && (
@@ -72,11 +77,12 @@ export function PasteSkeleton() {
   );
 }
 
-/** The password prompt (spec §8: a failed check shows the server's message, else "wrong password"). */
+/** The password prompt: a failed check says "wrong password" in the UI's language, the server's words behind Details. */
 export function PasswordPrompt({
   slug,
   busy,
   error,
+  detail,
   onSubmit,
   title,
   body,
@@ -84,6 +90,8 @@ export function PasswordPrompt({
   slug: string;
   busy: boolean;
   error: string | null;
+  /** The server's sentence for `error`, behind a "Details" expander. */
+  detail?: string;
   onSubmit: (password: string) => void;
   /** Texts of the encrypted variant (the password is checked by decryption, not by the server). */
   title?: string;
@@ -125,6 +133,7 @@ export function PasswordPrompt({
             describedBy={shown ? `${id}-error` : undefined}
           />
         </Field>
+        {shown && !empty && <ErrorDetails detail={detail} className="-mt-2" />}
         <Button type="submit" loading={busy} className="w-full">
           {t('paste.view.unlock')}
         </Button>

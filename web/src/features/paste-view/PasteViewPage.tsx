@@ -10,6 +10,7 @@ import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { IconButton } from '../../components/ui/icon-button';
+import { serverDetail } from '../../components/ui/error-details';
 import { errorMessage, isApiError } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
 import { formatDateTime, formatRelative } from '../../lib/format';
@@ -193,7 +194,7 @@ export default function PasteViewPage() {
   });
   const [unlocked, setUnlocked] = useState<{ paste: PasteView; password: string } | null>(null);
   const [unlockFailure, setUnlockFailure] = useState<Failure | null>(null);
-  const [unlockError, setUnlockError] = useState<string | null>(null);
+  const [unlockError, setUnlockError] = useState<{ message: string; detail?: string } | null>(null);
   const [unlocking, setUnlocking] = useState(false);
 
   async function unlock(password: string) {
@@ -204,7 +205,7 @@ export default function PasteViewPage() {
       setUnlocked({ paste, password });
     } catch (error) {
       if (failureOf(error) !== 'error') setUnlockFailure(failureOf(error));
-      else setUnlockError(errorMessage(error));
+      else setUnlockError({ message: errorMessage(error), detail: serverDetail(error) });
     } finally {
       setUnlocking(false);
     }
@@ -219,13 +220,22 @@ export default function PasteViewPage() {
       <PasteFullState
         kind={kind}
         message={kind === 'error' ? errorMessage(query.error) : undefined}
+        detail={serverDetail(query.error)}
         onRetry={kind === 'error' ? () => void query.refetch() : undefined}
       />
     );
   }
   const data = query.data;
   if (data.requires_password) {
-    return <PasswordPrompt slug={slug} busy={unlocking} error={unlockError} onSubmit={(pw) => void unlock(pw)} />;
+    return (
+      <PasswordPrompt
+        slug={slug}
+        busy={unlocking}
+        error={unlockError?.message ?? null}
+        detail={unlockError?.detail}
+        onSubmit={(pw) => void unlock(pw)}
+      />
+    );
   }
   if (data.encryption) {
     return (

@@ -19,6 +19,7 @@ import { Input } from '../../components/ui/input';
 import { Select } from '../../components/ui/select';
 import { Switch } from '../../components/ui/switch';
 import { errorMessage, isApiError } from '../../lib/api';
+import { storageConfigName } from '../../lib/storageConfigName';
 import { SAVE_MUTATION_KEY, useCreateStorageConfig, useUpdateStorageConfig } from './api';
 import {
   applyProvider,
@@ -94,7 +95,9 @@ function ConfigForm({
         ? await update.mutateAsync({ id: original.id, input: buildUpdatePayload(state, original) })
         : await create.mutateAsync(buildCreatePayload(state));
       toast.success(
-        editing ? t('files.storage.updated', { name: saved.name }) : t('files.storage.created', { name: saved.name }),
+        editing
+          ? t('files.storage.updated', { name: storageConfigName(t, saved) })
+          : t('files.storage.created', { name: storageConfigName(t, saved) }),
       );
       onDone(saved);
     } catch (error) {
@@ -389,7 +392,11 @@ export function StorageConfigFormDialog({
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
         className="sm:max-w-2xl"
-        title={original ? t('files.storage.editTitle', { name: original.name }) : t('files.storage.createTitle')}
+        title={
+          original
+            ? t('files.storage.editTitle', { name: storageConfigName(t, original) })
+            : t('files.storage.createTitle')
+        }
         description={type === 'local' ? t('files.storage.formDescriptionLocal') : t('files.storage.formDescription')}
         footer={
           <>

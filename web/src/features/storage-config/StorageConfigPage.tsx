@@ -19,6 +19,7 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { EmptyState } from '../../components/ui/empty-state';
+import { ErrorDetails, serverDetail } from '../../components/ui/error-details';
 import { LoadError } from '../../components/ui/load-error';
 import { PageHeader, RefreshButton } from '../../components/ui/page-header';
 import { Progress } from '../../components/ui/progress';
@@ -27,11 +28,14 @@ import { Skeleton } from '../../components/ui/skeleton';
 import { errorMessage, isApiError } from '../../lib/api';
 import { cn } from '../../lib/cn';
 import { formatBytes } from '../../lib/format';
+import { storageConfigName } from '../../lib/storageConfigName';
 import { testStorageConfig, useDeleteStorageConfig, useSetDefaultStorageConfig, useStorageConfigs } from './api';
 import { StorageConfigFormDialog } from './StorageConfigFormDialog';
 
 type TestState =
-  { status: 'running' } | { status: 'done'; result: StorageConfigTestResult } | { status: 'error'; message: string };
+  | { status: 'running' }
+  | { status: 'done'; result: StorageConfigTestResult }
+  | { status: 'error'; message: string; detail?: string };
 
 function TestResult({ state }: { state: TestState }) {
   const { t } = useTranslation();
@@ -47,6 +51,7 @@ function TestResult({ state }: { state: TestState }) {
     return (
       <Alert tone="danger" title={t('files.storage.test.failed')}>
         {state.message}
+        <ErrorDetails detail={state.detail} className="mt-1" />
       </Alert>
     );
   const { result } = state;
@@ -77,7 +82,11 @@ function TestResult({ state }: { state: TestState }) {
             )}
             <span className="min-w-0 flex-1">
               <span className="font-medium">{t(`files.storage.test.steps.${step.step}`)}</span>
-              {step.message && <span className="block break-words text-xs opacity-90">{step.message}</span>}
+              <span className="block text-xs opacity-90">
+                {step.success ? t('files.storage.test.ok') : t('files.storage.test.error')}
+              </span>
+              {/* The server's sentence ("wrote 57 bytes to …", a driver error) is English: a detail to expand. */}
+              <ErrorDetails detail={step.message} className="text-current opacity-90" />
             </span>
             <span className="shrink-0 font-mono text-xs tabular-nums">{step.latency_ms} ms</span>
           </li>
@@ -99,7 +108,7 @@ function Usage({ config }: { config: StorageConfigView }) {
       <Progress
         value={pct}
         tone={pct >= 90 ? 'danger' : 'primary'}
-        label={t('files.storage.usageLabel', { name: config.name })}
+        label={t('files.storage.usageLabel', { name: storageConfigName(t, config) })}
       />
       <p className="text-xs tabular-nums text-muted-foreground">
         {t('files.storage.used', { used, total: formatBytes(config.total_capacity, i18n.language) })}
@@ -141,8 +150,8 @@ function ConfigCard({
           )}
         </div>
         <div className="min-w-0 flex-1">
-          <h2 className="truncate font-medium" title={config.name}>
-            {config.name}
+          <h2 className="truncate font-medium" title={storageConfigName(t, config)}>
+            {storageConfigName(t, config)}
           </h2>
           <div className="mt-1 flex flex-wrap gap-1">
             {config.is_default && (
@@ -158,8 +167,14 @@ function ConfigCard({
           </div>
         </div>
         <RowActions
-          name={config.name}
-          quick={[{ label: t('files.storage.editNamed', { name: config.name }), icon: Pencil, onClick: onEdit }]}
+          name={storageConfigName(t, config)}
+          quick={[
+            {
+              label: t('files.storage.editNamed', { name: storageConfigName(t, config) }),
+              icon: Pencil,
+              onClick: onEdit,
+            },
+          ]}
           menu={[
             { label: t('files.storage.test.action'), icon: FlaskConical, onSelect: onTest },
             { label: t('files.storage.setDefault'), icon: Star, onSelect: onSetDefault, disabled: config.is_default },
@@ -259,14 +274,17 @@ export default function StorageConfigPage() {
       const result = await testStorageConfig(config.id);
       setTests((s) => ({ ...s, [config.id]: { status: 'done', result } }));
     } catch (error) {
-      setTests((s) => ({ ...s, [config.id]: { status: 'error', message: errorMessage(error) } }));
+      setTests((s) => ({
+        ...s,
+        [config.id]: { status: 'error', message: errorMessage(error), detail: serverDetail(error) },
+      }));
     }
   }
 
   async function makeDefault(config: StorageConfigView) {
     try {
       await setDefault.mutateAsync(config.id);
-      toast.success(t('files.storage.defaultSet', { name: config.name }));
+      toast.success(t('files.storage.defaultSet', { name: storageConfigName(t, config) }));
     } catch (error) {
       if (!(isApiError(error) && error.loggedOut)) toast.error(errorMessage(error));
     }
@@ -282,7 +300,6 @@ export default function StorageConfigPage() {
         const data = (error.data ?? {}) as { files?: number; mounts?: number };
         toast.error(
           t('files.storage.inUse', { name: deleting.name, files: data.files ?? 0, mounts: data.mounts ?? 0 }),
-          { description: error.serverMessage },
         );
       } else if (!(isApiError(error) && error.loggedOut)) toast.error(errorMessage(error));
     }

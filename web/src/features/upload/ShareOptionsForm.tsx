@@ -11,6 +11,7 @@ import { Skeleton } from '../../components/ui/skeleton';
 import { SwitchField } from '../../components/ui/switch';
 import { cn } from '../../lib/cn';
 import type { ShareOptions } from '../../lib/uploader';
+import { storageConfigName } from '../../lib/storageConfigName';
 
 export type ProxyChoice = 'default' | 'proxy' | 'direct';
 
@@ -106,7 +107,7 @@ export function StorageTargetField({
         >
           {targets.map((config) => (
             <option key={config.id} value={config.id}>
-              {config.name}
+              {storageConfigName(t, config)}
               {config.is_default ? ` (${t('files.upload.options.default')})` : ''}
             </option>
           ))}

@@ -96,13 +96,23 @@ describe('form uploader', () => {
     expect(stages[2]!.loaded).toBe(500);
   });
 
-  it('rejects with the server message (413, 409) and the status', async () => {
+  it('rejects with the text of the kind (the server sentence as a detail) and the status', async () => {
     const { task: t } = task();
     const done = createFormUploader().upload(t);
-    FakeXhr.last.respond(413, { code: 413, message: 'the file is larger than 100 MB', success: false });
+    FakeXhr.last.respond(413, {
+      code: 413,
+      kind: 'payload_too_large',
+      message: 'the file is larger than 100 MB',
+      success: false,
+    });
     const error = await done.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UploadError);
-    expect(error).toMatchObject({ status: 413, message: 'the file is larger than 100 MB', cancelled: false });
+    expect(error).toMatchObject({
+      status: 413,
+      message: 'This is too large',
+      serverMessage: 'the file is larger than 100 MB',
+      cancelled: false,
+    });
   });
 
   it('says "upload failed: {status}" when the server gives no message', async () => {

@@ -86,6 +86,7 @@ export function createFormUploader(options: { stallTimeoutMs?: number; endpoint?
           const kind = header?.startsWith('Bearer ') ? 'bearer' : header ? 'apikey' : 'none';
           const mapped = mapHttpFailure({
             kind: envelopeKind(payload),
+            data: isRecord(payload) ? payload.data : undefined,
             status,
             statusText: xhr.statusText,
             serverMessage,
@@ -95,8 +96,8 @@ export function createFormUploader(options: { stallTimeoutMs?: number; endpoint?
           });
           let message = translateErrorText(mapped.message);
           if (mapped.logout) logout(mapped.logout, message);
-          else if (!serverMessage) message = i18n.t('errors.upload.failedStatus', { status });
-          reject(new UploadError(message, { status }));
+          else if (!envelopeKind(payload)) message = i18n.t('errors.upload.failedStatus', { status });
+          reject(new UploadError(message, { status, serverMessage }));
         };
         xhr.onerror = () => {
           cleanup();

@@ -95,9 +95,12 @@ export class UploadError extends Error {
   override readonly name = 'UploadError';
   readonly status: number;
   readonly cancelled: boolean;
-  constructor(message: string, init: { status?: number; cancelled?: boolean } = {}) {
+  /** The server's own sentence (English): a detail, never the message. */
+  readonly serverMessage: string | undefined;
+  constructor(message: string, init: { status?: number; cancelled?: boolean; serverMessage?: string } = {}) {
     super(message);
     this.status = init.status ?? 0;
     this.cancelled = init.cancelled ?? false;
+    this.serverMessage = init.serverMessage;
   }
 }

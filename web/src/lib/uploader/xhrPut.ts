@@ -103,6 +103,7 @@ export function xhrPut(url: string, blob: Blob, options: PutOptions): Promise<Pu
       }
       const mapped = mapHttpFailure({
         kind: envelopeKind(body),
+        data: isRecord(body) ? body.data : undefined,
         status: xhr.status,
         statusText: xhr.statusText,
         serverMessage,
@@ -112,10 +113,10 @@ export function xhrPut(url: string, blob: Blob, options: PutOptions): Promise<Pu
       });
       reject(
         new UploadError(
-          serverMessage
+          envelopeKind(body)
             ? translateErrorText(mapped.message)
             : i18n.t('errors.upload.failedStatus', { status: xhr.status }),
-          { status: xhr.status },
+          { status: xhr.status, serverMessage },
         ),
       );
     };

@@ -18,6 +18,8 @@ interface PickerProps {
   pickLabel: string;
   /** The picked folder and the mount that holds it. */
   onPick: (folder: string, mountId: string | undefined) => void;
+  /** Folders above mounts ("All mounts", `/a` over a mount `/a/b`) may be picked too (a key's base path). */
+  allowVirtual?: boolean;
 }
 
 /** Picks a target folder anywhere in the tree (every mount the caller sees), for "Copy to…" and "Move to…". */
@@ -33,7 +35,15 @@ export function FolderPicker({
   );
 }
 
-function PickerBody({ title, start, busy, pickLabel, onPick, onCancel }: PickerProps & { onCancel: () => void }) {
+function PickerBody({
+  title,
+  start,
+  busy,
+  pickLabel,
+  onPick,
+  allowVirtual = false,
+  onCancel,
+}: PickerProps & { onCancel: () => void }) {
   const { t } = useTranslation();
   const [dir, setDir] = useState(start);
   const list = useQuery({
@@ -54,7 +64,7 @@ function PickerBody({ title, start, busy, pickLabel, onPick, onCancel }: PickerP
           <Button
             onClick={() => onPick(dir, list.data?.mount_id)}
             loading={busy}
-            disabled={!list.data || list.data.isVirtual}
+            disabled={!list.data || (list.data.isVirtual && !allowVirtual)}
           >
             {pickLabel}
           </Button>
