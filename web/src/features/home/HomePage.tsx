@@ -52,18 +52,10 @@ import {
   type ShareOptionsState,
 } from '../pastes/shareForm';
 import { replaceUndoably, useDraft, type Draft } from './useDraft';
+import { htmlToPlainText } from './plainText';
 
 const PREVIEW_ID = 'home-preview';
 const MD_EXTENSIONS = /\.(md|markdown|mdown|mkd|mdwn|mdtxt|mdtext|rmd)$/i;
-
-function htmlToPlainText(html: string): string {
-  const doc = new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html');
-  for (const el of doc.querySelectorAll('.katex-mathml')) el.remove();
-  for (const block of doc.querySelectorAll('p, h1, h2, h3, h4, h5, h6, li, pre, blockquote, tr')) {
-    block.append('\n');
-  }
-  return (doc.body.textContent ?? '').replace(/\n{3,}/g, '\n\n').trim();
-}
 
 /** Home (spec §2): write Markdown or plain text, preview it, export it, share it. */
 export default function HomePage() {
