@@ -52,7 +52,7 @@ import {
   type ShareOptionsState,
 } from '../pastes/shareForm';
 import { replaceUndoably, useDraft, type Draft } from './useDraft';
-import { htmlToPlainText } from './plainText';
+import { htmlForCopy, htmlToPlainText } from './copyFormats';
 
 const PREVIEW_ID = 'home-preview';
 const MD_EXTENSIONS = /\.(md|markdown|mdown|mkd|mdwn|mdtxt|mdtext|rmd)$/i;
@@ -102,7 +102,7 @@ export default function HomePage() {
       return;
     }
     let text = content;
-    if (kind === 'html') text = await renderedHtml();
+    if (kind === 'html') text = markdown ? htmlForCopy(await renderedHtml()) : await renderedHtml();
     else if (kind === 'text' && markdown) text = htmlToPlainText(await markdownToSafeHtml(content));
     if (await copyText(text)) toast.success(t(`paste.home.copied.${kind}`));
     else toast.error(t('common.copyFailed'));

@@ -1,5 +1,5 @@
 /**
- * Rendered Markdown → plain text ("copy as plain text"). A formula is written as its TeX source (`$E = mc^2$`,
+ * Rendered Markdown for the clipboard. Plain text ("copy as plain text"): A formula is written as its TeX source (`$E = mc^2$`,
  * `$$…$$` for display math): KaTeX's HTML and MathML would come out as run-together glyphs ("E=mc2").
  */
 function texSource(katex: Element): string {
@@ -21,4 +21,19 @@ export function htmlToPlainText(html: string): string {
     block.append('\n');
   }
   return (doc.body.textContent ?? '').replace(/\n{3,}/g, '\n\n').trim();
+}
+
+/**
+ * Rendered Markdown → HTML that reads right without KaTeX's stylesheet ("copy as HTML"): each formula is its MathML
+ * only (browsers and editors draw MathML themselves). KaTeX's HTML drawing needs katex.css; pasted elsewhere it
+ * shows as a second, run-together copy of the formula.
+ */
+export function htmlForCopy(html: string): string {
+  const doc = new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html');
+  for (const katex of doc.querySelectorAll('.katex-display, .katex')) {
+    if (!katex.isConnected) continue;
+    const math = katex.querySelector('math');
+    if (math) katex.replaceWith(math);
+  }
+  return doc.body.innerHTML;
 }
