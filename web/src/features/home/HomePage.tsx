@@ -119,7 +119,7 @@ export default function HomePage() {
       if (kind === 'docx') {
         const { htmlToDocx, textToDocx } = await import('./export/docx');
         const blob = markdown
-          ? await htmlToDocx(await markdownToSafeHtml(content), name)
+          ? await htmlToDocx(await markdownToSafeHtml(content), name, { diagramLabel: t('paste.markdown.diagram') })
           : await textToDocx(content, name);
         downloadBlob(blob, `${name}.docx`);
       } else {

@@ -15,6 +15,7 @@ const PNG = Uint8Array.from(
 async function documentXml(markdown: string, drawn: string[] = []): Promise<{ xml: string; files: string[] }> {
   const html = await renderMarkdown(markdown);
   const blob = await htmlToDocx(html, 'test', {
+    diagramLabel: '图表',
     drawDiagram: async (source) => {
       drawn.push(source);
       return { data: PNG, width: 1200, height: 300 };
@@ -88,10 +89,12 @@ describe('Word export', () => {
     expect(drawn).toEqual(['graph LR; Collect-->Review']);
     expect(count(xml, /<w:drawing>/g)).toBe(1);
     expect(files.some((name) => /^word\/media\/.+\.png$/.test(name))).toBe(true);
-    expect(xml).not.toContain('Collect');
+    expect(wordText(xml)).not.toContain('Collect');
     // Scaled to the text column: 1200×300 px → 600×150 px (EMU: 9525 per px).
     expect(xml).toContain(`cx="${600 * 9525}" cy="${150 * 9525}"`);
     expect(wordText(xml)).toBe('BeforeAfter');
+    // Named in the UI's language, described by its source.
+    expect(xml).toContain('<wp:docPr id="1" name="图表" descr="graph LR; Collect--&gt;Review" title="图表"/>');
   });
 
   it('keeps a diagram that cannot be drawn as its source code', async () => {

@@ -55,12 +55,12 @@ function equation(el: Element, display: boolean): ParagraphChild {
 }
 
 /** Diagram images by their `<pre class="md-mermaid">`, drawn before the document is built. */
-type Diagrams = Map<Element, DiagramImage>;
+type Diagrams = Map<Element, { image: DiagramImage; label: string; source: string }>;
 
 /** Word's text column at the default margins is 6.5 in (624 px at 96 dpi). */
 const MAX_IMAGE_WIDTH = 600;
 
-function diagramParagraph(image: DiagramImage): Paragraph {
+function diagramParagraph({ image, label, source }: { image: DiagramImage; label: string; source: string }): Paragraph {
   const scale = Math.min(1, MAX_IMAGE_WIDTH / image.width);
   return new Paragraph({
     alignment: AlignmentType.CENTER,
@@ -70,7 +70,8 @@ function diagramParagraph(image: DiagramImage): Paragraph {
         type: 'png',
         data: image.data,
         transformation: { width: Math.round(image.width * scale), height: Math.round(image.height * scale) },
-        altText: { name: 'Diagram', description: 'Mermaid diagram', title: 'Diagram' },
+        // The diagram's source is its text alternative (what a screen reader in Word reads).
+        altText: { name: label, title: label, description: source },
       }),
     ],
   });
@@ -264,16 +265,19 @@ export interface DocxOptions {
    * error, `null`) stays in the document as its source code.
    */
   drawDiagram?: (source: string) => Promise<DiagramImage | null>;
+  /** The pictures' name in the document (the UI's word for "Diagram"). */
+  diagramLabel?: string;
 }
 
-async function drawDiagrams(root: Element, draw: DocxOptions['drawDiagram']): Promise<Diagrams> {
+async function drawDiagrams(root: Element, { drawDiagram: draw, diagramLabel }: DocxOptions): Promise<Diagrams> {
   const diagrams: Diagrams = new Map();
   const pres = [...root.querySelectorAll('pre.md-mermaid')];
   if (pres.length === 0) return diagrams;
   const drawOne = draw ?? (async (source: string) => (await import('./diagram')).mermaidToPng(source));
   for (const pre of pres) {
-    const image = await drawOne(pre.textContent ?? '').catch(() => null);
-    if (image) diagrams.set(pre, image);
+    const source = pre.textContent ?? '';
+    const image = await drawOne(source).catch(() => null);
+    if (image) diagrams.set(pre, { image, source, label: diagramLabel ?? 'Diagram' });
   }
   return diagrams;
 }
@@ -281,7 +285,7 @@ async function drawDiagrams(root: Element, draw: DocxOptions['drawDiagram']): Pr
 /** Builds a .docx Blob from sanitised HTML: formulas as Word equations, Mermaid diagrams as pictures. */
 export async function htmlToDocx(html: string, title: string, options: DocxOptions = {}): Promise<Blob> {
   const doc = new DOMParser().parseFromString(`<!doctype html><body>${html}</body>`, 'text/html');
-  const children = blocks(doc.body, await drawDiagrams(doc.body, options.drawDiagram));
+  const children = blocks(doc.body, await drawDiagrams(doc.body, options));
   return Packer.toBlob(
     new Document({
       title,
