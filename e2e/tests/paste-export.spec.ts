@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
+import JSZip from 'jszip';
 import { expect as baseExpect, seedStorage, test } from '../support/fixtures';
 import { RICH_MARKDOWN } from '../support/pastes';
 
@@ -56,6 +57,35 @@ test.describe('exports', () => {
     const types = await page.evaluate(() => (window as unknown as { __blobTypes: string[] }).__blobTypes);
     expect(types).toContain('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
     expect(types).toContain('image/png');
+  });
+
+  test('Word export writes formulas as Word equations and diagrams as pictures, each once', async ({ page }, info) => {
+    await seedStorage(page, { clipnest_paste_draft: JSON.stringify({ type: 'markdown', content: RICH_MARKDOWN }) });
+    await page.goto('/');
+    await expect(page.getByTestId('markdown-body').locator('.md-diagram img')).toBeVisible({ timeout: 15_000 });
+
+    const word = await exportAs(page, 'Word document (.docx)');
+    await writeFile(info.outputPath('export.docx'), word.bytes);
+    const zip = await JSZip.loadAsync(word.bytes);
+    const xml = await zip.file('word/document.xml')!.async('string');
+    const text = [...xml.matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1]).join('');
+
+    // The inline growth formula and the display sum: two equations, one of them a display paragraph.
+    expect(xml.match(/<m:oMath>/g)?.length).toBe(2);
+    expect(xml.match(/<m:oMathPara>/g)?.length).toBe(1);
+    expect(xml.match(/<m:f>/g)?.length).toBe(2);
+    // No TeX and no second copy of a formula in the text (it used to read "g=q1q2−q1g = \frac{…}…").
+    expect(text).not.toMatch(/\\frac|\\sum|q_2|q2−q1/);
+    expect(text).toContain('Growth: ');
+    // The diagram is a PNG drawn by the browser, not its source.
+    expect(xml.match(/<w:drawing>/g)?.length).toBe(1);
+    expect(text).not.toContain('Collect');
+    const media = Object.keys(zip.files).filter((name) => /^word\/media\/.+\.png$/.test(name));
+    expect(media).toHaveLength(1);
+    const png = await zip.file(media[0]!)!.async('nodebuffer');
+    expect(png.subarray(0, 4).toString('latin1')).toBe('\x89PNG');
+    expect(png.readUInt32BE(16)).toBeGreaterThan(200);
+    expect(png.length).toBeGreaterThan(2000);
   });
 
   test('plain text exports to Word too', async ({ page }) => {

@@ -148,4 +148,19 @@ describe('strict Markdown sanitiser corpus', () => {
     expect(dom(await renderMarkdown('a\nb', { breaks: true })).querySelector('br')).not.toBeNull();
     expect(dom(await renderMarkdown('a\nb')).querySelector('br')).toBeNull();
   });
+
+  it("keeps KaTeX's TeX annotation in place (not as loose text in the formula); annotation-xml stays out", async () => {
+    const root = expectInert(await renderMarkdown('$E = mc^2$'));
+    const math = root.querySelector('.katex-mathml math');
+    expect(math?.querySelector('semantics > annotation[encoding="application/x-tex"]')?.textContent).toBe('E = mc^2');
+    expect([...(math?.childNodes ?? [])].some((n) => n.nodeType === Node.TEXT_NODE)).toBe(false);
+
+    const hostile = expectInert(
+      sanitizeHtml(
+        '<math><semantics><mi>x</mi><annotation-xml encoding="text/html"><img src=x onerror=alert(1)></annotation-xml>' +
+          '<annotation encoding="application/x-tex"><img src=x onerror=alert(2)></annotation></semantics></math>',
+      ),
+    );
+    expect(hostile.querySelector('annotation-xml')).toBeNull();
+  });
 });

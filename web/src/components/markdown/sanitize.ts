@@ -182,6 +182,10 @@ function instance(): ReturnType<typeof DOMPurify> {
 
 const HTML_CONFIG: Config = {
   USE_PROFILES: { html: true, svg: true, mathMl: true },
+  // KaTeX wraps its MathML in <semantics> with the TeX source in an <annotation> (text only; `annotation-xml`,
+  // which may hold HTML, stays out). Without them the TeX is left behind as loose text inside <math>, and
+  // exports (Word, plain text) that read the math write every formula two or three times.
+  ADD_TAGS: ['semantics', 'annotation'],
   FORBID_TAGS,
   FORBID_ATTR,
   SANITIZE_NAMED_PROPS: true,

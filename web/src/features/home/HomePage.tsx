@@ -52,18 +52,10 @@ import {
   type ShareOptionsState,
 } from '../pastes/shareForm';
 import { replaceUndoably, useDraft, type Draft } from './useDraft';
+import { htmlForCopy, htmlToPlainText } from './copyFormats';
 
 const PREVIEW_ID = 'home-preview';
 const MD_EXTENSIONS = /\.(md|markdown|mdown|mkd|mdwn|mdtxt|mdtext|rmd)$/i;
-
-function htmlToPlainText(html: string): string {
-  const doc = new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html');
-  for (const el of doc.querySelectorAll('.katex-mathml')) el.remove();
-  for (const block of doc.querySelectorAll('p, h1, h2, h3, h4, h5, h6, li, pre, blockquote, tr')) {
-    block.append('\n');
-  }
-  return (doc.body.textContent ?? '').replace(/\n{3,}/g, '\n\n').trim();
-}
 
 /** Home (spec §2): write Markdown or plain text, preview it, export it, share it. */
 export default function HomePage() {
@@ -110,7 +102,7 @@ export default function HomePage() {
       return;
     }
     let text = content;
-    if (kind === 'html') text = await renderedHtml();
+    if (kind === 'html') text = markdown ? htmlForCopy(await renderedHtml()) : await renderedHtml();
     else if (kind === 'text' && markdown) text = htmlToPlainText(await markdownToSafeHtml(content));
     if (await copyText(text)) toast.success(t(`paste.home.copied.${kind}`));
     else toast.error(t('common.copyFailed'));
@@ -127,7 +119,7 @@ export default function HomePage() {
       if (kind === 'docx') {
         const { htmlToDocx, textToDocx } = await import('./export/docx');
         const blob = markdown
-          ? await htmlToDocx(await markdownToSafeHtml(content), name)
+          ? await htmlToDocx(await markdownToSafeHtml(content), name, { diagramLabel: t('paste.markdown.diagram') })
           : await textToDocx(content, name);
         downloadBlob(blob, `${name}.docx`);
       } else {

@@ -8,6 +8,7 @@ import {
   Document,
   ExternalHyperlink,
   HeadingLevel,
+  ImageRun,
   Packer,
   Paragraph,
   ShadingType,
@@ -18,6 +19,8 @@ import {
   WidthType,
   type ParagraphChild,
 } from 'docx';
+import type { DiagramImage } from './diagram';
+import { mathmlToOmml } from './omml';
 
 const MONO = 'Consolas';
 const HEADINGS = [
@@ -41,6 +44,47 @@ function texOf(el: Element): string | null {
   return annotation?.textContent ?? null;
 }
 
+/**
+ * A KaTeX formula (`.katex` or `.katex-display`) as a Word equation, built from its MathML. KaTeX also draws the
+ * formula in HTML (for the screen) and keeps its TeX in an annotation: only the MathML is read, once.
+ */
+function equation(el: Element, display: boolean): ParagraphChild {
+  const math = el.querySelector('.katex-mathml math, math');
+  if (math) return mathmlToOmml(math, display);
+  return new TextRun({ text: texOf(el) ?? '', italics: true, font: 'Cambria Math' });
+}
+
+/** Diagram images by their `<pre class="md-mermaid">`, drawn before the document is built. */
+type Diagrams = Map<Element, { image: DiagramImage; label: string; source: string }>;
+
+/** Word's text column at the default margins is 6.5 in (624 px at 96 dpi). */
+const MAX_IMAGE_WIDTH = 600;
+
+function diagramParagraph({ image, label, source }: { image: DiagramImage; label: string; source: string }): Paragraph {
+  const scale = Math.min(1, MAX_IMAGE_WIDTH / image.width);
+  return new Paragraph({
+    alignment: AlignmentType.CENTER,
+    spacing: { after: 160 },
+    children: [
+      new ImageRun({
+        type: 'png',
+        data: image.data,
+        transformation: { width: Math.round(image.width * scale), height: Math.round(image.height * scale) },
+        // The diagram's source is its text alternative (what a screen reader in Word reads).
+        altText: { name: label, title: label, description: source },
+      }),
+    ],
+  });
+}
+
+/** A paragraph that holds only display formulas (how the Markdown renderer emits `$$…$$`). */
+function displayMathOnly(p: Element): Element[] | null {
+  const kids = [...p.children];
+  if (kids.length === 0 || !kids.every((k) => k.classList.contains('katex-display'))) return null;
+  const loose = [...p.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? '').trim());
+  return loose ? null : kids;
+}
+
 function inlineRuns(node: Node, format: Format = {}): ParagraphChild[] {
   const runs: ParagraphChild[] = [];
   for (const child of node.childNodes) {
@@ -62,9 +106,8 @@ function inlineRuns(node: Node, format: Format = {}): ParagraphChild[] {
     }
     if (!(child instanceof Element)) continue;
     const tag = child.tagName.toLowerCase();
-    if (child.classList.contains('katex')) {
-      const tex = texOf(child);
-      runs.push(new TextRun({ text: tex ?? child.textContent ?? '', italics: true, font: 'Cambria Math' }));
+    if (child.classList.contains('katex') || child.classList.contains('katex-display')) {
+      runs.push(equation(child, false));
       continue;
     }
     switch (tag) {
@@ -168,14 +211,24 @@ function listBlocks(list: Element, level: number): (Paragraph | Table)[] {
   return out;
 }
 
-function blocks(parent: Element): (Paragraph | Table)[] {
+function displayParagraph(el: Element): Paragraph {
+  return new Paragraph({ alignment: AlignmentType.CENTER, spacing: { after: 160 }, children: [equation(el, true)] });
+}
+
+function blocks(parent: Element, diagrams: Diagrams): (Paragraph | Table)[] {
   const out: (Paragraph | Table)[] = [];
   for (const el of parent.children) {
     const tag = el.tagName.toLowerCase();
+    const display = tag === 'p' ? displayMathOnly(el) : null;
+    const diagram = diagrams.get(el);
     if (/^h[1-6]$/.test(tag)) {
       out.push(new Paragraph({ heading: HEADINGS[Number(tag[1]) - 1], children: inlineRuns(el) }));
+    } else if (display) {
+      out.push(...display.map(displayParagraph));
     } else if (tag === 'p') {
       out.push(new Paragraph({ spacing: { after: 160 }, children: inlineRuns(el) }));
+    } else if (diagram) {
+      out.push(diagramParagraph(diagram));
     } else if (tag === 'pre') {
       out.push(...codeParagraphs(el.textContent ?? ''), new Paragraph({ children: [] }));
     } else if (tag === 'ul' || tag === 'ol') {
@@ -183,7 +236,7 @@ function blocks(parent: Element): (Paragraph | Table)[] {
     } else if (tag === 'table') {
       out.push(tableBlock(el), new Paragraph({ children: [] }));
     } else if (tag === 'blockquote') {
-      for (const child of blocks(el)) {
+      for (const child of blocks(el, diagrams)) {
         out.push(child);
       }
       if (el.children.length === 0) out.push(new Paragraph({ children: inlineRuns(el, { italics: true }) }));
@@ -194,16 +247,10 @@ function blocks(parent: Element): (Paragraph | Table)[] {
           children: [],
         }),
       );
-    } else if (el.classList.contains('katex-display') || el.querySelector(':scope > .katex-display')) {
-      const tex = texOf(el);
-      out.push(
-        new Paragraph({
-          alignment: AlignmentType.CENTER,
-          children: [new TextRun({ text: tex ?? el.textContent ?? '', italics: true, font: 'Cambria Math' })],
-        }),
-      );
+    } else if (el.classList.contains('katex-display')) {
+      out.push(displayParagraph(el));
     } else if (tag === 'div' || tag === 'section' || tag === 'details' || tag === 'figure') {
-      out.push(...blocks(el));
+      out.push(...blocks(el, diagrams));
     } else {
       const runs = inlineRuns(el);
       if (runs.length) out.push(new Paragraph({ children: runs }));
@@ -212,10 +259,33 @@ function blocks(parent: Element): (Paragraph | Table)[] {
   return out;
 }
 
-/** Builds a .docx Blob from sanitised HTML. */
-export async function htmlToDocx(html: string, title: string): Promise<Blob> {
+export interface DocxOptions {
+  /**
+   * Draws one Mermaid diagram as a PNG (default: Mermaid, then a canvas). A diagram that cannot be drawn (a syntax
+   * error, `null`) stays in the document as its source code.
+   */
+  drawDiagram?: (source: string) => Promise<DiagramImage | null>;
+  /** The pictures' name in the document (the UI's word for "Diagram"). */
+  diagramLabel?: string;
+}
+
+async function drawDiagrams(root: Element, { drawDiagram: draw, diagramLabel }: DocxOptions): Promise<Diagrams> {
+  const diagrams: Diagrams = new Map();
+  const pres = [...root.querySelectorAll('pre.md-mermaid')];
+  if (pres.length === 0) return diagrams;
+  const drawOne = draw ?? (async (source: string) => (await import('./diagram')).mermaidToPng(source));
+  for (const pre of pres) {
+    const source = pre.textContent ?? '';
+    const image = await drawOne(source).catch(() => null);
+    if (image) diagrams.set(pre, { image, source, label: diagramLabel ?? 'Diagram' });
+  }
+  return diagrams;
+}
+
+/** Builds a .docx Blob from sanitised HTML: formulas as Word equations, Mermaid diagrams as pictures. */
+export async function htmlToDocx(html: string, title: string, options: DocxOptions = {}): Promise<Blob> {
   const doc = new DOMParser().parseFromString(`<!doctype html><body>${html}</body>`, 'text/html');
-  const children = blocks(doc.body);
+  const children = blocks(doc.body, await drawDiagrams(doc.body, options));
   return Packer.toBlob(
     new Document({
       title,
