@@ -1,0 +1,116 @@
+// Issue 35 point 15 on the storage config page: the Test lists the CORS step with advice for the origin the
+// admin uses; the usage line says what it counts (file shares and mounts together); deleting a config in use
+// says "1 file share and 1 mount" in the UI's language, built from the counts of the 409.
+import type { StorageConfigView } from '@clipnest/contract';
+import { adminToken, call } from '../support/api';
+import { BASE_URL, E2E_ADMIN } from '../support/env';
+import { expect, seedStorage, test } from '../support/fixtures';
+import { mount, s3Storage } from '../support/mounts';
+import { startS3rver, type S3rver } from '../support/s3rver';
+
+export interface Point15Setup {
+  open: S3rver;
+  closed: S3rver;
+  used: StorageConfigView;
+  unmounted: StorageConfigView;
+}
+
+/** An S3 config with open CORS, a 10 MB capacity, 1000 bytes of file share and 5000 bytes written through its mount; one with closed CORS, unmounted. */
+export async function arrangePoint15(token: string): Promise<Point15Setup> {
+  const [open, closed] = await Promise.all([
+    startS3rver({ bucket: 'p15-open', cors: true }),
+    startS3rver({ bucket: 'p15-closed' }),
+  ]);
+  const used = await s3Storage(token, 'Team bucket', open);
+  const unmounted = await s3Storage(token, 'Closed bucket', closed);
+  await call('PUT', `/s3-configs/${used.id}`, { token, body: { total_capacity: 10 * 1024 * 1024 } });
+  await mount(token, 'Team', '/team', used.id);
+  const form = new FormData();
+  form.append('s3_config_id', used.id);
+  form.append('file', new Blob(['x'.repeat(1000)], { type: 'text/plain' }), 'notes.txt');
+  const share = await fetch(`${BASE_URL}/api/upload`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (share.status !== 201) throw new Error(`share upload: ${share.status}`);
+  const put = await fetch(`${BASE_URL}/dav/team/copied.bin`, {
+    method: 'PUT',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${E2E_ADMIN.username}:${E2E_ADMIN.password}`).toString('base64')}`,
+    },
+    body: 'y'.repeat(5000),
+  });
+  if (put.status !== 201) throw new Error(`WebDAV PUT: ${put.status}`);
+  return { open, closed, used, unmounted };
+}
+
+test.describe('storage config: CORS step, usage, delete in use', () => {
+  let setup: Point15Setup;
+  test.beforeAll(async () => {
+    setup = await arrangePoint15(await adminToken());
+  });
+  test.afterAll(async () => {
+    await setup?.open.stop();
+    await setup?.closed.stop();
+  });
+
+  test('the Test lists the CORS step with advice for this page’s origin', async ({ adminPage: page }) => {
+    await page.goto('/admin/storage-config');
+    const origin = new URL(page.url()).origin;
+    const closedCard = page.getByTestId('storage-card').filter({ hasText: 'Closed bucket' });
+    await closedCard.getByRole('button', { name: 'Test', exact: true }).click();
+    const cors = closedCard.getByTestId('storage-test-cors');
+    await expect(cors).toBeVisible({ timeout: 20_000 });
+    await expect(cors).toHaveAttribute('data-success', 'false');
+    await expect(cors).toContainText('Browser uploads (CORS)');
+    await expect(cors).toContainText(`do not let ${origin} upload`);
+    await expect(cors).not.toContainText('localhost');
+    // The storage itself works: the steps passed.
+    await expect(closedCard.getByTestId('storage-test-result')).toHaveAttribute('data-success', 'true');
+
+    const openCard = page.getByTestId('storage-card').filter({ hasText: 'Team bucket' });
+    await openCard.getByRole('button', { name: 'Test', exact: true }).click();
+    await expect(openCard.getByTestId('storage-test-cors')).toHaveAttribute('data-success', 'true', {
+      timeout: 20_000,
+    });
+    await expect(openCard.getByTestId('storage-test-cors')).toContainText(`Browsers at ${origin} may upload`);
+  });
+
+  test('the usage counts shares and mounts together and says so', async ({ adminPage: page, token }) => {
+    const view = await call<StorageConfigView>('GET', `/s3-configs/${setup.used.id}`, { token });
+    expect(view.envelope.data).toMatchObject({ used_bytes: 6000, used_scope: 'storage' });
+    await page.goto('/admin/storage-config');
+    const card = page.getByTestId('storage-card').filter({ hasText: 'Team bucket' });
+    await expect(card.getByTestId('storage-used')).toContainText(/5\.9 KB of 10 MB used/);
+    await expect(card.getByTestId('storage-used-scope')).toHaveText(
+      'Counts everything in the storage: file shares and the files of its mounts',
+    );
+    const other = page.getByTestId('storage-card').filter({ hasText: 'Closed bucket' });
+    await expect(other.getByTestId('storage-used-scope')).toHaveText(
+      'Counts the file shares stored here (no mount uses it)',
+    );
+  });
+
+  for (const lang of ['en', 'zh-CN'] as const) {
+    test(`deleting a config in use says what uses it (${lang})`, async ({ page, token }) => {
+      await seedStorage(page, { admin_token: token, language: lang });
+      await page.goto('/admin/storage-config');
+      const card = page.getByTestId('storage-card').filter({ hasText: 'Team bucket' });
+      await card.getByRole('button', { name: /: Team bucket$/ }).click();
+      await page.getByRole('menuitem', { name: lang === 'en' ? 'Delete' : '删除' }).click();
+      await page
+        .getByRole('alertdialog')
+        .getByRole('button', { name: lang === 'en' ? 'Delete' : '删除' })
+        .click();
+      const expected =
+        lang === 'en'
+          ? '“Team bucket” is used by 1 file share and 1 mount (/team): remove them first, then delete it'
+          : '“Team bucket”正被 1 个文件分享和 1 个挂载（/team）使用：请先移除它们，再删除此存储';
+      const toast = page.getByText(expected, { exact: true });
+      await expect(toast).toBeVisible();
+      // One message: no English server sentence beside it.
+      await expect(page.getByText(/this storage config is used by/)).toHaveCount(0);
+    });
+  }
+});
