@@ -3,52 +3,13 @@
 // says "1 file share and 1 mount" in the UI's language, built from the counts of the 409.
 import type { StorageConfigView } from '@clipnest/contract';
 import { adminToken, call } from '../support/api';
-import { BASE_URL, E2E_ADMIN } from '../support/env';
 import { expect, seedStorage, test } from '../support/fixtures';
-import { mount, s3Storage } from '../support/mounts';
-import { startS3rver, type S3rver } from '../support/s3rver';
-
-export interface Point15Setup {
-  open: S3rver;
-  closed: S3rver;
-  used: StorageConfigView;
-  unmounted: StorageConfigView;
-}
-
-/** An S3 config with open CORS, a 10 MB capacity, 1000 bytes of file share and 5000 bytes written through its mount; one with closed CORS, unmounted. */
-export async function arrangePoint15(token: string): Promise<Point15Setup> {
-  const [open, closed] = await Promise.all([
-    startS3rver({ bucket: 'p15-open', cors: true }),
-    startS3rver({ bucket: 'p15-closed' }),
-  ]);
-  const used = await s3Storage(token, 'Team bucket', open);
-  const unmounted = await s3Storage(token, 'Closed bucket', closed);
-  await call('PUT', `/s3-configs/${used.id}`, { token, body: { total_capacity: 10 * 1024 * 1024 } });
-  await mount(token, 'Team', '/team', used.id);
-  const form = new FormData();
-  form.append('s3_config_id', used.id);
-  form.append('file', new Blob(['x'.repeat(1000)], { type: 'text/plain' }), 'notes.txt');
-  const share = await fetch(`${BASE_URL}/api/upload`, {
-    method: 'POST',
-    body: form,
-    headers: { authorization: `Bearer ${token}` },
-  });
-  if (share.status !== 201) throw new Error(`share upload: ${share.status}`);
-  const put = await fetch(`${BASE_URL}/dav/team/copied.bin`, {
-    method: 'PUT',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${E2E_ADMIN.username}:${E2E_ADMIN.password}`).toString('base64')}`,
-    },
-    body: 'y'.repeat(5000),
-  });
-  if (put.status !== 201) throw new Error(`WebDAV PUT: ${put.status}`);
-  return { open, closed, used, unmounted };
-}
+import { arrangeStorageInUse, type StorageInUse } from '../support/storageInUse';
 
 test.describe('storage config: CORS step, usage, delete in use', () => {
-  let setup: Point15Setup;
+  let setup: StorageInUse;
   test.beforeAll(async () => {
-    setup = await arrangePoint15(await adminToken());
+    setup = await arrangeStorageInUse(await adminToken());
   });
   test.afterAll(async () => {
     await setup?.open.stop();
