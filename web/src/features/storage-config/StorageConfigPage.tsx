@@ -70,7 +70,12 @@ function CorsStep({ cors }: { cors: StorageCorsResult }) {
     : t(`files.storage.test.cors.${cors.problem ?? 'unreachable'}`, { origin: cors.origin });
   return (
     <li
-      className="flex items-start gap-2 border-t border-current/15 pt-2 text-sm"
+      className={cn(
+        'flex items-start gap-2 text-sm',
+        cors.success
+          ? 'border-t border-current/15 pt-2'
+          : 'mt-1 rounded-md border border-warning-border bg-warning-soft px-2 py-1.5 text-warning-soft-foreground',
+      )}
       data-testid="storage-test-cors"
       data-success={cors.success}
     >
