@@ -8,8 +8,13 @@ import { arrangeStorageInUse, type StorageInUse } from '../support/storageInUse'
 
 test.describe('storage config: CORS step, usage, delete in use', () => {
   let setup: StorageInUse;
+  // Names of their own each time (a worker restarted after a failure arranges again on the same server).
+  const tag = Math.random().toString(36).slice(2, 6);
+  const used = `Team bucket ${tag}`;
+  const unmounted = `Closed bucket ${tag}`;
+  const mountPath = `/team-${tag}`;
   test.beforeAll(async () => {
-    setup = await arrangeStorageInUse(await adminToken());
+    setup = await arrangeStorageInUse(await adminToken(), { used, unmounted, mountPath });
   });
   test.afterAll(async () => {
     await setup?.open.stop();
@@ -19,7 +24,7 @@ test.describe('storage config: CORS step, usage, delete in use', () => {
   test('the Test lists the CORS step with advice for this page’s origin', async ({ adminPage: page }) => {
     await page.goto('/admin/storage-config');
     const origin = new URL(page.url()).origin;
-    const closedCard = page.getByTestId('storage-card').filter({ hasText: 'Closed bucket' });
+    const closedCard = page.getByTestId('storage-card').filter({ hasText: unmounted });
     await closedCard.getByRole('button', { name: 'Test', exact: true }).click();
     const cors = closedCard.getByTestId('storage-test-cors');
     await expect(cors).toBeVisible({ timeout: 20_000 });
@@ -30,7 +35,7 @@ test.describe('storage config: CORS step, usage, delete in use', () => {
     // The storage itself works: the steps passed.
     await expect(closedCard.getByTestId('storage-test-result')).toHaveAttribute('data-success', 'true');
 
-    const openCard = page.getByTestId('storage-card').filter({ hasText: 'Team bucket' });
+    const openCard = page.getByTestId('storage-card').filter({ hasText: used });
     await openCard.getByRole('button', { name: 'Test', exact: true }).click();
     await expect(openCard.getByTestId('storage-test-cors')).toHaveAttribute('data-success', 'true', {
       timeout: 20_000,
@@ -42,12 +47,12 @@ test.describe('storage config: CORS step, usage, delete in use', () => {
     const view = await call<StorageConfigView>('GET', `/s3-configs/${setup.used.id}`, { token });
     expect(view.envelope.data).toMatchObject({ used_bytes: 6000, used_scope: 'storage' });
     await page.goto('/admin/storage-config');
-    const card = page.getByTestId('storage-card').filter({ hasText: 'Team bucket' });
+    const card = page.getByTestId('storage-card').filter({ hasText: used });
     await expect(card.getByTestId('storage-used')).toContainText(/5\.9 KB of 10 MB used/);
     await expect(card.getByTestId('storage-used-scope')).toHaveText(
       'Counts everything in the storage: file shares and the files of its mounts',
     );
-    const other = page.getByTestId('storage-card').filter({ hasText: 'Closed bucket' });
+    const other = page.getByTestId('storage-card').filter({ hasText: unmounted });
     await expect(other.getByTestId('storage-used-scope')).toHaveText(
       'Counts the file shares stored here (no mount uses it)',
     );
@@ -57,8 +62,8 @@ test.describe('storage config: CORS step, usage, delete in use', () => {
     test(`deleting a config in use says what uses it (${lang})`, async ({ page, token }) => {
       await seedStorage(page, { admin_token: token, language: lang });
       await page.goto('/admin/storage-config');
-      const card = page.getByTestId('storage-card').filter({ hasText: 'Team bucket' });
-      await card.getByRole('button', { name: /: Team bucket$/ }).click();
+      const card = page.getByTestId('storage-card').filter({ hasText: used });
+      await card.getByRole('button', { name: `${lang === 'en' ? 'More actions' : '更多操作'}: ${used}` }).click();
       await page.getByRole('menuitem', { name: lang === 'en' ? 'Delete' : '删除' }).click();
       await page
         .getByRole('alertdialog')
@@ -66,8 +71,8 @@ test.describe('storage config: CORS step, usage, delete in use', () => {
         .click();
       const expected =
         lang === 'en'
-          ? '“Team bucket” is used by 1 file share and 1 mount (/team): remove them first, then delete it'
-          : '“Team bucket”正被 1 个文件分享和 1 个挂载（/team）使用：请先移除它们，再删除此存储';
+          ? `“${used}” is used by 1 file share and 1 mount (${mountPath}): remove them first, then delete it`
+          : `“${used}”正被 1 个文件分享和 1 个挂载（${mountPath}）使用：请先移除它们，再删除此存储`;
       const toast = page.getByText(expected, { exact: true });
       await expect(toast).toBeVisible();
       // One message: no English server sentence beside it.
