@@ -11,7 +11,7 @@
  *   options. Local configs name a `root_path` inside the operator's LOCAL_STORAGE_ROOTS (400 naming root_path
  *   otherwise). The built-in local config (`is_builtin: true`, DATA_DIR/storage/local) cannot be deleted
  *   and its root cannot change; S3 fields sent to a local config (or root_path to S3) → 400.
- * - DELETE of a config used by files/mounts → 409, data `{ files, mounts }` (counts).
+ * - DELETE of a config used by files/mounts → 409, data StorageConfigInUse `{ files, mounts, mount_paths }`.
  * - POST /{id}/test → StorageConfigTestResult (always 200; `success` says whether every step passed).
  * - PROVIDER_PRESETS gives endpoint patterns to prefill the form ({region}, {account_id} placeholders).
  */
@@ -293,8 +293,14 @@ export interface StorageConfigView {
   signature_expires_in: number;
   /** Bytes; null = unlimited. */
   total_capacity: number | null;
-  /** Bytes currently used by file shares stored in this config. */
+  /**
+   * Bytes the storage holds, as one figure for the capacity bar, the WebDAV quota and the limit on writes into
+   * mounts. `used_scope` says what it counts: 'storage' (a mounted config: everything in the storage, its file
+   * shares plus what was written through mounts or from outside, walked at most a minute ago plus writes since),
+   * 'shares' (an unmounted config: the file shares stored in it).
+   */
   used_bytes: number;
+  used_scope: StorageUsedScope;
   is_default: boolean;
   /**
    * The config the server makes itself (local, DATA_DIR/storage/local). While its name is still
@@ -304,6 +310,8 @@ export interface StorageConfigView {
   created_at: string;
   updated_at: string;
 }
+
+export type StorageUsedScope = 'storage' | 'shares';
 
 export type StorageTestStepName = 'write' | 'read' | 'delete';
 export interface StorageTestStep {
@@ -321,7 +329,20 @@ export interface StorageConfigTestResult {
    * S3 only: can a browser PUT straight to the bucket from our origin (preflight with Origin) and read
    * ETag? Advice for direct/multipart uploads; it does not change `success`.
    */
-  cors?: { success: boolean; latency_ms: number; message: string };
+  cors?: StorageCorsResult;
+}
+
+/** Why browsers may not upload straight to the bucket (the UI chooses its advice from it). */
+export type StorageCorsProblem = 'preflight' | 'method' | 'etag' | 'unreachable';
+export interface StorageCorsResult {
+  success: boolean;
+  latency_ms: number;
+  /** The origin the probe claimed: the one the admin uses (the request's Origin, else PUBLIC_URL, else its host). */
+  origin: string;
+  /** Set when `success` is false. */
+  problem?: StorageCorsProblem;
+  /** The server's sentence (a detail; English). */
+  message: string;
 }
 
 /** data of the 409 answered by DELETE /api/s3-configs/{id} when the config is in use. */

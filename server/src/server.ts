@@ -221,10 +221,12 @@ function buildServices(
     cipher,
     clock,
     corsOrigin: config.publicUrl,
+    // `storageUsage` is made below; it is first asked by a request.
+    storedBytes: (id): Promise<number> => storageUsage.usedBytes(id),
   });
   const mountRepository = new MountRepository(db);
   const fileRows = new FileRepository(db);
-  const storageUsage = new StorageUsage({
+  const storageUsage: StorageUsage = new StorageUsage({
     driverFor: (storageConfigId) => storageConfigs.mountDriverOf(storageConfigId),
     now: () => clock.now().getTime(),
   });
@@ -242,7 +244,8 @@ function buildServices(
     writeLimit: mountWriteLimit({
       maxUploadSize: () => files.maxUploadSize(),
       capacityOf: async (id) => (await storageConfigs.requireRow(id)).total_capacity,
-      usage: storageUsage,
+      // The same figure as the capacity bar and the WebDAV quota (StorageConfigService.usage).
+      usage: { usedBytes: (id) => storageConfigs.usedBytes(id) },
     }),
   });
   // The counted usage of a storage follows the writes made through the tree (a removal: counted again).

@@ -256,23 +256,33 @@ describe.each(dbTargets)('WebDAV as clients see it on %s', (target) => {
     expect([bucket.available, bucket.used]).toEqual([undefined, undefined]);
     expect(bucket.text).toMatch(/<D:quota-available-bytes\/><D:quota-used-bytes\/>.*404 Not Found/);
 
-    // With a capacity: the app's usage counter of the config, and what is left (a 1000-byte file share).
+    // With a capacity: what the storage holds (its file shares, a 1000-byte one here, plus the files its mounts
+    // hold: the figure the storage config page shows), and what is left.
     const capacity = 10 * 1024 * 1024;
     for (const id of [s3Config.id, localId]) {
       const res = await server.call('PUT', `/api/s3-configs/${id}`, { token, body: { total_capacity: capacity } });
       expect(res.status).toBe(200);
     }
+    const usedOf = async (id: string) =>
+      (await server.call<StorageConfigView>('GET', `/api/s3-configs/${id}`, { token })).body.data!.used_bytes;
+    const before = await usedOf(s3Config.id);
     const share = await upload(server, 'x'.repeat(1000), { token, fields: { s3_config_id: s3Config.id } });
     expect(share.status).toBe(201);
+    const s3Used = await usedOf(s3Config.id);
+    expect(s3Used).toBe(before + 1000);
+    const localUsed = await usedOf(localId);
     server.clock.advance(11_000); // past the figures' 10 s cache
     const capped = await quota('/dav/s3/');
-    expect(capped).toMatchObject({ used: 1000, available: capacity - 1000 });
+    expect(capped).toMatchObject({ used: s3Used, available: capacity - s3Used });
     // Any member of the mount answers its storage's figures.
     expect((await dav('MKCOL', '/dav/s3/quota-folder/')).status).toBe(201);
-    expect(await quota('/dav/s3/quota-folder/')).toMatchObject({ used: 1000, available: capacity - 1000 });
-    expect(await quota('/dav/local/')).toMatchObject({ used: 0, available: capacity });
+    expect(await quota('/dav/s3/quota-folder/')).toMatchObject({ used: s3Used, available: capacity - s3Used });
+    expect(await quota('/dav/local/')).toMatchObject({ used: localUsed, available: capacity - localUsed });
     // /dav/ (what Windows Explorer maps) adds up the storages of the mounts below it.
-    expect(await quota('/dav/')).toMatchObject({ used: 1000, available: 2 * capacity - 1000 });
+    expect(await quota('/dav/')).toMatchObject({
+      used: s3Used + localUsed,
+      available: 2 * capacity - s3Used - localUsed,
+    });
     // Protected: a PROPPATCH cannot set them.
     const patch = await dav(
       'PROPPATCH',

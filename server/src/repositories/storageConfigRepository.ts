@@ -132,6 +132,18 @@ export class StorageConfigRepository {
     return Number(row?.n ?? 0);
   }
 
+  /** Those of `ids` that some mount uses. */
+  async mountedIds(ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('mounts')
+      .select('storage_config_id')
+      .distinct()
+      .where('storage_config_id', 'in', ids)
+      .execute();
+    return new Set(rows.map((r) => r.storage_config_id));
+  }
+
   /** Paths of the mounts using this config (for the message refusing its deletion), in path order. */
   async mountPaths(id: string, limit = 20): Promise<string[]> {
     const rows = await this.db

@@ -38,7 +38,8 @@ export function storageConfigRoutes(deps: { storageConfigs: StorageConfigService
     })
     .post('/:id/test', async (c) => {
       await guard.admin(c);
-      const result = await storageConfigs.test(c.req.param('id'));
+      // The CORS probe claims the origin the admin uses: this page's Origin (else PUBLIC_URL, else our host).
+      const result = await storageConfigs.test(c.req.param('id'), c.req.header('origin'), c.req.url);
       return ok(c, result, { message: result.success ? 'storage test passed' : 'storage test failed' });
     })
     .put('/:id', async (c) => {

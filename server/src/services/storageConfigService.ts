@@ -3,7 +3,9 @@ import type {
   ListPage,
   StorageConfigTestResult,
   StorageConfigView,
+  StorageCorsProblem,
   StorageTestStep,
+  StorageUsedScope,
   UpdateStorageConfig,
 } from '@clipnest/contract';
 import { BUILTIN_LOCAL_CONFIG_NAME, foreignOptionFields } from '@clipnest/contract';
@@ -27,6 +29,33 @@ export function isBuiltin(row: Pick<StorageConfigRow, 'storage_type' | 'root_pat
   return row.storage_type === 'local' && row.root_path === '';
 }
 
+/** The bytes a storage holds, and what that figure counts (StorageConfigView.used_scope). */
+export interface StorageUsed {
+  bytes: number;
+  scope: StorageUsedScope;
+}
+
+/** A failed CORS probe: why, for the UI's advice. */
+class CorsBlocked extends Error {
+  constructor(
+    readonly problem: StorageCorsProblem,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** `http(s)://host[:port]` of a header or URL, or undefined when it is none. */
+export function originOf(value: string | undefined | null): string | undefined {
+  if (!value) return undefined;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   return String(error);
@@ -39,8 +68,13 @@ export class StorageConfigService {
       registry: StorageRegistry;
       cipher: SecretCipher;
       clock: Clock;
-      /** Origin the CORS probe claims (PUBLIC_URL); browsers upload straight to the bucket from it. */
+      /** Origin the CORS probe claims when the request names none (PUBLIC_URL). */
       corsOrigin?: string;
+      /**
+       * Bytes a mounted storage holds, found by walking it (StorageUsage: kept a minute, raised by writes
+       * through the tree). Without it, every config counts its file shares only.
+       */
+      storedBytes?: (configId: string) => Promise<number>;
     },
   ) {}
 
@@ -66,7 +100,7 @@ export class StorageConfigService {
     return local;
   }
 
-  toView(row: StorageConfigRow, usedBytes = 0): StorageConfigView {
+  toView(row: StorageConfigRow, used: StorageUsed = { bytes: 0, scope: 'shares' }): StorageConfigView {
     const local = row.storage_type === 'local';
     return {
       id: row.id,
@@ -84,7 +118,8 @@ export class StorageConfigService {
       custom_host: row.custom_host,
       signature_expires_in: row.signature_expires_in,
       total_capacity: row.total_capacity,
-      used_bytes: usedBytes,
+      used_bytes: used.bytes,
+      used_scope: used.scope,
       is_default: row.is_default === 1,
       is_builtin: isBuiltin(row),
       created_at: row.created_at,
@@ -96,9 +131,9 @@ export class StorageConfigService {
   async list(page: number, limit: number, full = true): Promise<ListPage<StorageConfigView>> {
     const offset = (page - 1) * limit;
     const [rows, total] = await Promise.all([this.deps.configs.list(limit, offset), this.deps.configs.count()]);
-    const used = await this.deps.configs.usedBytes(rows.map((r) => r.id));
+    const used = await this.usage(rows);
     const items = rows.map((r) => {
-      const view = this.toView(r, used.get(r.id) ?? 0);
+      const view = this.toView(r, used.get(r.id));
       if (full) return view;
       return {
         ...view,
@@ -134,8 +169,7 @@ export class StorageConfigService {
 
   async get(id: string): Promise<StorageConfigView> {
     const row = await this.requireRow(id);
-    const used = await this.deps.configs.usedBytes([row.id]);
-    return this.toView(row, used.get(row.id) ?? 0);
+    return this.toView(row, (await this.usage([row])).get(row.id));
   }
 
   /** The config an upload goes to: the one named, else the default (else the built-in local one). */
@@ -145,8 +179,43 @@ export class StorageConfigService {
     return row;
   }
 
+  /**
+   * The one figure of what a storage holds: the capacity bar, the WebDAV quota (storageSpace.ts), the limit
+   * on writes into mounts (writeLimits.ts) and the check before a share upload all use it. A mounted config
+   * counts its whole storage: its file shares (their counter; their objects live in the share area, which
+   * no listing shows) plus what the storage walk finds (written through mounts or from outside); an
+   * unmounted one counts its file shares.
+   */
+  async usage(
+    rows: Array<Pick<StorageConfigRow, 'id' | 'storage_type' | 'root_path'>>,
+  ): Promise<Map<string, StorageUsed>> {
+    const ids = rows.map((r) => r.id);
+    const [shares, mounted] = await Promise.all([
+      this.deps.configs.usedBytes(ids),
+      this.deps.storedBytes ? this.deps.configs.mountedIds(ids) : Promise.resolve(new Set<string>()),
+    ]);
+    const out = new Map<string, StorageUsed>();
+    await Promise.all(
+      rows.map(async (row) => {
+        const shareBytes = shares.get(row.id) ?? 0;
+        const storedBytes = this.deps.storedBytes;
+        if (storedBytes && mounted.has(row.id) && !isBuiltin(row)) {
+          try {
+            out.set(row.id, { bytes: shareBytes + (await storedBytes(row.id)), scope: 'storage' });
+            return;
+          } catch {
+            // unreachable storage: its shares are what is known
+          }
+        }
+        out.set(row.id, { bytes: shareBytes, scope: 'shares' });
+      }),
+    );
+    return out;
+  }
+
   async usedBytes(id: string): Promise<number> {
-    return (await this.deps.configs.usedBytes([id])).get(id) ?? 0;
+    const row = await this.requireRow(id);
+    return (await this.usage([row])).get(id)?.bytes ?? 0;
   }
 
   driverOf(row: StorageConfigRow): StorageDriver {
@@ -264,7 +333,11 @@ export class StorageConfigService {
   }
 
   /** Writes, reads back and deletes a probe object, timing each step. Never throws for a storage failure. */
-  async test(id: string, origin?: string): Promise<StorageConfigTestResult> {
+  /**
+   * `origin`: the Origin of the admin's request (the page they test from); `requestUrl`: the URL the request
+   * came to, used for its origin when there is no Origin header and no PUBLIC_URL.
+   */
+  async test(id: string, origin?: string, requestUrl?: string): Promise<StorageConfigTestResult> {
     const row = await this.requireRow(id);
     let cors: StorageConfigTestResult['cors'];
     const driver = this.deps.registry.build(row);
@@ -305,11 +378,19 @@ export class StorageConfigService {
         // Presigned browser uploads need the bucket's CORS to allow PUT from our origin and expose ETag.
         const presign = driver.presign.bind(driver);
         const t0 = performance.now();
+        const claimed =
+          originOf(origin) ?? originOf(this.deps.corsOrigin) ?? originOf(requestUrl) ?? 'http://localhost';
         try {
-          const message = await this.corsProbe(presign, probePath, origin ?? this.deps.corsOrigin);
-          cors = { success: true, latency_ms: Math.round(performance.now() - t0), message };
+          const message = await this.corsProbe(presign, probePath, claimed);
+          cors = { success: true, latency_ms: Math.round(performance.now() - t0), origin: claimed, message };
         } catch (error) {
-          cors = { success: false, latency_ms: Math.round(performance.now() - t0), message: errorMessage(error) };
+          cors = {
+            success: false,
+            latency_ms: Math.round(performance.now() - t0),
+            origin: claimed,
+            problem: error instanceof CorsBlocked ? error.problem : 'unreachable',
+            message: errorMessage(error),
+          };
         }
       }
       if (wrote) {
@@ -342,11 +423,14 @@ export class StorageConfigService {
   private async corsProbe(
     presign: NonNullable<StorageDriver['presign']>,
     probePath: string,
-    origin = 'http://localhost',
+    origin: string,
   ): Promise<string> {
     const url = await presign(probePath, 'put', 300, { contentType: 'text/plain' });
-    const blocked = (why: string) =>
-      new Error(`the bucket's CORS rules block browser uploads from ${origin}: ${why} (see docs/storage.md, CORS)`);
+    const blocked = (problem: StorageCorsProblem, why: string) =>
+      new CorsBlocked(
+        problem,
+        `the bucket's CORS rules block browser uploads from ${origin}: ${why} (see docs/storage.md, CORS)`,
+      );
     const response = await fetch(url, {
       method: 'OPTIONS',
       headers: {
@@ -359,10 +443,10 @@ export class StorageConfigService {
     await response.arrayBuffer().catch(() => undefined);
     const allowOrigin = response.headers.get('access-control-allow-origin');
     if (!response.ok || (allowOrigin !== '*' && allowOrigin !== origin)) {
-      throw blocked(`the preflight answered ${response.status} without Access-Control-Allow-Origin`);
+      throw blocked('preflight', `the preflight answered ${response.status} without Access-Control-Allow-Origin`);
     }
     const methods = response.headers.get('access-control-allow-methods');
-    if (methods && !/\bPUT\b/i.test(methods)) throw blocked('PUT is not an allowed method');
+    if (methods && !/\bPUT\b/i.test(methods)) throw blocked('method', 'PUT is not an allowed method');
     const get = await fetch(await presign(probePath, 'get', 300), {
       headers: { Origin: origin },
       signal: AbortSignal.timeout(10_000),
@@ -370,7 +454,7 @@ export class StorageConfigService {
     await get.arrayBuffer().catch(() => undefined);
     const exposed = get.headers.get('access-control-expose-headers') ?? '';
     if (!/\betag\b/i.test(exposed)) {
-      throw blocked('ETag is not an exposed header, so multipart uploads cannot read part ETags');
+      throw blocked('etag', 'ETag is not an exposed header, so multipart uploads cannot read part ETags');
     }
     return `browser uploads from ${origin} are allowed and ETag is exposed`;
   }

@@ -1,7 +1,13 @@
-import type { StorageConfigTestResult, StorageConfigView } from '@clipnest/contract';
+import type {
+  StorageConfigInUse,
+  StorageConfigTestResult,
+  StorageConfigView,
+  StorageCorsResult,
+} from '@clipnest/contract';
 import {
   CircleCheck,
   CircleX,
+  TriangleAlert,
   Cloud,
   Database,
   FlaskConical,
@@ -32,10 +38,74 @@ import { storageConfigName } from '../../lib/storageConfigName';
 import { testStorageConfig, useDeleteStorageConfig, useSetDefaultStorageConfig, useStorageConfigs } from './api';
 import { StorageConfigFormDialog } from './StorageConfigFormDialog';
 
+function inUseCounts(data: unknown): data is StorageConfigInUse {
+  const d = data as Partial<StorageConfigInUse> | null | undefined;
+  return typeof d?.files === 'number' && typeof d.mounts === 'number' && d.files + d.mounts > 0;
+}
+
+/** "1 file share and 1 mount (/s3)", from the counts of the 409's `data`. */
+function describeUses(data: StorageConfigInUse, t: ReturnType<typeof useTranslation>['t']): string {
+  const paths = Array.isArray(data.mount_paths) ? data.mount_paths : [];
+  const parts = [
+    data.files > 0 ? t('files.storage.inUseFiles', { count: data.files }) : '',
+    data.mounts > 0
+      ? t('files.storage.inUseMounts', {
+          count: data.mounts,
+          paths: paths.join(', ') + (data.mounts > paths.length ? ', …' : ''),
+        })
+      : '',
+  ].filter(Boolean);
+  return parts.length === 2 ? t('files.storage.inUseAnd', { first: parts[0], second: parts[1] }) : (parts[0] ?? '');
+}
+
 type TestState =
   | { status: 'running' }
   | { status: 'done'; result: StorageConfigTestResult }
   | { status: 'error'; message: string; detail?: string };
+
+/**
+ * Can browsers upload straight to the bucket from the origin the admin uses? Advice beside the steps (it does
+ * not change `success`), chosen by `problem`; the server's sentence is a detail to expand.
+ */
+function CorsStep({ cors }: { cors: StorageCorsResult }) {
+  const { t } = useTranslation();
+  const advice = cors.success
+    ? t('files.storage.test.cors.ok', { origin: cors.origin })
+    : t(`files.storage.test.cors.${cors.problem ?? 'unreachable'}`, { origin: cors.origin });
+  return (
+    <li
+      className={cn(
+        'flex items-start gap-2 text-sm',
+        cors.success
+          ? 'border-t border-current/15 pt-2'
+          : 'mt-1 rounded-md border border-warning-border bg-warning-soft px-2 py-1.5 text-warning-soft-foreground',
+      )}
+      data-testid="storage-test-cors"
+      data-success={cors.success}
+    >
+      {cors.success ? (
+        <CircleCheck className="mt-0.5 size-4 shrink-0" aria-label={t('files.storage.test.ok')} />
+      ) : (
+        <TriangleAlert
+          className="mt-0.5 size-4 shrink-0 text-warning-soft-foreground"
+          aria-label={t('files.storage.test.error')}
+        />
+      )}
+      <span className="min-w-0 flex-1">
+        <span className="font-medium">{t('files.storage.test.cors.title')}</span>
+        <span className="block break-words text-xs opacity-90">{advice}</span>
+        {!cors.success && <span className="block text-xs opacity-75">{t('files.storage.test.cors.advisory')}</span>}
+        {cors.message && (
+          <details className="text-xs opacity-90">
+            <summary className="cursor-pointer select-none">{t('files.storage.test.cors.details')}</summary>
+            <span className="block break-words font-mono">{cors.message}</span>
+          </details>
+        )}
+      </span>
+      <span className="shrink-0 font-mono text-xs tabular-nums">{cors.latency_ms} ms</span>
+    </li>
+  );
+}
 
 function TestResult({ state }: { state: TestState }) {
   const { t } = useTranslation();
@@ -91,6 +161,7 @@ function TestResult({ state }: { state: TestState }) {
             <span className="shrink-0 font-mono text-xs tabular-nums">{step.latency_ms} ms</span>
           </li>
         ))}
+        {result.cors && <CorsStep cors={result.cors} />}
       </ol>
     </div>
   );
@@ -99,8 +170,20 @@ function TestResult({ state }: { state: TestState }) {
 function Usage({ config }: { config: StorageConfigView }) {
   const { t, i18n } = useTranslation();
   const used = formatBytes(config.used_bytes, i18n.language);
+  const scope = (
+    <p className="text-xs text-muted-foreground" data-testid="storage-used-scope">
+      {t(`files.storage.usedScope.${config.used_scope === 'storage' ? 'storage' : 'shares'}`)}
+    </p>
+  );
   if (config.total_capacity === null) {
-    return <p className="text-xs text-muted-foreground">{t('files.storage.usedUnlimited', { used })}</p>;
+    return (
+      <div className="flex flex-col gap-0.5">
+        <p className="text-xs text-muted-foreground" data-testid="storage-used">
+          {t('files.storage.usedUnlimited', { used })}
+        </p>
+        {scope}
+      </div>
+    );
   }
   const pct = config.total_capacity > 0 ? (config.used_bytes / config.total_capacity) * 100 : 100;
   return (
@@ -110,9 +193,10 @@ function Usage({ config }: { config: StorageConfigView }) {
         tone={pct >= 90 ? 'danger' : 'primary'}
         label={t('files.storage.usageLabel', { name: storageConfigName(t, config) })}
       />
-      <p className="text-xs tabular-nums text-muted-foreground">
+      <p className="text-xs tabular-nums text-muted-foreground" data-testid="storage-used">
         {t('files.storage.used', { used, total: formatBytes(config.total_capacity, i18n.language) })}
       </p>
+      {scope}
     </div>
   );
 }
@@ -296,11 +380,8 @@ export default function StorageConfigPage() {
       await remove.mutateAsync(deleting.id);
       toast.success(t('files.storage.deleted', { name: deleting.name }));
     } catch (error) {
-      if (isApiError(error) && error.kind === 'conflict') {
-        const data = (error.data ?? {}) as { files?: number; mounts?: number };
-        toast.error(
-          t('files.storage.inUse', { name: deleting.name, files: data.files ?? 0, mounts: data.mounts ?? 0 }),
-        );
+      if (isApiError(error) && error.kind === 'conflict' && inUseCounts(error.data)) {
+        toast.error(t('files.storage.inUse', { name: deleting.name, uses: describeUses(error.data, t) }));
       } else if (!(isApiError(error) && error.loggedOut)) toast.error(errorMessage(error));
     }
     setDeleting(null);
