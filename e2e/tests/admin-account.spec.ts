@@ -41,7 +41,7 @@ test.describe('account', () => {
     // The server refuses a wrong current password: shown at the field, still logged in.
     await page.getByLabel('Current password').fill('not-the-password');
     await page.getByRole('button', { name: 'Update account' }).click();
-    await expect(page.getByText('the current password is wrong')).toBeVisible();
+    await expect(page.getByText('The current password is wrong')).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem('admin_token'))).toBeTruthy();
 
     await page.getByLabel('Current password').fill(E2E_ADMIN.password);

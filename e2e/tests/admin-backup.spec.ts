@@ -69,7 +69,9 @@ test.describe('backup and restore', () => {
       JSON.stringify({ format: 'clipnest-backup', version: 99, modules: ['key_management'], tables: {} }),
     );
     await page.locator('input[type=file]').first().setInputFiles(future);
-    await expect(page.getByTestId('restore-refusal')).toContainText('unsupported backup version 99');
+    // A localised refusal; the server's own words (what is wrong with the file) behind "Details".
+    await expect(page.getByTestId('restore-refusal')).toBeVisible();
+    await expect(page.getByTestId('error-details')).toContainText('unsupported backup version 99');
     await expect(page.getByText('Nothing was changed.')).toBeVisible();
 
     const missing = testInfo.outputPath('missing.json');
@@ -87,7 +89,9 @@ test.describe('backup and restore', () => {
       }),
     );
     await page.locator('input[type=file]').first().setInputFiles(path.resolve(missing));
-    await expect(page.getByTestId('restore-refusal')).toContainText('the table "api_keys" of its modules is missing');
+    // A localised refusal; the server's own words (what is wrong with the file) behind "Details".
+    await expect(page.getByTestId('restore-refusal')).toBeVisible();
+    await expect(page.getByTestId('error-details')).toContainText('the table "api_keys" of its modules is missing');
     await expect(page.getByTestId('restore-preview')).toHaveCount(0);
     expect(await listKeys(token)).toEqual(before);
   });

@@ -71,7 +71,8 @@ test.describe('import from CloudPaste', () => {
     const truncated = testInfo.outputPath('truncated.json');
     writeFileSync(truncated, readFileSync(file, 'utf8').slice(0, 2000));
     await panel.getByTestId('cloudpaste-file-input').setInputFiles(truncated);
-    await expect(panel.getByTestId('cloudpaste-refusal')).toContainText('truncated');
+    await expect(panel.getByTestId('cloudpaste-refusal')).toBeVisible();
+    await expect(panel.getByTestId('error-details')).toContainText('truncated');
 
     // Dry run without a mapping: the LOCAL config and what depends on it would be skipped.
     await panel.getByTestId('cloudpaste-file-input').setInputFiles(file);

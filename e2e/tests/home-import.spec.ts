@@ -27,7 +27,8 @@ test.describe('home: import over a draft', () => {
     await page.getByTestId('import-file').setInputFiles(file);
     await ask.getByRole('button', { name: 'Replace' }).click();
     await expect(editor).toHaveValue('text from the file');
-    const toast = page.locator('[data-sonner-toast]').filter({ hasText: 'Imported “notes.txt”' }).last();
+    // The newest toast (the first import's may still be showing, stacked behind it).
+    const toast = page.locator('[data-sonner-toast][data-front="true"]').filter({ hasText: 'Imported “notes.txt”' });
     await toast.getByRole('button', { name: 'Undo' }).click();
     await expect(editor).toHaveValue('my precious draft');
   });

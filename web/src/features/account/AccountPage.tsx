@@ -164,7 +164,7 @@ export default function AccountPage() {
       setChangedTo(result.username);
     } catch (error) {
       if (isApiError(error) && error.kind === 'unauthorized') {
-        setErrors({ currentPassword: error.message });
+        setErrors({ currentPassword: t('adminPanel.account.errors.currentWrong') });
         document.getElementById('account-currentPassword')?.focus();
       } else if (isApiError(error) && error.kind === 'conflict') {
         setErrors({ newUsername: t('adminPanel.account.usernameTaken') });

@@ -24,6 +24,7 @@ import { PageHeader } from '../../components/ui/page-header';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Table, TBody, TD, TH, THead, TR } from '../../components/ui/table';
 import { errorMessage, isApiError } from '../../lib/api';
+import { ErrorDetails, serverDetail } from '../../components/ui/error-details';
 import { logout } from '../../lib/auth';
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { CloudpasteImport } from './CloudpasteImport';
@@ -204,7 +205,7 @@ function RestoreBackup() {
   const [mode, setMode] = useState<RestoreMode>('merge');
   const [sourceKey, setSourceKey] = useState('');
   const [appliedKey, setAppliedKey] = useState('');
-  const [restoreError, setRestoreError] = useState<string | null>(null);
+  const [restoreError, setRestoreError] = useState<unknown>(null);
   const [confirming, setConfirming] = useState(false);
   const [restoring, setRestoring] = useState(false);
   const [result, setResult] = useState<RestoreResult | null>(null);
@@ -229,8 +230,7 @@ function RestoreBackup() {
   });
   const preview = file ? (check.data ?? null) : null;
   const checking = file !== null && check.isFetching;
-  const checkError =
-    file && check.isError && !(isApiError(check.error) && check.error.loggedOut) ? errorMessage(check.error) : null;
+  const checkError = file && check.isError && !(isApiError(check.error) && check.error.loggedOut) ? check.error : null;
   const refusal = restoreError ?? checkError;
 
   async function pick(chosen: File | undefined) {
@@ -276,7 +276,7 @@ function RestoreBackup() {
     } catch (error) {
       setConfirming(false);
       if (!(isApiError(error) && error.loggedOut)) {
-        setRestoreError(errorMessage(error));
+        setRestoreError(error);
         toast.error(errorMessage(error));
       }
     } finally {
@@ -318,10 +318,11 @@ function RestoreBackup() {
         </div>
       )}
 
-      {refusal && !checking && (
+      {refusal != null && !checking && (
         <Alert tone="danger" title={t('adminPanel.backup.refused')}>
-          <p data-testid="restore-refusal">{refusal}</p>
+          <p data-testid="restore-refusal">{errorMessage(refusal)}</p>
           <p className="mt-1">{t('adminPanel.backup.nothingChanged')}</p>
+          <ErrorDetails detail={serverDetail(refusal)} className="mt-1" />
         </Alert>
       )}
 

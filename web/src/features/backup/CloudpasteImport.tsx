@@ -20,6 +20,7 @@ import { Input } from '../../components/ui/input';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Table, TBody, TD, TH, THead, TR } from '../../components/ui/table';
 import { errorMessage, isApiError } from '../../lib/api';
+import { ErrorDetails, serverDetail } from '../../components/ui/error-details';
 import { formatNumber } from '../../lib/format';
 import { importCloudpaste } from './api';
 import { JsonFilePicker } from './JsonFilePicker';
@@ -144,7 +145,7 @@ export function CloudpasteImport() {
   const [onConflict, setOnConflict] = useState<CloudpasteConflictMode>('skip');
   const [report, setReport] = useState<CloudpasteImportReport | null>(null);
   const [result, setResult] = useState<CloudpasteImportReport | null>(null);
-  const [refusal, setRefusal] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<unknown>(null);
   const [checking, setChecking] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [importing, setImporting] = useState(false);
@@ -164,7 +165,7 @@ export function CloudpasteImport() {
       setReport(await importCloudpaste(text, { dryRun: true, localRoots: mapped(values), onConflict: mode }));
     } catch (error) {
       setReport(null);
-      if (!(isApiError(error) && error.loggedOut)) setRefusal(errorMessage(error));
+      if (!(isApiError(error) && error.loggedOut)) setRefusal(error);
     } finally {
       setChecking(false);
     }
@@ -202,7 +203,7 @@ export function CloudpasteImport() {
     } catch (error) {
       setConfirming(false);
       if (!(isApiError(error) && error.loggedOut)) {
-        setRefusal(errorMessage(error));
+        setRefusal(error);
         toast.error(errorMessage(error));
       }
     } finally {
@@ -236,11 +237,12 @@ export function CloudpasteImport() {
           </div>
         )}
 
-        {refusal && !checking && (
+        {refusal != null && !checking && (
           <Alert tone="danger" title={t('adminPanel.backup.cloudpaste.refused')}>
             <p data-testid="cloudpaste-refusal" className="break-words">
-              {refusal}
+              {errorMessage(refusal)}
             </p>
+            <ErrorDetails detail={serverDetail(refusal)} className="mt-1" />
           </Alert>
         )}
 
