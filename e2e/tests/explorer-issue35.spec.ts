@@ -1,0 +1,183 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { adminToken, createKey, Perm, uniqueName } from '../support/api';
+import { expect, seedStorage, test } from '../support/fixtures';
+import { deleteAllMounts, localStorage, mount, writeTree } from '../support/mounts';
+
+/** Issue 35 point 17: the explorer's rough edges. */
+const row = (page: Page, name: string) => page.locator(`[data-testid="fs-entry"][data-name="${name}"]`);
+const check = (page: Page, name: string) => row(page, name).getByTestId('fs-check');
+const selected = (page: Page) => page.locator('[data-testid="fs-entry"][aria-selected="true"]');
+
+test.describe('explorer rough edges (issue 35)', () => {
+  let localRoot: string;
+
+  test.beforeAll(async () => {
+    const token = await adminToken();
+    await deleteAllMounts(token);
+    const local = await localStorage(token, uniqueName('explorer35'));
+    localRoot = local.root;
+    writeTree(localRoot, {
+      'alpha/inner/deep.txt': 'deep',
+      'alpha/one.txt': 'one',
+      'beta/two.txt': 'two',
+      'gamma.txt': 'gamma',
+      'team/inside.txt': 'inside',
+      'other/outside.txt': 'outside',
+      'src35/x.txt': 'new x',
+      'src35/y.txt': 'new y',
+      'dst35/x.txt': 'old x',
+      'dst35/y.txt': 'old y',
+    });
+    await mount(token, 'Local', '/local', local.config.id);
+  });
+
+  test('(a) a single click opens a folder; checkboxes, Ctrl- and Shift-click select', async ({ adminPage: page }) => {
+    await page.goto('/mount-explorer/local');
+    await expect(row(page, 'alpha')).toBeVisible();
+    // Checkboxes select without opening, several at once.
+    await check(page, 'alpha').click();
+    await check(page, 'beta').click();
+    await expect(page).toHaveURL(/\/mount-explorer\/local$/);
+    await expect(selected(page)).toHaveCount(2);
+    await expect(page.getByText('2 selected')).toBeVisible();
+    await check(page, 'beta').click();
+    await expect(selected(page)).toHaveCount(1);
+    await page.keyboard.press('Escape');
+    // Ctrl-click and Shift-click select folders too.
+    await row(page, 'alpha').click({ modifiers: ['ControlOrMeta'] });
+    await row(page, 'dst35').click({ modifiers: ['Shift'] });
+    await row(page, 'gamma.txt').click({ modifiers: ['ControlOrMeta'] });
+    await expect(page).toHaveURL(/\/mount-explorer\/local$/);
+    // alpha, beta, dst35 (the range) and gamma.txt.
+    await expect(selected(page)).toHaveCount(4);
+    await expect(row(page, 'beta')).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('Escape');
+    // A plain click on a file selects it; on a folder it opens it.
+    await row(page, 'gamma.txt').click();
+    await expect(row(page, 'gamma.txt')).toHaveAttribute('aria-selected', 'true');
+    await row(page, 'alpha').click();
+    await expect(page).toHaveURL(/\/mount-explorer\/local\/alpha$/);
+    await expect(row(page, 'one.txt')).toBeVisible();
+    // A double-click (habit) opens one folder, not the one under the pointer after it.
+    await row(page, 'inner').dblclick();
+    await expect(page).toHaveURL(/\/mount-explorer\/local\/alpha\/inner$/);
+    await expect(row(page, 'deep.txt')).toBeVisible();
+    await page.waitForTimeout(300);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+
+  test('(a) on a phone a tap opens a folder and the checkbox selects', async ({ browser, token }) => {
+    const context = await browser.newContext({ hasTouch: true, isMobile: true, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await seedStorage(page, { admin_token: token });
+    await page.goto('/mount-explorer/local');
+    await check(page, 'alpha').tap();
+    await check(page, 'gamma.txt').tap();
+    await expect(selected(page)).toHaveCount(2);
+    await expect(page).toHaveURL(/\/mount-explorer\/local$/);
+    const box = (await check(page, 'beta').boundingBox())!;
+    // A touch target a thumb can hit.
+    expect(box.width).toBeGreaterThanOrEqual(40);
+    expect(box.height).toBeGreaterThanOrEqual(40);
+    await row(page, 'beta').getByText('beta').tap();
+    await expect(page).toHaveURL(/\/mount-explorer\/local\/beta$/);
+    await expect(row(page, 'two.txt')).toBeVisible();
+    await context.close();
+  });
+
+  test('(b) Backspace and Alt+ArrowUp go up one folder', async ({ adminPage: page }) => {
+    await page.goto('/mount-explorer/local/alpha/inner');
+    await expect(row(page, 'deep.txt')).toBeVisible();
+    await page.keyboard.press('Backspace');
+    await expect(page).toHaveURL(/\/mount-explorer\/local\/alpha$/);
+    await expect(row(page, 'one.txt')).toBeVisible();
+    await page.keyboard.press('Alt+ArrowUp');
+    await expect(page).toHaveURL(/\/mount-explorer\/local$/);
+    await expect(row(page, 'alpha')).toBeVisible();
+    // Typing in the filter box is not a way up.
+    await page.getByRole('searchbox', { name: 'Filter by name' }).fill('x');
+    await page.keyboard.press('Backspace');
+    await expect(page).toHaveURL(/\/mount-explorer\/local$/);
+  });
+
+  test('(c) a key sent back from outside its base path is told why', async ({ page, token }) => {
+    const key = await createKey(token, {
+      name: uniqueName('team35'),
+      permissions: Perm.MOUNT_VIEW,
+      basic_path: '/local/team',
+    });
+    await seedStorage(page, {
+      api_key: key.key,
+      api_key_permissions: String(key.permissions),
+      api_key_info: JSON.stringify({
+        id: key.id,
+        name: key.name,
+        basic_path: '/local/team',
+        is_guest: 0,
+        role: 'GENERAL',
+        expires_at: null,
+      }),
+    });
+    await page.goto('/mount-explorer/local/other');
+    await expect(page).toHaveURL(/\/mount-explorer\/local\/team$/);
+    const notice = page.getByTestId('fs-denied');
+    await expect(notice).toContainText('No permission for /local/other');
+    await expect(notice).toContainText('/local/team');
+    await expect(row(page, 'inside.txt')).toBeVisible();
+    // The breadcrumb above the base path says so too; going up from the base path is refused the same way.
+    await page.getByTestId('fs-breadcrumbs').getByRole('link', { name: 'All mounts' }).click();
+    await expect(page).toHaveURL(/\/mount-explorer\/local\/team$/);
+    await expect(notice).toContainText('No permission for /');
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(notice).toHaveCount(0);
+    await page.keyboard.press('Backspace');
+    await expect(notice).toContainText('No permission for /local');
+  });
+
+  test('(d) copy or move onto a taken name asks: keep both, replace, skip, for all', async ({ adminPage: page }) => {
+    const file = (rel: string) => path.join(localRoot, rel);
+    const read = (rel: string) => (existsSync(file(rel)) ? readFileSync(file(rel), 'utf8') : null);
+    const pickDst = async (button: string) => {
+      const picker = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: button }) });
+      await picker.getByRole('button', { name: 'Up one folder' }).click();
+      await picker.getByRole('button', { name: 'dst35', exact: true }).click();
+      await expect(picker).toContainText('/local/dst35');
+      await picker.getByRole('button', { name: button }).click();
+    };
+    const question = (name: string) => page.getByRole('dialog', { name: `“${name}” already exists` });
+
+    // Both names are taken: one answer for both, keep both.
+    await page.goto('/mount-explorer/local/src35');
+    await check(page, 'x.txt').click();
+    await check(page, 'y.txt').click();
+    await page.getByRole('button', { name: 'Copy to…' }).click();
+    await pickDst('Copy here');
+    await expect(question('x.txt')).toContainText('/local/dst35');
+    await question('x.txt').getByText('Do the same for the other conflict').click();
+    await question('x.txt').getByRole('button', { name: 'Keep both' }).click();
+    await expect(question('y.txt')).toHaveCount(0);
+    await expect.poll(() => read('dst35/x (1).txt')).toBe('new x');
+    await expect.poll(() => read('dst35/y (1).txt')).toBe('new y');
+    expect(read('dst35/x.txt')).toBe('old x');
+    expect(read('dst35/y.txt')).toBe('old y');
+
+    // Move within the mount onto a taken name: replace.
+    await row(page, 'x.txt').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Move to…' }).click();
+    await pickDst('Move here');
+    await question('x.txt').getByRole('button', { name: 'Replace' }).click();
+    await expect(row(page, 'x.txt')).toHaveCount(0);
+    expect(read('dst35/x.txt')).toBe('new x');
+    expect(read('src35/x.txt')).toBe(null);
+
+    // Skip leaves the target alone and starts nothing.
+    await row(page, 'y.txt').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Copy to…' }).click();
+    await pickDst('Copy here');
+    await question('y.txt').getByRole('button', { name: 'Skip' }).click();
+    await expect(page.getByText('Nothing to do: every item was skipped')).toBeVisible();
+    expect(read('dst35/y.txt')).toBe('old y');
+  });
+});
