@@ -12,6 +12,7 @@ const selected = (page: Page) => page.locator('[data-testid="fs-entry"][aria-sel
 
 test.describe('explorer rough edges (issue 35)', () => {
   let localRoot: string;
+  let secondRoot: string;
 
   test.beforeAll(async () => {
     const token = await adminToken();
@@ -29,8 +30,12 @@ test.describe('explorer rough edges (issue 35)', () => {
       'src35/y.txt': 'new y',
       'dst35/x.txt': 'old x',
       'dst35/y.txt': 'old y',
+      'cross/mv.txt': 'moved across',
     });
     await mount(token, 'Local', '/local', local.config.id);
+    const second = await localStorage(token, uniqueName('explorer35-b'));
+    secondRoot = second.root;
+    await mount(token, 'Second', '/second', second.config.id);
   });
 
   test('(a) a single click opens a folder; checkboxes, Ctrl- and Shift-click select', async ({ adminPage: page }) => {
@@ -47,11 +52,11 @@ test.describe('explorer rough edges (issue 35)', () => {
     await page.keyboard.press('Escape');
     // Ctrl-click and Shift-click select folders too.
     await row(page, 'alpha').click({ modifiers: ['ControlOrMeta'] });
-    await row(page, 'dst35').click({ modifiers: ['Shift'] });
+    await row(page, 'beta').click({ modifiers: ['Shift'] });
     await row(page, 'gamma.txt').click({ modifiers: ['ControlOrMeta'] });
     await expect(page).toHaveURL(/\/mount-explorer\/local$/);
-    // alpha, beta, dst35 (the range) and gamma.txt.
-    await expect(selected(page)).toHaveCount(4);
+    // alpha, beta (the range) and gamma.txt.
+    await expect(selected(page)).toHaveCount(3);
     await expect(row(page, 'beta')).toHaveAttribute('aria-selected', 'true');
     await page.keyboard.press('Escape');
     // A plain click on a file selects it; on a folder it opens it.
@@ -179,5 +184,30 @@ test.describe('explorer rough edges (issue 35)', () => {
     await question('y.txt').getByRole('button', { name: 'Skip' }).click();
     await expect(page.getByText('Nothing to do: every item was skipped')).toBeVisible();
     expect(read('dst35/y.txt')).toBe('old y');
+  });
+
+  test('(e) "Copy direct link" copies it; a move across mounts is titled Move', async ({ adminPage: page }) => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto('/mount-explorer/local');
+    await row(page, 'gamma.txt').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Copy direct link' }).click();
+    await expect(page.getByText('Direct link to “gamma.txt” copied')).toBeVisible();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toMatch(/^https?:\/\//);
+    expect(await (await page.request.get(copied)).text()).toBe('gamma');
+
+    await page.goto('/mount-explorer/local/cross');
+    await row(page, 'mv.txt').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Move to…' }).click();
+    const picker = page.getByRole('dialog');
+    await picker.getByRole('button', { name: 'Up one folder' }).click();
+    await picker.getByRole('button', { name: 'Up one folder' }).click();
+    await picker.getByRole('button', { name: 'second', exact: true }).click();
+    await picker.getByRole('button', { name: 'Move here' }).click();
+    await expect(page.getByText('Moving 1 item: see the task list')).toBeVisible();
+    await expect(page.getByTestId('fs-task-title').filter({ hasText: 'mv.txt' })).toHaveText('Move mv.txt to /second');
+    await expect.poll(() => existsSync(path.join(localRoot, 'cross/mv.txt'))).toBe(false);
+    expect(readFileSync(path.join(secondRoot, 'mv.txt'), 'utf8')).toBe('moved across');
   });
 });

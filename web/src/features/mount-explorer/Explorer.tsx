@@ -20,6 +20,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useState, type DragEv
 import { useTranslation } from '../../lib/useTranslation';
 import { useNavigate, useSearchParams } from '../../lib/router';
 import { toast } from '../../lib/toast';
+import { copyText } from '../../lib/clipboard';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { EmptyState } from '../../components/ui/empty-state';
@@ -46,6 +47,7 @@ import { explorerHref, joinPath, parentPath } from '../fs/paths';
 import { clickSelect, type SelectionState } from '../fs/selection';
 import { useStartCopy, waitForTask } from '../fs/tasksApi';
 import { basket } from '../fs/basket';
+import { moveTasks } from '../fs/moveTasks';
 import { isImage, readPrefs, sortAndFilter, writePrefs, type ExplorerPrefs } from '../fs/viewPrefs';
 
 const NO_SELECTION: SelectionState = { selected: new Set(), anchor: -1 };
@@ -221,6 +223,7 @@ export function Explorer({
         toast.success(t('fs.explorer.moved', { count: items.length }));
       } else {
         const task = await startCopy(items);
+        if (mode === 'move') moveTasks.mark(task.id);
         toast.success(
           t(mode === 'move' ? 'fs.explorer.moveStarted' : 'fs.explorer.copyStarted', { count: items.length }),
         );
@@ -260,7 +263,9 @@ export function Explorer({
         });
       } else {
         const l = await fileLink(entry.path);
-        setLink({ title: t('fs.explorer.linkTitle', { name: entry.name }), url: l.url });
+        // "Copy direct link" copies; where the clipboard is refused, the link is shown to copy by hand.
+        if (await copyText(l.url)) toast.success(t('fs.explorer.linkCopied', { name: entry.name }));
+        else setLink({ title: t('fs.explorer.linkTitle', { name: entry.name }), url: l.url });
       }
     } catch (error) {
       toast.error(errorMessage(error));
