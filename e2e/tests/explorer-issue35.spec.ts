@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import sharp from 'sharp';
 import { adminToken, createKey, Perm, uniqueName } from '../support/api';
 import { expect, seedStorage, test } from '../support/fixtures';
 import { deleteAllMounts, localStorage, mount, writeTree } from '../support/mounts';
@@ -32,6 +33,11 @@ test.describe('explorer rough edges (issue 35)', () => {
       'dst35/y.txt': 'old y',
       'cross/mv.txt': 'moved across',
     });
+    const solid = (width: number, height: number) =>
+      sharp({ create: { width, height, channels: 3, background: { r: 40, g: 120, b: 200 } } }).png();
+    mkdirSync(path.join(localRoot, 'pics35'), { recursive: true });
+    await solid(900, 2400).toFile(path.join(localRoot, 'pics35/tall.png'));
+    await solid(3000, 1600).toFile(path.join(localRoot, 'pics35/wide.png'));
     await mount(token, 'Local', '/local', local.config.id);
     const second = await localStorage(token, uniqueName('explorer35-b'));
     secondRoot = second.root;
@@ -209,5 +215,37 @@ test.describe('explorer rough edges (issue 35)', () => {
     await expect(page.getByTestId('fs-task-title').filter({ hasText: 'mv.txt' })).toHaveText('Move mv.txt to /second');
     await expect.poll(() => existsSync(path.join(localRoot, 'cross/mv.txt'))).toBe(false);
     expect(readFileSync(path.join(secondRoot, 'mv.txt'), 'utf8')).toBe('moved across');
+  });
+
+  test('(f) the image preview fits the dialog, whole, without scrolling', async ({ adminPage: page }) => {
+    for (const size of [
+      { width: 1280, height: 720 },
+      { width: 390, height: 844 },
+      { width: 1280, height: 500 },
+    ]) {
+      await page.setViewportSize(size);
+      for (const name of ['tall.png', 'wide.png']) {
+        await page.goto(`/mount-explorer/local/pics35?preview=${encodeURIComponent(`/local/pics35/${name}`)}`);
+        const image = page.getByTestId('image-preview');
+        await expect(image).toBeVisible();
+        await expect
+          .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+          .toBeTruthy();
+        const fit = await page.getByRole('dialog').evaluate((dialog) => {
+          const img = dialog.querySelector('img')!.getBoundingClientRect();
+          const box = dialog.getBoundingClientRect();
+          const scrollers = [...dialog.querySelectorAll<HTMLElement>('*')].filter(
+            (el) => el.scrollHeight > el.clientHeight + 1 && getComputedStyle(el).overflowY !== 'visible',
+          );
+          return {
+            inside: img.top >= box.top && img.bottom <= box.bottom && img.left >= box.left && img.right <= box.right,
+            onScreen: img.bottom <= innerHeight && img.top >= 0,
+            scrollers: scrollers.length,
+          };
+        });
+        expect(fit, `${name} at ${size.width}×${size.height}`).toEqual({ inside: true, onScreen: true, scrollers: 0 });
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
   });
 });

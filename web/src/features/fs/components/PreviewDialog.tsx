@@ -124,6 +124,12 @@ function TextEditor({
   );
 }
 
+/**
+ * The image frame's height in the preview dialog: the dialog's own limit (88dvh) less its header with the size
+ * line, the footer, the body's padding and the zoom bar (about 14.5rem with phone-sized buttons).
+ */
+const DIALOG_IMAGE_MAX_HEIGHT = 'max(12rem, calc(88dvh - 14.5rem))';
+
 function MediaPreview({ entry }: { entry: FsEntryView }) {
   const { t } = useTranslation();
   const kind = entryKind(entry);
@@ -136,10 +142,17 @@ function MediaPreview({ entry }: { entry: FsEntryView }) {
   if (link.isPending) return <Skeleton className="h-64 w-full" />;
   if (link.isError || failed) return <Alert tone="danger">{t('fs.explorer.previewFailed')}</Alert>;
   const src = link.data.url;
-  if (kind === 'image') return <ImagePreview src={src} alt={entry.name} onError={() => setFailed(true)} />;
-  if (kind === 'video') return <video src={src} controls className="max-h-[70dvh] w-full rounded-lg bg-black" />;
+  if (kind === 'image')
+    return (
+      <ImagePreview src={src} alt={entry.name} onError={() => setFailed(true)} maxHeight={DIALOG_IMAGE_MAX_HEIGHT} />
+    );
+  if (kind === 'video')
+    return <video src={src} controls className="max-h-[max(12rem,calc(88dvh-12rem))] w-full rounded-lg bg-black" />;
   if (kind === 'audio') return <audio src={src} controls className="w-full" />;
-  if (kind === 'pdf') return <iframe src={src} title={entry.name} className="h-[70dvh] w-full rounded-lg border" />;
+  if (kind === 'pdf')
+    return (
+      <iframe src={src} title={entry.name} className="h-[max(12rem,calc(88dvh-12rem))] w-full rounded-lg border" />
+    );
   return <p className="text-sm text-muted-foreground">{t('fs.explorer.noPreview')}</p>;
 }
 
