@@ -248,4 +248,37 @@ test.describe('explorer rough edges (issue 35)', () => {
     }
     await page.setViewportSize({ width: 1280, height: 720 });
   });
+
+  test('(g) sharing from the explorer offers password, expiry and max views', async ({ adminPage: page }) => {
+    await page.goto('/mount-explorer/local');
+    await row(page, 'gamma.txt').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Share' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Share “gamma.txt”' });
+    await dialog.getByRole('radio', { name: '1 day' }).click();
+    await dialog.getByRole('textbox', { name: /^Password/ }).fill('s3cret-35');
+    await dialog.getByLabel('Max views').fill('x');
+    await expect(dialog.getByText('Enter a whole number (0 for unlimited)')).toBeVisible();
+    await dialog.getByLabel('Max views').fill('3');
+    const created = page.waitForResponse((r) => r.url().includes('/api/fs/create-share'));
+    await dialog.getByRole('button', { name: 'Create share link' }).click();
+    const response = await created;
+    expect(response.request().postDataJSON()).toEqual({
+      path: '/local/gamma.txt',
+      password: 's3cret-35',
+      expires_in: 24,
+      max_views: 3,
+    });
+    const share = (await response.json()).data as {
+      slug: string;
+      has_password: boolean;
+      max_views: number;
+      expires_at: string;
+    };
+    expect(share.has_password).toBe(true);
+    expect(share.max_views).toBe(3);
+    expect(Date.parse(share.expires_at) - Date.now()).toBeGreaterThan(23 * 3600_000);
+    await expect(page.getByTestId('fs-link')).toHaveValue(new RegExp(`/file/${share.slug}$`));
+    const info = await page.request.get(`/api/public/files/${share.slug}`);
+    expect((await info.json()).data.requires_password).toBe(true);
+  });
 });

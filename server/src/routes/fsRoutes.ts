@@ -103,8 +103,8 @@ export function fsRoutes(deps: {
     })
     .post('/create-share', async (c) => {
       const principal = await guard.authenticated(c);
-      const { path } = await readJson(c, fsCreateShareSchema);
-      return ok(c, await fs.createShare(principal, path), { status: 201, message: 'share created' });
+      const { path, ...options } = await readJson(c, fsCreateShareSchema);
+      return ok(c, await fs.createShare(principal, path, options), { status: 201, message: 'share created' });
     })
     .post('/upload', async (c) => {
       const principal = await guard.authenticated(c);

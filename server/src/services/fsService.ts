@@ -22,7 +22,7 @@ import type { FileShareService } from './fileShareService.js';
 import type { ContentMode, ContentRequest, ContentResult } from './fileServingService.js';
 import { cleanMimetype, ownTypePolicy, servingPolicy } from './fileServing.js';
 import { creatorId, type Principal } from './principal.js';
-import { safeEqual } from '../security/secrets.js';
+import { hashPassword, safeEqual } from '../security/secrets.js';
 import { storageToAppError } from './storageErrors.js';
 
 type FsListOptions = { refresh?: boolean; limit?: number; offset?: number; cursor?: string };
@@ -373,7 +373,11 @@ export class FsService {
    * POST /api/fs/create-share: a file share pointing at the mounted object in place (no copy). Needs
    * MOUNT_VIEW on the path and FILE_SHARE; deleting the share later leaves the object in its mount.
    */
-  async createShare(principal: Principal, path: string): Promise<FileView> {
+  async createShare(
+    principal: Principal,
+    path: string,
+    options: { password?: string | undefined; expires_in?: number | undefined; max_views?: number | undefined } = {},
+  ): Promise<FileView> {
     if (principal.type === 'apikey' && !hasPermission(principal.permissions, Permission.FILE_SHARE)) {
       throw AppError.forbidden('this API key lacks the file share permission');
     }
@@ -389,6 +393,9 @@ export class FsService {
       size: entry.size,
       etag: entry.etag ?? null,
       mountId: resolved.mount.id,
+      passwordHash: options.password ? await hashPassword(options.password) : null,
+      ...(options.expires_in !== undefined ? { expiresIn: options.expires_in } : {}),
+      ...(options.max_views !== undefined ? { maxViews: options.max_views } : {}),
     });
   }
 }

@@ -39,7 +39,7 @@ import { planTransfer } from '../fs/conflicts';
 import { NameDialog } from '../fs/components/NameDialog';
 import { PreviewDialog } from '../fs/components/PreviewDialog';
 import { SearchDialog } from '../fs/components/SearchDialog';
-import { LinkDialog } from '../fs/components/ShareDialog';
+import { LinkDialog, ShareOptionsDialog, type ShareChoices } from '../fs/components/ShareDialog';
 import { Toolbar } from '../fs/components/Toolbar';
 import { filesFromDataTransfer, type PickedFile } from '../fs/dropFiles';
 import { isEditable } from '../fs/kinds';
@@ -102,6 +102,8 @@ export function Explorer({
   const [searching, setSearching] = useState(false);
   const [conflict, setConflict] = useState<ConflictQuestion | null>(null);
   const startCopy = useStartCopy();
+  const [sharing, setSharing] = useState<FsEntryView | null>(null);
+  const [sharingBusy, setSharingBusy] = useState(false);
   const [link, setLink] = useState<Parameters<typeof LinkDialog>[0]['link']>(null);
   const [dragging, setDragging] = useState(false);
   const [refreshing, setRefreshing] = useState(false);
@@ -252,15 +254,28 @@ export function Explorer({
     else toast.info(t('fs.basket.nothingAdded'));
   }
 
+  async function share(entry: FsEntryView, choices: ShareChoices) {
+    setSharingBusy(true);
+    try {
+      const created = await createShare(entry.path, choices);
+      setSharing(null);
+      setLink({
+        title: t('fs.explorer.shareTitle', { name: entry.name }),
+        url: shareUrl(created.slug),
+        share: created,
+      });
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      setSharingBusy(false);
+    }
+  }
+
   async function showLink(entry: FsEntryView, share: boolean) {
     try {
       if (share) {
-        const created = await createShare(entry.path);
-        setLink({
-          title: t('fs.explorer.shareTitle', { name: entry.name }),
-          url: shareUrl(created.slug),
-          share: created,
-        });
+        // The share's options (password, expiry, max views) first; the link once it is made.
+        setSharing(entry);
       } else {
         const l = await fileLink(entry.path);
         // "Copy direct link" copies; where the clipboard is refused, the link is shown to copy by hand.
@@ -368,7 +383,13 @@ export function Explorer({
   // Keyboard: arrows move, Enter opens, Space toggles, Backspace/Alt+↑ go up, Delete deletes, F2 renames,
   // Escape clears, Ctrl+A selects all.
   const dialogOpen =
-    naming !== null || moving !== null || deleting !== null || link !== null || previewPath !== null || menu !== null;
+    naming !== null ||
+    moving !== null ||
+    deleting !== null ||
+    link !== null ||
+    sharing !== null ||
+    previewPath !== null ||
+    menu !== null;
   // A layout effect, so the listener reads this render's selection as soon as it is committed: Preact runs plain
   // effects only after the next paint, and a key pressed right after a click then acted on the selection before
   // it (Delete asked about the file selected earlier).
@@ -596,6 +617,12 @@ export function Explorer({
       />
       <ConflictDialog question={conflict} />
       <SearchDialog open={searching} onOpenChange={setSearching} path={path} mountId={listing?.mount_id} />
+      <ShareOptionsDialog
+        name={sharing?.name ?? null}
+        busy={sharingBusy}
+        onSubmit={(choices) => sharing && void share(sharing, choices)}
+        onClose={() => setSharing(null)}
+      />
       <LinkDialog link={link} onClose={() => setLink(null)} />
       <PreviewDialog
         entry={previewEntry}
