@@ -30,7 +30,6 @@ export function ConflictDialog({ question }: { question: ConflictQuestion | null
       {question && (
         <DialogContent
           title={t('fs.conflict.title', { name: question.name })}
-          description={t('fs.conflict.body', { folder: question.folder })}
           footer={
             <div className="flex w-full flex-wrap justify-end gap-2">
               <Button variant="ghost" onClick={() => answer('skip')}>
@@ -45,8 +44,9 @@ export function ConflictDialog({ question }: { question: ConflictQuestion | null
             </div>
           }
         >
+          <p className="text-sm text-muted-foreground">{t('fs.conflict.body', { folder: question.folder })}</p>
           {question.remaining > 0 && (
-            <div className="flex items-center gap-2 text-sm">
+            <div className="mt-3 flex items-center gap-2 text-sm">
               <Checkbox id={id} checked={forAll} onCheckedChange={(v) => setForAll(v === true)} />
               <label htmlFor={id}>{t('fs.conflict.forAll', { count: question.remaining })}</label>
             </div>
