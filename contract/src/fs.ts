@@ -57,6 +57,8 @@ export const fsDownloadQuerySchema = z.strictObject({
   by: z.string().min(1).max(160).optional(),
 });
 
+/** GET /api/fs/office-preview?path=: the office viewer (Microsoft or Google, preview settings) around a file link. */
+export const fsOfficePreviewQuerySchema = z.strictObject({ path: pathField('path') });
 export const fsFileLinkQuerySchema = z.strictObject({
   path: pathField('path'),
   /** Seconds the link stays valid (default 3600, at most 7 days). */

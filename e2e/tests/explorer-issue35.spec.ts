@@ -32,6 +32,7 @@ test.describe('explorer rough edges (issue 35)', () => {
       'dst35/x.txt': 'old x',
       'dst35/y.txt': 'old y',
       'cross/mv.txt': 'moved across',
+      'docs35/report.docx': 'PK not really a docx',
     });
     const solid = (width: number, height: number) =>
       sharp({ create: { width, height, channels: 3, background: { r: 40, g: 120, b: 200 } } }).png();
@@ -280,5 +281,22 @@ test.describe('explorer rough edges (issue 35)', () => {
     await expect(page.getByTestId('fs-link')).toHaveValue(new RegExp(`/file/${share.slug}$`));
     const info = await page.request.get(`/api/public/files/${share.slug}`);
     expect((await info.json()).data.requires_password).toBe(true);
+  });
+
+  test('(i) a .docx previews in the office viewer, as on the file page', async ({ adminPage: page }) => {
+    // The viewer is a third-party page: answered here, so the test does not leave the machine.
+    await page.route('https://view.officeapps.live.com/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<p>office viewer</p>' }),
+    );
+    await page.goto(`/mount-explorer/local/docs35?preview=${encodeURIComponent('/local/docs35/report.docx')}`);
+    const frame = page.getByTestId('fs-office-preview');
+    await expect(frame).toBeVisible();
+    const src = new URL((await frame.getAttribute('src'))!);
+    expect(src.origin + src.pathname).toBe('https://view.officeapps.live.com/op/view.aspx');
+    // The viewer fetches the file through the link it was given.
+    const file = await page.request.get(src.searchParams.get('src')!);
+    expect(await file.text()).toBe('PK not really a docx');
+    await expect(page.getByRole('dialog')).toContainText('Shown by Microsoft Office Online');
+    await expect(page.getByRole('dialog')).not.toContainText('No preview for this type of file');
   });
 });

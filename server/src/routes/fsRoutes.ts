@@ -3,6 +3,7 @@ import {
   FS_UPLOAD_FIELDS,
   fsBatchRemoveSchema,
   fsCreateShareSchema,
+  fsOfficePreviewQuerySchema,
   fsDownloadQuerySchema,
   fsFileLinkQuerySchema,
   fsListQuerySchema,
@@ -80,6 +81,11 @@ export function fsRoutes(deps: {
           origin: requestOrigin(c, deps.trustProxy, deps.publicUrl),
         }),
       );
+    })
+    .get('/office-preview', async (c) => {
+      const principal = await guard.authenticated(c);
+      const q = readQuery(c, fsOfficePreviewQuerySchema);
+      return ok(c, await fs.officePreview(principal, q.path, requestOrigin(c, deps.trustProxy, deps.publicUrl)));
     })
     .post('/mkdir', async (c) => {
       const principal = await guard.authenticated(c);

@@ -107,6 +107,8 @@ export class FsService {
        * expired). A signed link acts as its issuer, checked again at every use.
        */
       principalOf: (createdBy: string) => Promise<Principal | undefined>;
+      /** The office viewer of the preview settings (`preview_office_provider`). */
+      officeProvider?: () => Promise<string>;
     },
   ) {
     this.linkKey = createHmac('sha256', 'clipnest-fs-link').update(deps.tokenSecret).digest();
@@ -367,6 +369,25 @@ export class FsService {
       type: 'proxy',
       expires_at: new Date(expiresAt * 1000).toISOString(),
     };
+  }
+
+  /**
+   * GET /api/fs/office-preview: an office document in the viewer of the preview settings, as the file page
+   * shows a shared one: the viewer's URL around a 10-minute link to the file (file-link).
+   */
+  async officePreview(
+    principal: Principal,
+    path: string,
+    origin: string,
+  ): Promise<{ url: string; provider: 'microsoft' | 'google'; expires_at: string }> {
+    const provider = this.deps.officeProvider ? await this.deps.officeProvider() : 'microsoft';
+    if (provider !== 'microsoft' && provider !== 'google') throw AppError.validation('unsupported preview provider');
+    const link = await this.fileLink(principal, path, { expiresIn: 600, origin });
+    const url =
+      provider === 'microsoft'
+        ? `https://view.officeapps.live.com/op/view.aspx?src=${encodeURIComponent(link.url)}`
+        : `https://docs.google.com/viewer?url=${encodeURIComponent(link.url)}&embedded=true`;
+    return { url, provider, expires_at: link.expires_at };
   }
 
   /**
