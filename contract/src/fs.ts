@@ -3,6 +3,7 @@
  * sent decoded once (query string or JSON); `..`, encoded dots / slashes / NUL, backslashes, control
  * characters and paths over 4,096 bytes are a 400 naming the field. See docs/api/fs.md.
  */
+import { expiresInSchema, maxViewsSchema, sharePasswordSchema } from './shares.js';
 import { z } from './zod.js';
 
 // Limits and thumbnail helpers live apart from the schemas so the web can import them without zod.
@@ -56,6 +57,8 @@ export const fsDownloadQuerySchema = z.strictObject({
   by: z.string().min(1).max(160).optional(),
 });
 
+/** GET /api/fs/office-preview?path=: the office viewer (Microsoft or Google, preview settings) around a file link. */
+export const fsOfficePreviewQuerySchema = z.strictObject({ path: pathField('path') });
 export const fsFileLinkQuerySchema = z.strictObject({
   path: pathField('path'),
   /** Seconds the link stays valid (default 3600, at most 7 days). */
@@ -75,7 +78,17 @@ export const fsUpdateSchema = z.strictObject({
   path: pathField('path'),
   content: z.string({ error: 'content must be a string' }),
 });
-export const fsCreateShareSchema = z.strictObject({ path: pathField('path') });
+/**
+ * POST /api/fs/create-share: a share of a mounted file in place, with the share options of an upload
+ * (`password`, `expires_in` in hours with 0 = never, `max_views` with 0 = unlimited; all optional).
+ */
+export const fsCreateShareSchema = z.strictObject({
+  path: pathField('path'),
+  password: sharePasswordSchema.optional(),
+  expires_in: expiresInSchema.optional(),
+  max_views: maxViewsSchema.optional(),
+});
+export type FsCreateShareRequest = z.input<typeof fsCreateShareSchema>;
 
 /** Text fields of POST /api/fs/upload (multipart/form-data, with the `file` part in any position). */
 export const FS_UPLOAD_FIELDS = ['path', 'use_multipart', 'overwrite'] as const;

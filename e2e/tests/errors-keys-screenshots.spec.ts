@@ -87,7 +87,7 @@ test.describe('errors and keys screenshots', () => {
             api_key_info: JSON.stringify({ id: holder.id, name: holder.name, basic_path: '/team', is_guest: 0 }),
           });
           await other.goto('/mount-explorer');
-          await expect(other.getByTestId('explorer-outside-base')).toBeVisible();
+          await expect(other.getByTestId('fs-denied')).toBeVisible();
           await shot('explorer-outside-base', other);
           await other.goto('/admin/text-management');
           if (width < 1024) await other.getByRole('button', { name: en ? /Open admin menu/ : /打开管理菜单/ }).click();

@@ -221,9 +221,8 @@ test.describe('explorer tasks: copy and move across mounts, the task manager, th
     await search.getByRole('searchbox').fill('n');
     await expect(search).toContainText('Type at least 2 characters');
     await search.getByRole('searchbox').fill('needle');
-    // "This mount" is the default inside a mount.
-    await expect(hits).toHaveCount(2);
-    await search.getByRole('radio', { name: 'Everywhere' }).click();
+    // "Everywhere" is the default, inside a mount too (issue 35).
+    await expect(search.getByRole('radio', { name: 'Everywhere' })).toHaveAttribute('aria-checked', 'true');
     await expect(hits).toHaveCount(3);
     await expect(search.locator('[data-path="/cloud/needle-three.txt"]')).toBeVisible();
     await search.getByRole('radio', { name: 'This folder and below' }).click();
@@ -240,7 +239,7 @@ test.describe('explorer tasks: copy and move across mounts, the task manager, th
     const recent = page.getByTestId('fs-recent-searches');
     await expect(recent.getByRole('button')).toHaveText(['needle']);
     await recent.getByRole('button', { name: 'needle' }).click();
-    await expect(hits).toHaveCount(2);
+    await expect(hits).toHaveCount(3);
     await search.getByRole('searchbox').fill('');
     await search.getByRole('button', { name: 'Clear' }).click();
     await expect(recent).toHaveCount(0);

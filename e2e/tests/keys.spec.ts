@@ -156,9 +156,8 @@ test.describe('key management', () => {
     });
     await holder.goto('/mount-explorer');
     await expect(holder).toHaveURL(/\/mount-explorer\/team$/);
-    await expect(holder.getByTestId('explorer-outside-base')).toHaveText(
-      'This key only reaches /team: / is outside it, so you are back at /team.',
-    );
+    await expect(holder.getByTestId('fs-denied')).toContainText('No permission for /');
+    await expect(holder.getByTestId('fs-denied')).toContainText('This API key may only open /team');
     await context.close();
   });
 });

@@ -296,6 +296,7 @@ function buildServices(
     publicUrl: config.publicUrl,
     contentDisposition,
     principalOf: principalOfCreator,
+    officeProvider: () => settings.get('preview_office_provider'),
   });
   const fsUploads = new FsUploadService({
     vfs,

@@ -194,6 +194,26 @@ describe.each(dbTargets)('fs API on %s', (target) => {
       expect(noShare.status).toBe(403);
     });
 
+    it('a share from the explorer takes a password, an expiry and max views (issue 35)', async () => {
+      await fsUpload(server, admin, 'guarded', { before: { path: `${base}/share/guarded.txt` } });
+      const res = await call<{ slug: string; has_password: boolean; max_views: number; expires_at: string | null }>(
+        'POST',
+        '/api/fs/create-share',
+        admin,
+        { path: `${base}/share/guarded.txt`, password: 'pw-35', expires_in: 24, max_views: 3 },
+      );
+      expect(res.status, res.body.message).toBe(201);
+      expect(res.body.data).toMatchObject({ has_password: true, max_views: 3 });
+      expect(res.body.data?.expires_at).not.toBeNull();
+      const locked = await fsRaw(server, `/api/file-download/${res.body.data!.slug}`);
+      expect(locked.status).toBe(401);
+      const bad = await call('POST', '/api/fs/create-share', admin, {
+        path: `${base}/share/guarded.txt`,
+        max_views: -1,
+      });
+      expect(bad.status).toBe(400);
+    });
+
     it('caches listings for the mount TTL, drops them on writes, and refresh=true bypasses', async () => {
       await call('POST', '/api/fs/mkdir', admin, { path: `${base}/cache` });
       const first = await list(`${base}/cache`);

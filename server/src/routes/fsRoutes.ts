@@ -3,6 +3,7 @@ import {
   FS_UPLOAD_FIELDS,
   fsBatchRemoveSchema,
   fsCreateShareSchema,
+  fsOfficePreviewQuerySchema,
   fsDownloadQuerySchema,
   fsFileLinkQuerySchema,
   fsListQuerySchema,
@@ -81,6 +82,11 @@ export function fsRoutes(deps: {
         }),
       );
     })
+    .get('/office-preview', async (c) => {
+      const principal = await guard.authenticated(c);
+      const q = readQuery(c, fsOfficePreviewQuerySchema);
+      return ok(c, await fs.officePreview(principal, q.path, requestOrigin(c, deps.trustProxy, deps.publicUrl)));
+    })
     .post('/mkdir', async (c) => {
       const principal = await guard.authenticated(c);
       const { path } = await readJson(c, fsMkdirSchema);
@@ -103,8 +109,8 @@ export function fsRoutes(deps: {
     })
     .post('/create-share', async (c) => {
       const principal = await guard.authenticated(c);
-      const { path } = await readJson(c, fsCreateShareSchema);
-      return ok(c, await fs.createShare(principal, path), { status: 201, message: 'share created' });
+      const { path, ...options } = await readJson(c, fsCreateShareSchema);
+      return ok(c, await fs.createShare(principal, path, options), { status: 201, message: 'share created' });
     })
     .post('/upload', async (c) => {
       const principal = await guard.authenticated(c);

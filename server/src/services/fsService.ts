@@ -22,7 +22,7 @@ import type { FileShareService } from './fileShareService.js';
 import type { ContentMode, ContentRequest, ContentResult } from './fileServingService.js';
 import { cleanMimetype, ownTypePolicy, servingPolicy } from './fileServing.js';
 import { creatorId, type Principal } from './principal.js';
-import { safeEqual } from '../security/secrets.js';
+import { hashPassword, safeEqual } from '../security/secrets.js';
 import { storageToAppError } from './storageErrors.js';
 
 type FsListOptions = { refresh?: boolean; limit?: number; offset?: number; cursor?: string };
@@ -107,6 +107,8 @@ export class FsService {
        * expired). A signed link acts as its issuer, checked again at every use.
        */
       principalOf: (createdBy: string) => Promise<Principal | undefined>;
+      /** The office viewer of the preview settings (`preview_office_provider`). */
+      officeProvider?: () => Promise<string>;
     },
   ) {
     this.linkKey = createHmac('sha256', 'clipnest-fs-link').update(deps.tokenSecret).digest();
@@ -370,10 +372,33 @@ export class FsService {
   }
 
   /**
+   * GET /api/fs/office-preview: an office document in the viewer of the preview settings, as the file page
+   * shows a shared one: the viewer's URL around a 10-minute link to the file (file-link).
+   */
+  async officePreview(
+    principal: Principal,
+    path: string,
+    origin: string,
+  ): Promise<{ url: string; provider: 'microsoft' | 'google'; expires_at: string }> {
+    const provider = this.deps.officeProvider ? await this.deps.officeProvider() : 'microsoft';
+    if (provider !== 'microsoft' && provider !== 'google') throw AppError.validation('unsupported preview provider');
+    const link = await this.fileLink(principal, path, { expiresIn: 600, origin });
+    const url =
+      provider === 'microsoft'
+        ? `https://view.officeapps.live.com/op/view.aspx?src=${encodeURIComponent(link.url)}`
+        : `https://docs.google.com/viewer?url=${encodeURIComponent(link.url)}&embedded=true`;
+    return { url, provider, expires_at: link.expires_at };
+  }
+
+  /**
    * POST /api/fs/create-share: a file share pointing at the mounted object in place (no copy). Needs
    * MOUNT_VIEW on the path and FILE_SHARE; deleting the share later leaves the object in its mount.
    */
-  async createShare(principal: Principal, path: string): Promise<FileView> {
+  async createShare(
+    principal: Principal,
+    path: string,
+    options: { password?: string | undefined; expires_in?: number | undefined; max_views?: number | undefined } = {},
+  ): Promise<FileView> {
     if (principal.type === 'apikey' && !hasPermission(principal.permissions, Permission.FILE_SHARE)) {
       throw AppError.forbidden('this API key lacks the file share permission');
     }
@@ -389,6 +414,9 @@ export class FsService {
       size: entry.size,
       etag: entry.etag ?? null,
       mountId: resolved.mount.id,
+      passwordHash: options.password ? await hashPassword(options.password) : null,
+      ...(options.expires_in !== undefined ? { expiresIn: options.expires_in } : {}),
+      ...(options.max_views !== undefined ? { maxViews: options.max_views } : {}),
     });
   }
 }

@@ -6,8 +6,22 @@ import { cn } from '../../lib/cn';
 
 const STEPS = [0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4];
 
-/** An image that fits its frame; zoom with the buttons or by clicking (fit ↔ 100 %). */
-export function ImagePreview({ src, alt, onError }: { src: string; alt: string; onError: () => void }) {
+/**
+ * An image that fits its frame; zoom with the buttons or by clicking (fit ↔ 100 %). `maxHeight` bounds the
+ * frame (default 75dvh, the file page); a dialog passes what is left of its own height after its header,
+ * footer and the zoom bar, so the whole picture shows without scrolling.
+ */
+export function ImagePreview({
+  src,
+  alt,
+  onError,
+  maxHeight = '75dvh',
+}: {
+  src: string;
+  alt: string;
+  onError: () => void;
+  maxHeight?: string;
+}) {
   const { t } = useTranslation();
   // null = fit to the frame.
   const [zoom, setZoom] = useState<number | null>(null);
@@ -52,10 +66,11 @@ export function ImagePreview({ src, alt, onError }: { src: string; alt: string; 
       </div>
       <div
         className={cn(
-          'grid max-h-[75dvh] min-h-48 overflow-auto rounded-lg border border-border bg-surface-muted',
+          'grid min-h-48 overflow-auto rounded-lg border border-border bg-surface-muted',
           'bg-[conic-gradient(var(--surface-hover)_25%,transparent_0_50%,var(--surface-hover)_0_75%,transparent_0)] bg-[length:20px_20px]',
           zoom === null && 'place-items-center',
         )}
+        style={{ maxHeight }}
       >
         <img
           src={src}
@@ -64,11 +79,12 @@ export function ImagePreview({ src, alt, onError }: { src: string; alt: string; 
           onLoad={(event) => setNatural({ w: event.currentTarget.naturalWidth, h: event.currentTarget.naturalHeight })}
           onError={onError}
           onClick={() => setZoom((z) => (z === null ? 1 : null))}
-          style={zoom !== null && natural ? { width: natural.w * zoom, maxWidth: 'none' } : undefined}
-          className={cn(
-            'block',
-            zoom === null ? 'max-h-[73dvh] max-w-full cursor-zoom-in object-contain' : 'cursor-zoom-out',
-          )}
+          style={
+            zoom !== null && natural
+              ? { width: natural.w * zoom, maxWidth: 'none' }
+              : { maxHeight: `calc(${maxHeight} - 2px)` }
+          }
+          className={cn('block', zoom === null ? 'max-w-full cursor-zoom-in object-contain' : 'cursor-zoom-out')}
         />
       </div>
     </div>

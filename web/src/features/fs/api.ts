@@ -60,8 +60,11 @@ export function fileLink(path: string, forceDownload = false): Promise<FsFileLin
   return api.get<FsFileLink>('/fs/file-link', { query: { path, force_download: forceDownload || undefined } });
 }
 
-export function createShare(path: string): Promise<FileView> {
-  return api.post<FileView>('/fs/create-share', { path });
+export function createShare(
+  path: string,
+  options: { password?: string; expires_in?: number; max_views?: number } = {},
+): Promise<FileView> {
+  return api.post<FileView>('/fs/create-share', { path, ...options });
 }
 
 export function shareUrl(slug: string): string {

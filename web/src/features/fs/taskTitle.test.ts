@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import i18n from '../../lib/i18n';
 import '../../locales/registerFsMessages';
+import { moveTasks } from './moveTasks';
 import { taskTitle } from './taskTitle';
 
 describe('taskTitle', () => {
@@ -30,6 +31,18 @@ describe('taskTitle', () => {
     expect(taskTitle(zh, one)).toBe('复制 Archive 到 /cloud');
     expect(taskTitle(zh, many)).toBe('复制 3 项到 /cloud/backup');
     expect(taskTitle(zh, { type: 'delete', total_files: 5 })).toBe('删除：5 个文件');
+    await i18n.changeLanguage('en');
+  });
+
+  it('the copy half of a move across mounts is titled Move', async () => {
+    await i18n.changeLanguage('en');
+    const t = i18n.t.bind(i18n);
+    moveTasks.mark('task-move');
+    expect(taskTitle(t, { ...one, id: 'task-move' })).toBe('Move Archive to /cloud');
+    expect(taskTitle(t, { ...many, id: 'task-move' })).toBe('Move 3 items to /cloud/backup');
+    expect(taskTitle(t, { ...one, id: 'task-copy' })).toBe('Copy Archive to /cloud');
+    await i18n.changeLanguage('zh-CN');
+    expect(taskTitle(i18n.t.bind(i18n), { ...one, id: 'task-move' })).toBe('移动 Archive 到 /cloud');
     await i18n.changeLanguage('en');
   });
 });

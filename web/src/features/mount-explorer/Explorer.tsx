@@ -20,6 +20,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useState, type DragEv
 import { useTranslation } from '../../lib/useTranslation';
 import { useNavigate, useSearchParams } from '../../lib/router';
 import { toast } from '../../lib/toast';
+import { copyText } from '../../lib/clipboard';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { EmptyState } from '../../components/ui/empty-state';
@@ -32,18 +33,21 @@ import { createShare, fileLink, shareUrl, useFsList, useMkdir, useRemove, useRen
 import { Breadcrumbs } from '../fs/components/Breadcrumbs';
 import { EntryMenu, type MenuAction } from '../fs/components/EntryMenu';
 import { EntryViews } from '../fs/components/EntryViews';
+import { ConflictDialog, type ConflictChoice, type ConflictQuestion } from '../fs/components/ConflictDialog';
 import { FolderPicker } from '../fs/components/FolderPicker';
+import { planTransfer } from '../fs/conflicts';
 import { NameDialog } from '../fs/components/NameDialog';
 import { PreviewDialog } from '../fs/components/PreviewDialog';
 import { SearchDialog } from '../fs/components/SearchDialog';
-import { LinkDialog } from '../fs/components/ShareDialog';
+import { LinkDialog, ShareOptionsDialog, type ShareChoices } from '../fs/components/ShareDialog';
 import { Toolbar } from '../fs/components/Toolbar';
 import { filesFromDataTransfer, type PickedFile } from '../fs/dropFiles';
 import { isEditable } from '../fs/kinds';
-import { baseName, explorerHref, joinPath, parentPath } from '../fs/paths';
+import { explorerHref, joinPath, parentPath } from '../fs/paths';
 import { clickSelect, type SelectionState } from '../fs/selection';
 import { useStartCopy, waitForTask } from '../fs/tasksApi';
 import { basket } from '../fs/basket';
+import { moveTasks } from '../fs/moveTasks';
 import { isImage, readPrefs, sortAndFilter, writePrefs, type ExplorerPrefs } from '../fs/viewPrefs';
 
 const NO_SELECTION: SelectionState = { selected: new Set(), anchor: -1 };
@@ -96,7 +100,10 @@ export function Explorer({
   const [moving, setMoving] = useState<{ mode: 'copy' | 'move'; paths: string[] } | null>(null);
   const [transferring, setTransferring] = useState(false);
   const [searching, setSearching] = useState(false);
+  const [conflict, setConflict] = useState<ConflictQuestion | null>(null);
   const startCopy = useStartCopy();
+  const [sharing, setSharing] = useState<FsEntryView | null>(null);
+  const [sharingBusy, setSharingBusy] = useState(false);
   const [link, setLink] = useState<Parameters<typeof LinkDialog>[0]['link']>(null);
   const [dragging, setDragging] = useState(false);
   const [refreshing, setRefreshing] = useState(false);
@@ -175,30 +182,61 @@ export function Explorer({
     setDeleting(null);
   }
 
+  /** Asks about one taken name; resolves with the choice (null: the dialog was closed, nothing is done). */
+  const ask = (name: string, folder: string, remaining: number) =>
+    new Promise<{ choice: ConflictChoice | null; forAll: boolean }>((resolve) =>
+      setConflict({
+        name,
+        folder,
+        remaining,
+        answer: (choice, forAll) => {
+          setConflict(null);
+          resolve({ choice, forAll });
+        },
+      }),
+    );
+
   /**
    * Copy = a server task (POST /fs/batch-copy) within or across mounts. Move = rename within one mount; across
    * mounts it is a copy task and the sources are deleted once that task completes (never after a partial copy).
+   * A name already taken in the target folder is asked about first: replace it, keep both (the new one gets a
+   * free name, "a (1).txt") or skip it, optionally for all the others.
    */
   async function transferTo(folder: string, targetMount: string | undefined) {
     if (!moving) return;
     const { mode, paths: sources } = moving;
-    const items = sources.map((from) => ({ sourcePath: from, targetPath: joinPath(folder, baseName(from)) }));
+    const sameMount = targetMount !== undefined && targetMount === listing?.mount_id;
     setTransferring(true);
     try {
-      if (mode === 'move' && targetMount !== undefined && targetMount === listing?.mount_id) {
+      const plan = await planTransfer(sources, folder, mode, ask);
+      if (plan === null) return;
+      const { items, replaced } = plan;
+      if (items.length === 0) {
+        toast.info(t('fs.conflict.nothingLeft'));
+        setSel(NO_SELECTION);
+        setMoving(null);
+        return;
+      }
+      const moved = items.map((i) => i.sourcePath);
+      if (mode === 'move' && sameMount) {
+        // A rename never overwrites (409): the replaced names are removed first.
+        if (replaced.length > 0) await remove.mutateAsync(replaced);
         for (const i of items) await rename.mutateAsync({ oldPath: i.sourcePath, newPath: i.targetPath });
-        toast.success(t('fs.explorer.moved', { count: sources.length }));
+        toast.success(t('fs.explorer.moved', { count: items.length }));
       } else {
         const task = await startCopy(items);
-        toast.success(t('fs.explorer.copyStarted', { count: sources.length }));
+        if (mode === 'move') moveTasks.mark(task.id);
+        toast.success(
+          t(mode === 'move' ? 'fs.explorer.moveStarted' : 'fs.explorer.copyStarted', { count: items.length }),
+        );
         setMoving(null);
         setSel(NO_SELECTION);
         if (mode === 'move') {
           const done = await waitForTask(task.id);
           if (done.status !== 'completed')
             throw new Error(t('fs.explorer.moveKept', { status: t(`fs.tasks.status.${done.status}`) }));
-          await remove.mutateAsync(sources);
-          toast.success(t('fs.explorer.moved', { count: sources.length }));
+          await remove.mutateAsync(moved);
+          toast.success(t('fs.explorer.moved', { count: items.length }));
         }
       }
       setSel(NO_SELECTION);
@@ -216,18 +254,33 @@ export function Explorer({
     else toast.info(t('fs.basket.nothingAdded'));
   }
 
+  async function share(entry: FsEntryView, choices: ShareChoices) {
+    setSharingBusy(true);
+    try {
+      const created = await createShare(entry.path, choices);
+      setSharing(null);
+      setLink({
+        title: t('fs.explorer.shareTitle', { name: entry.name }),
+        url: shareUrl(created.slug),
+        share: created,
+      });
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      setSharingBusy(false);
+    }
+  }
+
   async function showLink(entry: FsEntryView, share: boolean) {
     try {
       if (share) {
-        const created = await createShare(entry.path);
-        setLink({
-          title: t('fs.explorer.shareTitle', { name: entry.name }),
-          url: shareUrl(created.slug),
-          share: created,
-        });
+        // The share's options (password, expiry, max views) first; the link once it is made.
+        setSharing(entry);
       } else {
         const l = await fileLink(entry.path);
-        setLink({ title: t('fs.explorer.linkTitle', { name: entry.name }), url: l.url });
+        // "Copy direct link" copies; where the clipboard is refused, the link is shown to copy by hand.
+        if (await copyText(l.url)) toast.success(t('fs.explorer.linkCopied', { name: entry.name }));
+        else setLink({ title: t('fs.explorer.linkTitle', { name: entry.name }), url: l.url });
       }
     } catch (error) {
       toast.error(errorMessage(error));
@@ -306,17 +359,37 @@ export function Explorer({
     return a;
   };
 
+  /**
+   * A click: with Ctrl/⌘ or Shift it selects (toggle, range); a plain click opens a folder, and selects a file
+   * (a double-click opens it) except on a touch screen, where a tap opens it as phones have no double-click.
+   * The checkboxes (onToggle) and a long-press select without opening.
+   */
   const activate = (index: number, e: MouseEvent) => {
+    const entry = entries[index];
+    if (!entry) return;
     setFocused(index);
-    const next = clickSelect(sel, paths, index, { shift: e.shiftKey, toggle: e.ctrlKey || e.metaKey });
-    setSel(next);
-    // A plain tap on a touch screen (no modifier keys) opens, as phones have no double-click.
-    if (!e.shiftKey && !e.ctrlKey && !e.metaKey && matchMedia('(pointer: coarse)').matches) open(entries[index]!);
+    const modified = e.shiftKey || e.ctrlKey || e.metaKey;
+    if (!modified && (entry.isDirectory || matchMedia('(pointer: coarse)').matches)) {
+      open(entry);
+      return;
+    }
+    setSel(clickSelect(sel, paths, index, { shift: e.shiftKey, toggle: e.ctrlKey || e.metaKey }));
+  };
+  const toggle = (index: number) => {
+    setFocused(index);
+    setSel(clickSelect(sel, paths, index, { shift: false, toggle: true }));
   };
 
-  // Keyboard: arrows move, Enter opens, Delete deletes, F2 renames, Escape clears, Ctrl+A selects all.
+  // Keyboard: arrows move, Enter opens, Space toggles, Backspace/Alt+↑ go up, Delete deletes, F2 renames,
+  // Escape clears, Ctrl+A selects all.
   const dialogOpen =
-    naming !== null || moving !== null || deleting !== null || link !== null || previewPath !== null || menu !== null;
+    naming !== null ||
+    moving !== null ||
+    deleting !== null ||
+    link !== null ||
+    sharing !== null ||
+    previewPath !== null ||
+    menu !== null;
   // A layout effect, so the listener reads this render's selection as soon as it is committed: Preact runs plain
   // effects only after the next paint, and a key pressed right after a click then acted on the selection before
   // it (Delete asked about the file selected earlier).
@@ -324,7 +397,15 @@ export function Explorer({
     const onKey = (e: KeyboardEvent) => {
       if (dialogOpen || isTyping(e.target)) return;
       const current = entries[focused];
-      if (e.key === 'ArrowDown' || e.key === 'ArrowRight' || e.key === 'ArrowUp' || e.key === 'ArrowLeft') {
+      if ((e.key === 'Backspace' && !e.altKey && !e.ctrlKey && !e.metaKey) || (e.key === 'ArrowUp' && e.altKey)) {
+        // Up one folder, as in Explorer (Backspace) and Finder (⌘↑; Alt+↑ here, the browser keeps ⌘↑).
+        e.preventDefault();
+        if (path !== '/') void navigate(explorerHref(parentPath(path)));
+      } else if (e.key === ' ' && current && !(e.target as Element | null)?.closest?.('button, a, [role="button"]')) {
+        // Space adds the focused entry to the selection or takes it out (what the checkbox does).
+        e.preventDefault();
+        setSel(clickSelect(sel, paths, focused, { shift: false, toggle: true }));
+      } else if (e.key === 'ArrowDown' || e.key === 'ArrowRight' || e.key === 'ArrowUp' || e.key === 'ArrowLeft') {
         e.preventDefault();
         const step = e.key === 'ArrowDown' || e.key === 'ArrowRight' ? 1 : -1;
         const next = Math.min(entries.length - 1, Math.max(0, focused + step));
@@ -480,6 +561,7 @@ export function Explorer({
             hasMore={!!list.hasNextPage}
             onNeedMore={needMore}
             onActivate={activate}
+            onToggle={toggle}
             onOpen={open}
             onMenu={(index, x, y) => {
               const entry = entries[index];
@@ -533,7 +615,14 @@ export function Explorer({
         onPick={(folder, mountId) => void transferTo(folder, mountId)}
         onOpenChange={(o) => !o && setMoving(null)}
       />
+      <ConflictDialog question={conflict} />
       <SearchDialog open={searching} onOpenChange={setSearching} path={path} mountId={listing?.mount_id} />
+      <ShareOptionsDialog
+        name={sharing?.name ?? null}
+        busy={sharingBusy}
+        onSubmit={(choices) => sharing && void share(sharing, choices)}
+        onClose={() => setSharing(null)}
+      />
       <LinkDialog link={link} onClose={() => setLink(null)} />
       <PreviewDialog
         entry={previewEntry}

@@ -1,5 +1,6 @@
 import type { FsEntryView } from '@clipnest/contract';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { Check } from 'lucide-react';
 import { useEffect, useLayoutEffect, useRef, useState, type MouseEvent } from 'react';
 import { useTranslation } from '../../../lib/useTranslation';
 import { cn } from '../../../lib/cn';
@@ -17,6 +18,8 @@ export interface EntryViewProps {
   hasMore: boolean;
   onNeedMore: () => void;
   onActivate: (index: number, event: MouseEvent) => void;
+  /** The checkbox: adds the entry to the selection or takes it out, never opens it. */
+  onToggle: (index: number) => void;
   onOpen: (entry: FsEntryView) => void;
   onMenu: (index: number, x: number, y: number) => void;
 }
@@ -43,7 +46,7 @@ function useWidth() {
  */
 export function EntryViews(props: EntryViewProps) {
   const { t, i18n } = useTranslation();
-  const { entries, prefs, selected, focused, hasMore, onNeedMore, onActivate, onOpen, onMenu } = props;
+  const { entries, prefs, selected, focused, hasMore, onNeedMore, onActivate, onToggle, onOpen, onMenu } = props;
   const { ref, width } = useWidth();
   const press = useLongPress((x, y, target) => onMenu(Number(target), x, y));
   const view = prefs.view;
@@ -84,9 +87,16 @@ export function EntryViews(props: EntryViewProps) {
       'data-focused': focused === index || undefined,
       onClick: (e: MouseEvent) => {
         if (press.consumeFired()) return;
+        // The second click of a double-click: the first one already opened a folder, and what is under the
+        // pointer now belongs to the folder it opened.
+        if (e.detail > 1) return;
         onActivate(index, e);
       },
-      onDoubleClick: () => onOpen(entry),
+      // A folder opens on a single click; a double-click opens the file the first click selected.
+      onDoubleClick: () => {
+        if (!entry.isDirectory && focused === index) onOpen(entry);
+      },
+      onToggle: () => onToggle(index),
       onContextMenu: (e: MouseEvent) => {
         e.preventDefault();
         onMenu(index, e.clientX, e.clientY);
@@ -121,6 +131,7 @@ export function EntryViews(props: EntryViewProps) {
                       size={cell}
                       gallery={view === 'gallery'}
                       focused={focused === start + i}
+                      anySelected={selected.size > 0}
                       {...itemProps(start + i)}
                     />
                   ))}
@@ -134,23 +145,56 @@ export function EntryViews(props: EntryViewProps) {
   );
 }
 
-type ItemDomProps = Record<string, unknown> & { 'aria-selected': boolean };
+type ItemDomProps = Record<string, unknown> & { 'aria-selected': boolean; onToggle: () => void };
+
+/**
+ * The selection checkbox of an entry. Not focusable and hidden from assistive technology: the entry is an
+ * option whose aria-selected says the same, and the keyboard selects with Space, Shift+arrows and Ctrl+A.
+ * A 40 px hit area around an 18 px box, for thumbs.
+ */
+function SelectBox({ checked, onToggle, className }: { checked: boolean; onToggle: () => void; className?: string }) {
+  return (
+    <span
+      aria-hidden="true"
+      data-testid="fs-check"
+      data-checked={checked || undefined}
+      className={cn('grid size-10 shrink-0 cursor-pointer place-items-center', className)}
+      onClick={(e) => {
+        e.stopPropagation();
+        onToggle();
+      }}
+      onDoubleClick={(e) => e.stopPropagation()}
+      onPointerDown={(e) => e.stopPropagation()}
+    >
+      <span
+        className={cn(
+          'grid size-[18px] place-items-center rounded-[5px] border border-input bg-surface transition-colors',
+          checked && 'border-primary bg-primary text-primary-foreground',
+        )}
+      >
+        {checked && <Check className="size-3.5" strokeWidth={3} />}
+      </span>
+    </span>
+  );
+}
 
 function ListRow({
   entry,
   focused,
   lang,
+  onToggle,
   ...dom
 }: { entry: FsEntryView; focused: boolean; lang: string } & ItemDomProps) {
   return (
     <div
       {...dom}
       className={cn(
-        'flex h-[52px] cursor-default select-none items-center gap-3 border-b border-border px-3 text-sm transition-colors hover:bg-surface-muted/60',
+        'flex h-[52px] cursor-pointer select-none items-center gap-2 border-b border-border pe-3 text-sm transition-colors hover:bg-surface-muted/60',
         dom['aria-selected'] && 'bg-primary-soft/70 hover:bg-primary-soft',
         focused && 'outline-2 -outline-offset-2 outline-ring',
       )}
     >
+      <SelectBox checked={dom['aria-selected']} onToggle={onToggle} />
       <EntryIcon entry={entry} className="size-5" />
       <span className="min-w-0 flex-1 truncate" title={entry.name}>
         {entry.name}
@@ -170,18 +214,29 @@ function Tile({
   size,
   gallery,
   focused,
+  anySelected,
+  onToggle,
   ...dom
-}: { entry: FsEntryView; size: number; gallery: boolean; focused: boolean } & ItemDomProps) {
+}: { entry: FsEntryView; size: number; gallery: boolean; focused: boolean; anySelected: boolean } & ItemDomProps) {
   return (
     <div
       {...dom}
       title={entry.name}
       className={cn(
-        'flex cursor-default select-none flex-col overflow-hidden rounded-lg border border-transparent transition-colors hover:bg-surface-muted/60',
+        'group relative flex cursor-pointer select-none flex-col overflow-hidden rounded-lg border border-transparent transition-colors hover:bg-surface-muted/60',
         dom['aria-selected'] && 'border-primary bg-primary-soft/70',
         focused && 'outline-2 -outline-offset-2 outline-ring',
       )}
     >
+      {/* Shown on hover, when something is selected, and always on touch screens (no hover there). */}
+      <SelectBox
+        checked={dom['aria-selected']}
+        onToggle={onToggle}
+        className={cn(
+          'absolute start-0 top-0 z-[1] opacity-0 transition-opacity group-hover:opacity-100 pointer-coarse:opacity-100',
+          (anySelected || focused) && 'opacity-100',
+        )}
+      />
       <div className="overflow-hidden rounded-md bg-surface-muted" style={{ height: size }}>
         <Thumbnail entry={entry} px={size} fit={gallery ? 'cover' : 'contain'} />
       </div>

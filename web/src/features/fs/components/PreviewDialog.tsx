@@ -1,4 +1,4 @@
-import type { FsEntryView } from '@clipnest/contract';
+import type { FsEntryView, OfficePreviewResult } from '@clipnest/contract';
 import { FS_UPDATE_MAX_BYTES } from '@clipnest/contract/fs-limits';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
@@ -11,7 +11,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Textarea } from '../../../components/ui/input';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { apiUrl, errorMessage } from '../../../lib/api';
+import { api, apiUrl, errorMessage } from '../../../lib/api';
 import { authorizationHeader, getSession } from '../../../lib/auth';
 import { formatBytes } from '../../../lib/format';
 import { ImagePreview } from '../../../components/preview/ImagePreview';
@@ -124,6 +124,46 @@ function TextEditor({
   );
 }
 
+/**
+ * The image frame's height in the preview dialog: the dialog's own limit (88dvh) less its header with the size
+ * line, the footer, the body's padding and the zoom bar (about 14.5rem with phone-sized buttons).
+ */
+const DIALOG_IMAGE_MAX_HEIGHT = 'max(12rem, calc(88dvh - 14.5rem))';
+
+/**
+ * An office document (.docx, .xlsx, .pptx…) as the file page shows a shared one: the viewer of the preview
+ * settings (Microsoft or Google) in a frame, around a short-lived link to the file (GET /fs/office-preview).
+ */
+function OfficeFramePreview({ entry }: { entry: FsEntryView }) {
+  const { t } = useTranslation();
+  const preview = useQuery({
+    queryKey: ['fs', 'office', entry.path, entry.etag ?? entry.modified ?? ''],
+    queryFn: ({ signal }) =>
+      api.get<OfficePreviewResult>('/fs/office-preview', { signal, query: { path: entry.path } }),
+    retry: false,
+    staleTime: 5 * 60 * 1000,
+  });
+  if (preview.isPending) return <Skeleton className="h-64 w-full" />;
+  if (preview.isError) return <Alert tone="warning">{errorMessage(preview.error)}</Alert>;
+  return (
+    <div className="flex flex-col gap-2">
+      <iframe
+        src={preview.data.url}
+        title={t('fs.explorer.officeTitle', { name: entry.name })}
+        data-testid="fs-office-preview"
+        className="h-[max(12rem,calc(88dvh-13rem))] w-full rounded-lg border border-border bg-white"
+        referrerPolicy="no-referrer"
+        sandbox="allow-scripts allow-same-origin allow-popups allow-forms"
+      />
+      <p className="text-xs text-muted-foreground">
+        {t('fs.explorer.officeNote', {
+          provider: preview.data.provider === 'google' ? 'Google Docs' : 'Microsoft Office Online',
+        })}
+      </p>
+    </div>
+  );
+}
+
 function MediaPreview({ entry }: { entry: FsEntryView }) {
   const { t } = useTranslation();
   const kind = entryKind(entry);
@@ -136,10 +176,17 @@ function MediaPreview({ entry }: { entry: FsEntryView }) {
   if (link.isPending) return <Skeleton className="h-64 w-full" />;
   if (link.isError || failed) return <Alert tone="danger">{t('fs.explorer.previewFailed')}</Alert>;
   const src = link.data.url;
-  if (kind === 'image') return <ImagePreview src={src} alt={entry.name} onError={() => setFailed(true)} />;
-  if (kind === 'video') return <video src={src} controls className="max-h-[70dvh] w-full rounded-lg bg-black" />;
+  if (kind === 'image')
+    return (
+      <ImagePreview src={src} alt={entry.name} onError={() => setFailed(true)} maxHeight={DIALOG_IMAGE_MAX_HEIGHT} />
+    );
+  if (kind === 'video')
+    return <video src={src} controls className="max-h-[max(12rem,calc(88dvh-12rem))] w-full rounded-lg bg-black" />;
   if (kind === 'audio') return <audio src={src} controls className="w-full" />;
-  if (kind === 'pdf') return <iframe src={src} title={entry.name} className="h-[70dvh] w-full rounded-lg border" />;
+  if (kind === 'pdf')
+    return (
+      <iframe src={src} title={entry.name} className="h-[max(12rem,calc(88dvh-12rem))] w-full rounded-lg border" />
+    );
   return <p className="text-sm text-muted-foreground">{t('fs.explorer.noPreview')}</p>;
 }
 
@@ -182,6 +229,8 @@ export function PreviewDialog({
           >
             {isEditable(entry) ? (
               <TextEditor key={entry.path} entry={entry} canSave={canEdit} onSaved={onSaved} onDirtyChange={setDirty} />
+            ) : entryKind(entry) === 'office' ? (
+              <OfficeFramePreview key={entry.path} entry={entry} />
             ) : (
               <MediaPreview key={entry.path} entry={entry} />
             )}

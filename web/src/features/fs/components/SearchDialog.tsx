@@ -47,7 +47,8 @@ export function SearchDialog({
 function SearchBody({ path, mountId, onDone }: SearchProps & { onDone: () => void }) {
   const { t, i18n } = useTranslation();
   const [q, setQ] = useState('');
-  const [scope, setScope] = useState<SearchScope>(mountId ? 'mount' : 'global');
+  // Everywhere first (spec §3: scope defaults to global); the narrower scopes are a click away.
+  const [scope, setScope] = useState<SearchScope>('global');
   const recent = useRecentSearches();
   const term = useDebounced(q.trim(), 300);
   const ready = term.length >= SEARCH_MIN_CHARS;
