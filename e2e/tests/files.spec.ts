@@ -391,7 +391,7 @@ test.describe('file shares', () => {
       await renamed.getByRole('button', { name: 'More actions: Emulator S3' }).click();
       await page.getByRole('menuitem', { name: 'Delete' }).click();
       await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
-      await expect(page.getByText(/is in use by 1 files/)).toBeVisible();
+      await expect(page.getByText(/is used by 1 file share/)).toBeVisible();
       await expect(renamed).toBeVisible();
     });
 

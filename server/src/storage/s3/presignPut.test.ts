@@ -1,57 +1,12 @@
 // Presigned PUT URLs sign Content-Length and Content-Type (issue 16, point 3). The emulators here check
 // no presigned signature (s3rver never; moto 5.2 checks only the Authorization header, not query
 // signatures), so the URL is verified the way S3 does: SigV4 recomputed over the request a client sends.
-import { Sha256 } from '@smithy/core/checksum';
-import { HttpRequest } from '@smithy/core/protocols';
-import { SignatureV4 } from '@smithy/signature-v4';
 import { afterAll, describe, expect, it } from 'vitest';
+import { s3WouldAccept } from '../../../test/support/sigv4.js';
 import { S3Driver } from './s3Driver.js';
 
 const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
-
-/** true when S3 would accept a PUT of the URL carrying these headers (SigV4 query auth, recomputed). */
-async function s3Accepts(url: string, sent: Record<string, string>): Promise<boolean> {
-  const u = new URL(url);
-  const q = Object.fromEntries(u.searchParams);
-  const signedHeaders = (q['X-Amz-SignedHeaders'] ?? '').split(';');
-  const headers: Record<string, string> = { host: u.host };
-  for (const name of signedHeaders) {
-    if (name === 'host') continue;
-    const value = sent[name];
-    if (value === undefined) return false; // a signed header the client did not send
-    headers[name] = value;
-  }
-  const [, , region, service] = (q['X-Amz-Credential'] ?? '').split('/');
-  const date = q['X-Amz-Date']!;
-  const signingDate = new Date(
-    `${date.slice(0, 4)}-${date.slice(4, 6)}-${date.slice(6, 8)}T${date.slice(9, 11)}:${date.slice(11, 13)}:${date.slice(13, 15)}Z`,
-  );
-  const query: Record<string, string> = {};
-  for (const [k, v] of Object.entries(q)) if (!k.startsWith('X-Amz-')) query[k] = v;
-  const signer = new SignatureV4({
-    credentials,
-    region: region!,
-    service: service!,
-    sha256: Sha256,
-    uriEscapePath: false,
-  });
-  const request = new HttpRequest({
-    method: 'PUT',
-    protocol: u.protocol,
-    hostname: u.hostname,
-    port: u.port ? Number(u.port) : undefined,
-    path: u.pathname,
-    query,
-    headers: { ...headers, 'X-Amz-Content-Sha256': 'UNSIGNED-PAYLOAD' },
-  });
-  const signed = await signer.presign(request, {
-    signingDate,
-    expiresIn: Number(q['X-Amz-Expires']),
-    signingRegion: region,
-    signingService: service,
-  });
-  return signed.query?.['X-Amz-Signature'] === q['X-Amz-Signature'];
-}
+const s3Accepts = (url: string, sent: Record<string, string>) => s3WouldAccept(url, sent, credentials);
 
 describe('S3Driver.presign put', () => {
   const driver = new S3Driver({

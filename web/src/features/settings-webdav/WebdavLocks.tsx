@@ -5,14 +5,12 @@ import { SettingsSection } from '../../components/settings';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { EmptyState } from '../../components/ui/empty-state';
-import { LoadError } from '../../components/ui/load-error';
 import { RelativeTime } from '../../components/ui/relative-time';
-import { Skeleton } from '../../components/ui/skeleton';
 import { Table, TBody, TD, TH, THead, TR } from '../../components/ui/table';
 import { toast } from '../../components/ui/toaster';
 import { errorMessage } from '../../lib/api';
 import { useTranslation } from '../../lib/useTranslation';
+import { ListStates } from './ListStates';
 import { useBreakLock, useWebdavLocks } from './api';
 
 /** The lock's `<D:owner>` as text (clients send a name, a URL or a small XML element). */
@@ -56,69 +54,63 @@ export function WebdavLocks() {
       description={t('adminPanel.webdav.locks.body')}
     >
       <div data-testid="webdav-locks">
-        {locks.isPending ? (
-          <Skeleton className="h-24 w-full rounded-xl" />
-        ) : locks.isError ? (
-          <LoadError
-            title={t('adminPanel.webdav.locks.loadFailed')}
-            message={errorMessage(locks.error)}
-            retryLabel={t('common.retry')}
-            onRetry={() => void locks.refetch()}
-          />
-        ) : locks.data.items.length === 0 ? (
-          <EmptyState
-            icon={LockOpen}
-            title={t('adminPanel.webdav.locks.emptyTitle')}
-            description={t('adminPanel.webdav.locks.emptyBody')}
-            className="py-8"
-          />
-        ) : (
-          <Table>
-            <THead>
-              <TR>
-                <TH>{t('adminPanel.webdav.locks.path')}</TH>
-                <TH className="hidden sm:table-cell">{t('adminPanel.webdav.locks.holder')}</TH>
-                <TH className="hidden sm:table-cell">{t('adminPanel.webdav.locks.expires')}</TH>
-                <TH>
-                  <span className="sr-only">{t('adminPanel.webdav.locks.actions')}</span>
-                </TH>
-              </TR>
-            </THead>
-            <TBody>
-              {locks.data.items.map((lock) => (
-                <TR key={lock.id} data-lock-path={lock.path}>
-                  <TD className="min-w-0">
-                    <div className="flex flex-wrap items-center gap-1.5">
-                      <code className="break-all font-mono text-xs">{lock.path}</code>
-                      {lock.depth === 'infinity' && <Badge>{t('adminPanel.webdav.locks.withContent')}</Badge>}
-                      {lock.scope === 'shared' && <Badge tone="neutral">{t('adminPanel.webdav.locks.shared')}</Badge>}
-                    </div>
-                    {ownerText(lock.owner) && (
-                      <p className="mt-1 break-all text-xs text-muted-foreground">
-                        {t('adminPanel.webdav.locks.owner', { owner: ownerText(lock.owner) })}
-                      </p>
-                    )}
-                    <p className="mt-1 text-xs text-muted-foreground sm:hidden">
-                      <Holder lock={lock} /> · {t('adminPanel.webdav.locks.expires')}{' '}
-                      <RelativeTime iso={lock.expires_at} />
-                    </p>
-                  </TD>
-                  <TD className="hidden text-sm sm:table-cell">
-                    <Holder lock={lock} />
-                  </TD>
-                  <TD className="hidden whitespace-nowrap text-sm sm:table-cell">
-                    <RelativeTime iso={lock.expires_at} />
-                  </TD>
-                  <TD className="text-end">
-                    <Button type="button" variant="secondary" size="sm" onClick={() => setPending(lock)}>
-                      {t('adminPanel.webdav.locks.break')}
-                    </Button>
-                  </TD>
+        <ListStates
+          query={locks}
+          loadFailed={t('adminPanel.webdav.locks.loadFailed')}
+          empty={{
+            icon: LockOpen,
+            title: t('adminPanel.webdav.locks.emptyTitle'),
+            body: t('adminPanel.webdav.locks.emptyBody'),
+          }}
+        >
+          {(items) => (
+            <Table>
+              <THead>
+                <TR>
+                  <TH>{t('adminPanel.webdav.locks.path')}</TH>
+                  <TH className="hidden sm:table-cell">{t('adminPanel.webdav.locks.holder')}</TH>
+                  <TH className="hidden sm:table-cell">{t('adminPanel.webdav.locks.expires')}</TH>
+                  <TH>
+                    <span className="sr-only">{t('adminPanel.webdav.locks.actions')}</span>
+                  </TH>
                 </TR>
-              ))}
-            </TBody>
-          </Table>
-        )}
+              </THead>
+              <TBody>
+                {items.map((lock) => (
+                  <TR key={lock.id} data-lock-path={lock.path}>
+                    <TD className="min-w-0">
+                      <div className="flex flex-wrap items-center gap-1.5">
+                        <code className="break-all font-mono text-xs">{lock.path}</code>
+                        {lock.depth === 'infinity' && <Badge>{t('adminPanel.webdav.locks.withContent')}</Badge>}
+                        {lock.scope === 'shared' && <Badge tone="neutral">{t('adminPanel.webdav.locks.shared')}</Badge>}
+                      </div>
+                      {ownerText(lock.owner) && (
+                        <p className="mt-1 break-all text-xs text-muted-foreground">
+                          {t('adminPanel.webdav.locks.owner', { owner: ownerText(lock.owner) })}
+                        </p>
+                      )}
+                      <p className="mt-1 text-xs text-muted-foreground sm:hidden">
+                        <Holder lock={lock} /> · {t('adminPanel.webdav.locks.expires')}{' '}
+                        <RelativeTime iso={lock.expires_at} />
+                      </p>
+                    </TD>
+                    <TD className="hidden text-sm sm:table-cell">
+                      <Holder lock={lock} />
+                    </TD>
+                    <TD className="hidden whitespace-nowrap text-sm sm:table-cell">
+                      <RelativeTime iso={lock.expires_at} />
+                    </TD>
+                    <TD className="text-end">
+                      <Button type="button" variant="secondary" size="sm" onClick={() => setPending(lock)}>
+                        {t('adminPanel.webdav.locks.break')}
+                      </Button>
+                    </TD>
+                  </TR>
+                ))}
+              </TBody>
+            </Table>
+          )}
+        </ListStates>
       </div>
       <ConfirmDialog
         open={pending !== undefined}

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../../lib/useTranslation';
 import { Alert } from '../../../components/ui/alert';
+import { OfficeViewerFrame, officeProviderName } from '../../../components/preview/OfficeViewerFrame';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { errorMessage } from '../../../lib/api';
 import { officePreview } from '../api';
@@ -24,19 +25,11 @@ export function OfficePreview({ slug, token, filename }: { slug: string; token: 
     );
   }
   return (
-    <div className="flex flex-col gap-2">
-      <iframe
-        src={preview.data.url}
-        title={t('files.view.previewOf', { name: filename })}
-        className="h-[75dvh] w-full rounded-lg border border-border bg-white"
-        referrerPolicy="no-referrer"
-        sandbox="allow-scripts allow-same-origin allow-popups allow-forms"
-      />
-      <p className="text-xs text-muted-foreground">
-        {t('files.view.officeNote', {
-          provider: preview.data.provider === 'google' ? 'Google Docs' : 'Microsoft Office Online',
-        })}
-      </p>
-    </div>
+    <OfficeViewerFrame
+      url={preview.data.url}
+      title={t('files.view.previewOf', { name: filename })}
+      note={t('files.view.officeNote', { provider: officeProviderName(preview.data.provider) })}
+      className="h-[75dvh]"
+    />
   );
 }

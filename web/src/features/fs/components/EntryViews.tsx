@@ -55,7 +55,10 @@ export function EntryViews(props: EntryViewProps) {
     view === 'list' ? 1 : view === 'gallery' ? prefs.gallery.columns : Math.max(2, Math.floor((width + gap) / 148));
   const cell = columns > 0 && width > 0 ? (width - gap * (columns - 1)) / columns : 140;
   const rowHeight = view === 'list' ? ROW_HEIGHT : view === 'gallery' ? cell + gap : cell + 44 + gap;
-  const rowCount = Math.ceil(entries.length / columns);
+  // The gallery is a masonry (spec §1): one virtual item per entry in `columns` lanes, each as tall as its
+  // picture, placed in the shortest lane once measured. List and grid: one virtual item per row.
+  const masonry = view === 'gallery';
+  const rowCount = masonry ? entries.length : Math.ceil(entries.length / columns);
   const [margin, setMargin] = useState(0);
   useLayoutEffect(() => {
     if (ref.current) setMargin(ref.current.getBoundingClientRect().top + window.scrollY);
@@ -66,16 +69,19 @@ export function EntryViews(props: EntryViewProps) {
     estimateSize: () => rowHeight,
     overscan: 6,
     scrollMargin: margin,
+    lanes: masonry ? columns : 1,
+    laneAssignmentMode: masonry ? 'measured' : 'estimate',
   });
-  useEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
+  useEffect(() => virtualizer.measure(), [rowHeight, masonry, virtualizer]);
   const items = virtualizer.getVirtualItems();
   const last = items[items.length - 1];
+  const perRow = masonry ? columns : 1;
   useEffect(() => {
-    if (hasMore && last && last.index >= rowCount - 20) onNeedMore();
-  }, [hasMore, last, rowCount, onNeedMore]);
+    if (hasMore && last && last.index >= rowCount - 20 * perRow) onNeedMore();
+  }, [hasMore, last, rowCount, perRow, onNeedMore]);
   useEffect(() => {
-    if (focused >= 0) virtualizer.scrollToIndex(Math.floor(focused / columns), { align: 'auto' });
-  }, [focused, columns, virtualizer]);
+    if (focused >= 0) virtualizer.scrollToIndex(masonry ? focused : Math.floor(focused / columns), { align: 'auto' });
+  }, [focused, columns, masonry, virtualizer]);
 
   const itemProps = (index: number) => {
     const entry = entries[index]!;
@@ -108,38 +114,62 @@ export function EntryViews(props: EntryViewProps) {
   return (
     <div ref={ref} role="listbox" aria-multiselectable="true" aria-label={t('fs.explorer.listLabel')}>
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {items.map((row) => {
-          const start = row.index * columns;
-          const slice = entries.slice(start, start + columns);
-          return (
+        {masonry &&
+          items.map((item) => (
             <div
-              key={row.key}
-              className="absolute inset-x-0 top-0"
-              style={{ transform: `translateY(${row.start - margin}px)`, height: rowHeight }}
+              key={item.key}
+              ref={virtualizer.measureElement}
+              data-index={item.index}
+              className="absolute top-0"
+              style={{
+                transform: `translate(${item.lane * (cell + gap)}px, ${item.start - margin}px)`,
+                width: cell,
+                paddingBottom: gap,
+              }}
             >
-              {view === 'list' ? (
-                <ListRow entry={slice[0]!} focused={focused === start} {...itemProps(start)} lang={i18n.language} />
-              ) : (
-                <div
-                  className="grid"
-                  style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`, columnGap: gap }}
-                >
-                  {slice.map((entry, i) => (
-                    <Tile
-                      key={entry.path}
-                      entry={entry}
-                      size={cell}
-                      gallery={view === 'gallery'}
-                      focused={focused === start + i}
-                      anySelected={selected.size > 0}
-                      {...itemProps(start + i)}
-                    />
-                  ))}
-                </div>
-              )}
+              <Tile
+                entry={entries[item.index]!}
+                size={cell}
+                gallery
+                focused={focused === item.index}
+                anySelected={selected.size > 0}
+                {...itemProps(item.index)}
+              />
             </div>
-          );
-        })}
+          ))}
+        {!masonry &&
+          items.map((row) => {
+            const start = row.index * columns;
+            const slice = entries.slice(start, start + columns);
+            return (
+              <div
+                key={row.key}
+                className="absolute inset-x-0 top-0"
+                style={{ transform: `translateY(${row.start - margin}px)`, height: rowHeight }}
+              >
+                {view === 'list' ? (
+                  <ListRow entry={slice[0]!} focused={focused === start} {...itemProps(start)} lang={i18n.language} />
+                ) : (
+                  <div
+                    className="grid"
+                    style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`, columnGap: gap }}
+                  >
+                    {slice.map((entry, i) => (
+                      <Tile
+                        key={entry.path}
+                        entry={entry}
+                        size={cell}
+                        gallery={false}
+                        focused={focused === start + i}
+                        anySelected={selected.size > 0}
+                        {...itemProps(start + i)}
+                      />
+                    ))}
+                  </div>
+                )}
+              </div>
+            );
+          })}
       </div>
     </div>
   );
@@ -218,6 +248,8 @@ function Tile({
   onToggle,
   ...dom
 }: { entry: FsEntryView; size: number; gallery: boolean; focused: boolean; anySelected: boolean } & ItemDomProps) {
+  // Gallery tiles take their picture's height (a square until it loads; very tall or wide ones are bounded).
+  const [ratio, setRatio] = useState(1);
   return (
     <div
       {...dom}
@@ -237,8 +269,13 @@ function Tile({
           (anySelected || focused) && 'opacity-100',
         )}
       />
-      <div className="overflow-hidden rounded-md bg-surface-muted" style={{ height: size }}>
-        <Thumbnail entry={entry} px={size} fit={gallery ? 'cover' : 'contain'} />
+      <div className="overflow-hidden rounded-md bg-surface-muted" style={{ height: gallery ? size * ratio : size }}>
+        <Thumbnail
+          entry={entry}
+          px={size}
+          fit={gallery ? 'cover' : 'contain'}
+          {...(gallery ? { onRatio: setRatio } : {})}
+        />
       </div>
       {!gallery && <span className="truncate px-1 py-2 text-center text-xs">{entry.name}</span>}
     </div>

@@ -2,10 +2,11 @@ import type { FsEntryView, OfficePreviewResult } from '@clipnest/contract';
 import { FS_UPDATE_MAX_BYTES } from '@clipnest/contract/fs-limits';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../../lib/useTranslation';
 import { toast } from '../../../lib/toast';
 import { Alert } from '../../../components/ui/alert';
+import { OfficeViewerFrame, officeProviderName } from '../../../components/preview/OfficeViewerFrame';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
@@ -103,7 +104,11 @@ function TextEditor({
         spellCheck={false}
         readOnly={!canSave}
         value={value}
-        onChange={(e) => setDraft(e.target.value)}
+        onChange={(e) => {
+          setDraft(e.target.value);
+          // Told at once, not from an effect: an Esc pressed right after typing must already ask.
+          onDirtyChange(e.target.value !== text.data);
+        }}
       />
       {tooLarge && <Alert tone="danger">{t('errors.editor.tooLarge')}</Alert>}
       {canSave && (
@@ -146,21 +151,13 @@ function OfficeFramePreview({ entry }: { entry: FsEntryView }) {
   if (preview.isPending) return <Skeleton className="h-64 w-full" />;
   if (preview.isError) return <Alert tone="warning">{errorMessage(preview.error)}</Alert>;
   return (
-    <div className="flex flex-col gap-2">
-      <iframe
-        src={preview.data.url}
-        title={t('fs.explorer.officeTitle', { name: entry.name })}
-        data-testid="fs-office-preview"
-        className="h-[max(12rem,calc(88dvh-13rem))] w-full rounded-lg border border-border bg-white"
-        referrerPolicy="no-referrer"
-        sandbox="allow-scripts allow-same-origin allow-popups allow-forms"
-      />
-      <p className="text-xs text-muted-foreground">
-        {t('fs.explorer.officeNote', {
-          provider: preview.data.provider === 'google' ? 'Google Docs' : 'Microsoft Office Online',
-        })}
-      </p>
-    </div>
+    <OfficeViewerFrame
+      url={preview.data.url}
+      title={t('fs.explorer.officeTitle', { name: entry.name })}
+      note={t('fs.explorer.officeNote', { provider: officeProviderName(preview.data.provider) })}
+      className="h-[max(12rem,calc(88dvh-13rem))]"
+      testId="fs-office-preview"
+    />
   );
 }
 
@@ -205,11 +202,16 @@ export function PreviewDialog({
   onSaved: () => void;
 }) {
   const { t, i18n } = useTranslation();
-  const [dirty, setDirty] = useState(false);
+  // A ref, not state: the dialog library keeps its close handler from an earlier render (refreshed in an
+  // effect), so an Esc right after typing must still read whether there are unsaved edits now.
+  const dirty = useRef(false);
+  const setDirty = useCallback((value: boolean) => {
+    dirty.current = value;
+  }, []);
   const [confirming, setConfirming] = useState(false);
   // Esc, × and a click outside all end here: with unsaved edits, ask before they are thrown away.
   const requestClose = () => {
-    if (dirty) setConfirming(true);
+    if (dirty.current) setConfirming(true);
     else onClose();
   };
   return (

@@ -1,9 +1,8 @@
 import type { FileView } from '@clipnest/contract';
 import { Copy } from 'lucide-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from '../../../lib/useTranslation';
 import { toast } from '../../../lib/toast';
-import { QrCode } from '../../../components/share/QrCode';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { ChoiceChips } from '../../../components/ui/choice-chips';
@@ -11,6 +10,9 @@ import { Field, fieldAria } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { PasswordInput } from '../../../components/ui/password-input';
 import { copyText } from '../../../lib/clipboard';
+
+// The QR code's encoder loads when a share's link is shown, not with the explorer (its JS budget).
+const QrCode = lazy(() => import('../../../components/share/QrCode').then((m) => ({ default: m.QrCode })));
 
 /** A link to show with copy and (for shares) a QR code: fs/create-share and fs/file-link answers. */
 export function LinkDialog({
@@ -37,7 +39,11 @@ export function LinkDialog({
                 {t('common.copy')}
               </Button>
             </div>
-            {link.share && <QrCode value={link.url} label={t('fs.explorer.qrLabel')} />}
+            {link.share && (
+              <Suspense fallback={<div className="size-40" aria-hidden="true" />}>
+                <QrCode value={link.url} label={t('fs.explorer.qrLabel')} />
+              </Suspense>
+            )}
           </div>
         </DialogContent>
       )}

@@ -22,7 +22,18 @@ type Loaded = { for: string; src?: string };
  * credentials once the tile comes near the screen; a soft placeholder while it loads, the type's icon for
  * anything else (folders, video, files over 50 MB, errors). Originals are never downloaded here.
  */
-export function Thumbnail({ entry, px, fit }: { entry: FsEntryView; px: number; fit: 'cover' | 'contain' }) {
+export function Thumbnail({
+  entry,
+  px,
+  fit,
+  onRatio,
+}: {
+  entry: FsEntryView;
+  px: number;
+  fit: 'cover' | 'contain';
+  /** Told the picture's height ÷ width (bounded to 0.4–2.5) once it has loaded: the gallery's masonry. */
+  onRatio?: (ratio: number) => void;
+}) {
   const wanted = !entry.isDirectory && hasThumbnail(entry.mimetype, entry.size);
   const ref = useRef<HTMLDivElement>(null);
   const [near, setNear] = useState(false);
@@ -69,6 +80,10 @@ export function Thumbnail({ entry, px, fit }: { entry: FsEntryView; px: number; 
         decoding="async"
         data-testid="fs-thumb"
         className={cn('size-full', fit === 'cover' ? 'object-cover' : 'object-contain')}
+        onLoad={(e) => {
+          const { naturalWidth: w, naturalHeight: h } = e.currentTarget;
+          if (onRatio && w > 0 && h > 0) onRatio(Math.min(2.5, Math.max(0.4, h / w)));
+        }}
       />
     );
   }

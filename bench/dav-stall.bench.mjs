@@ -1,0 +1,111 @@
+// Other requests while a big folder is listed over WebDAV (issue 34 point 15): the p99 of /api/health
+// answers, measured alone (the baseline) and while PROPFIND Depth 1 of a 100,000-entry folder runs again and
+// again (cold and warm listing cache), in the same run on the same server. Target: p99 < 100 ms meanwhile.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { addMountableLocalConfig, api } from './lib/api.mjs';
+import { machineLine, writeSection } from './lib/report.mjs';
+import { BENCH_ADMIN, startServer } from './lib/server.mjs';
+
+const ENTRIES = Number(process.env.BENCH_STALL_ENTRIES ?? 100_000);
+const SECONDS = Number(process.env.BENCH_STALL_SECONDS ?? 20);
+/** Health probes in flight at once (a few other users). */
+const PROBES = 4;
+
+const quantile = (values, q) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+};
+
+/** Health latencies (ms) of PROBES clients asking one after another until `until()` says stop. */
+async function probe(url, until) {
+  const times = [];
+  await Promise.all(
+    Array.from({ length: PROBES }, async () => {
+      while (!until()) {
+        const started = performance.now();
+        const res = await fetch(`${url}/api/health`);
+        await res.arrayBuffer();
+        times.push(performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    }),
+  );
+  return times;
+}
+
+const server = await startServer();
+try {
+  const token = await server.login();
+  const local = await addMountableLocalConfig(server, token);
+  // cache_ttl 0: every PROPFIND lists the disk again (cold); the second mount keeps its listing (warm).
+  await api(server, token, 'POST', '/api/mount/create', {
+    name: 'cold',
+    path: '/cold',
+    storage_config_id: local.id,
+    cache_ttl: 0,
+    webdav_policy: 'native_proxy',
+  });
+  await api(server, token, 'POST', '/api/mount/create', {
+    name: 'warm',
+    path: '/warm',
+    storage_config_id: local.id,
+    cache_ttl: 600,
+    webdav_policy: 'native_proxy',
+  });
+  const dir = path.join(local.root, 'big');
+  mkdirSync(dir, { recursive: true });
+  for (let i = 0; i < ENTRIES; i++) writeFileSync(path.join(dir, `f-${String(i).padStart(6, '0')}.txt`), '');
+  const auth = `Basic ${Buffer.from(`${BENCH_ADMIN.username}:${BENCH_ADMIN.password}`).toString('base64')}`;
+
+  const deadline = (s) => {
+    const end = Date.now() + s * 1000;
+    return () => Date.now() > end;
+  };
+  const alone = await probe(server.url, deadline(SECONDS / 2));
+
+  const results = {};
+  for (const side of ['cold', 'warm']) {
+    let stop = false;
+    let listings = 0;
+    const durations = [];
+    const lister = (async () => {
+      while (!stop) {
+        const started = performance.now();
+        const res = await fetch(`${server.url}/dav/${side}/big/`, {
+          method: 'PROPFIND',
+          headers: { authorization: auth, depth: '1' },
+        });
+        const body = await res.text();
+        if (res.status !== 207 || !body.includes('f-000000.txt')) throw new Error(`PROPFIND ${side}: ${res.status}`);
+        durations.push(performance.now() - started);
+        listings++;
+      }
+    })();
+    const during = await probe(server.url, deadline(SECONDS));
+    stop = true;
+    await lister;
+    results[side] = { during, listings, listMs: quantile(durations, 0.5) };
+  }
+
+  const row = (label, times) =>
+    `| ${label} | ${times.length} | ${quantile(times, 0.5).toFixed(1)} | ${quantile(times, 0.99).toFixed(1)} | ${Math.max(...times).toFixed(1)} |`;
+  const markdown = `## WebDAV: other requests while a ${ENTRIES.toLocaleString('en')}-entry folder is listed
+
+${machineLine()}. The \`npm start\` bundle on SQLite; ${PROBES} clients ask \`/api/health\` one after another
+(5 ms apart) while one client sends PROPFIND Depth 1 of a folder of ${ENTRIES.toLocaleString('en')} files again and
+again: on a mount with \`cache_ttl\` 0 (every listing reads the disk: cold) and on one that keeps its listing (warm).
+The baseline is the same probes with nothing else running, in the same run. Target (issue 34 point 15): p99
+under 100 ms while the listing runs.
+
+| /api/health | answers | p50 (ms) | p99 (ms) | max (ms) |
+| --- | --- | --- | --- | --- |
+${row('alone (baseline)', alone)}
+${row(`during cold PROPFINDs (${results.cold.listings}, median ${(results.cold.listMs / 1000).toFixed(1)} s each)`, results.cold.during)}
+${row(`during warm PROPFINDs (${results.warm.listings}, median ${(results.warm.listMs / 1000).toFixed(1)} s each)`, results.warm.during)}
+`;
+  console.log(markdown);
+  writeSection('dav-stall', markdown);
+} finally {
+  await server.stop();
+}
