@@ -41,11 +41,13 @@ function TextEditor({
   canSave,
   onSaved,
   onDirtyChange,
+  onEscape,
 }: {
   entry: FsEntryView;
   canSave: boolean;
   onSaved: () => void;
   onDirtyChange: (dirty: boolean) => void;
+  onEscape: () => void;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -91,6 +93,13 @@ function TextEditor({
     <div
       className="flex flex-col gap-3"
       onKeyDown={(event) => {
+        // Esc the dialog library let through (it prevents the default of one it handled): a layer it still
+        // counts above this dialog (a confirmation just closed) must not leave Esc without an answer.
+        if (event.key === 'Escape' && !event.defaultPrevented) {
+          event.preventDefault();
+          onEscape();
+          return;
+        }
         if (!isSaveShortcut(event.nativeEvent)) return;
         // Never the browser's "save page as", wherever the focus is in the editor.
         event.preventDefault();
@@ -230,7 +239,14 @@ export function PreviewDialog({
             }
           >
             {isEditable(entry) ? (
-              <TextEditor key={entry.path} entry={entry} canSave={canEdit} onSaved={onSaved} onDirtyChange={setDirty} />
+              <TextEditor
+                key={entry.path}
+                entry={entry}
+                canSave={canEdit}
+                onSaved={onSaved}
+                onDirtyChange={setDirty}
+                onEscape={requestClose}
+              />
             ) : entryKind(entry) === 'office' ? (
               <OfficeFramePreview key={entry.path} entry={entry} />
             ) : (
