@@ -7,13 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diskSnapshot } from '../support/fsApi.js';
 import { ADMIN, dbTargets, startTestServer, type TestServer } from '../support/harness.js';
 import { createMount, mountableLocalConfig, mountedLocalRoot } from '../support/mounts.js';
-import { basicAuth } from '../support/webdav.js';
+import { basicAuth, davClient } from '../support/webdav.js';
 
 describe.each(dbTargets)('WebDAV COPY / MOVE onto the source or an ancestor on %s', (target) => {
   let server: TestServer;
   const admin = basicAuth(ADMIN.username, ADMIN.password);
-  const dav = (method: string, url: string, headers: Record<string, string> = {}, body?: string) =>
-    fetch(`${server.url}${url}`, { method, headers: { authorization: admin, ...headers }, body });
+  const dav = davClient(() => server.url, admin);
   const disk = (rel: string) => path.join(mountedLocalRoot(server), rel);
 
   beforeAll(async () => {

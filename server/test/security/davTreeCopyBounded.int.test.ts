@@ -9,14 +9,13 @@ import { TREE_COPY_LIMITS } from '../../src/vfs/transfer.js';
 import { diskSnapshot } from '../support/fsApi.js';
 import { ADMIN, dbTargets, startTestServer, type TestServer } from '../support/harness.js';
 import { createMount, mountableLocalConfig, mountedLocalRoot } from '../support/mounts.js';
-import { basicAuth } from '../support/webdav.js';
+import { basicAuth, davClient } from '../support/webdav.js';
 
 describe.each(dbTargets)('tree copies across two mounts of one storage on %s', (target) => {
   let server: TestServer;
   let token: string;
   const admin = basicAuth(ADMIN.username, ADMIN.password);
-  const dav = (method: string, url: string, headers: Record<string, string> = {}, body?: string) =>
-    fetch(`${server.url}${url}`, { method, headers: { authorization: admin, ...headers }, body });
+  const dav = davClient(() => server.url, admin);
   const disk = (rel: string) => path.join(mountedLocalRoot(server), rel);
 
   beforeAll(async () => {

@@ -56,3 +56,9 @@ export async function runLitmus(url: string, user: string, password: string): Pr
 export function basicAuth(user: string, password: string): string {
   return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 }
+
+/** A WebDAV request to a test server with one Authorization (`base` read per call: the server starts later). */
+export function davClient(base: () => string, authorization: string) {
+  return (method: string, url: string, headers: Record<string, string> = {}, body?: string) =>
+    fetch(`${base()}${url}`, { method, headers: { authorization, ...headers }, body });
+}
