@@ -6,6 +6,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { compressAssets } from './compressAssets.ts';
 import { shellPrecache } from './pwaPrecache.ts';
 import { routePreload } from './routePreload.ts';
+import { firstLoadModules } from './src/app/routes.ts';
 
 /** The app version (web/package.json): the offline database's version derives from it. */
 function appVersion(): string {
@@ -15,18 +16,7 @@ function appVersion(): string {
 const apiTarget = process.env.CLIPNEST_API_URL ?? 'http://127.0.0.1:8787';
 const precache = shellPrecache();
 
-// React's API at build time, Preact at run time: preact/compat renders the same components in a tenth of
-// react-dom's bytes (the shell every route pays fell from 117.5 to ~67 KB br, issue 21).
-const preactCompat = {
-  react: 'preact/compat',
-  'react-dom/client': 'preact/compat/client',
-  'react-dom': 'preact/compat',
-  'react/jsx-runtime': 'preact/jsx-runtime',
-  'react/jsx-dev-runtime': 'preact/jsx-dev-runtime',
-};
-
 export default defineConfig({
-  resolve: { alias: preactCompat },
   define: { __APP_VERSION__: JSON.stringify(appVersion()) },
   plugins: [
     react(),
@@ -74,19 +64,8 @@ export default defineConfig({
         ],
       },
     }),
-    // The first screen of each public path and its texts (as preloadScreen in src/app/router.tsx loads them).
-    routePreload({
-      '': ['src/features/home/HomePage.tsx', 'src/locales/{lang}/paste.json', 'src/locales/{lang}/files.json'],
-      paste: [
-        'src/features/paste-view/PasteViewPage.tsx',
-        'src/components/markdown/runtime.ts',
-        'src/locales/{lang}/paste.json',
-      ],
-      file: ['src/features/file-view/FileViewPage.tsx', 'src/locales/{lang}/files.json'],
-      upload: ['src/features/upload/UploadPage.tsx', 'src/locales/{lang}/paste.json', 'src/locales/{lang}/files.json'],
-      'mount-explorer': ['src/features/mount-explorer/MountExplorerPage.tsx', 'src/locales/{lang}/files.json'],
-      admin: ['src/app/admin/AdminGate.tsx'],
-    }),
+    // The first screen of each path and its texts, as the route manifest declares them.
+    routePreload(firstLoadModules()),
     compressAssets(),
   ],
   server: {

@@ -10,7 +10,7 @@ import { preloadScreen } from './app/router';
 import { getSession } from './lib/auth';
 import { prefetchSiteConfig } from './lib/siteConfig';
 import { warmUpClassMerge } from './lib/cn';
-import { startEarlyRead } from './lib/earlyRead';
+import { prefetchFirstRead } from './app/firstRead';
 
 /** How long the first render waits at most for the site config (title, footer) before it shows the defaults. */
 const SITE_CONFIG_WAIT_MS = 1500;
@@ -22,7 +22,7 @@ if (!root) throw new Error('#root is missing from index.html');
 // state first. A screen that fails to load renders its error in the shell.
 // The site config is fetched alongside, so the header and footer do not render twice; a shared paste or file
 // is requested too (not waited for), so its answer does not wait for the screen's code.
-startEarlyRead(window.location.pathname);
+prefetchFirstRead(window.location.pathname);
 const firstScreen = preloadScreen(window.location.pathname, getSession().type !== 'none').catch(() => undefined);
 const siteConfig = Promise.race([
   prefetchSiteConfig(),

@@ -1,7 +1,7 @@
 import { ArrowLeft, Sparkles, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from '../lib/useTranslation';
-import { Link } from '../lib/router';
+import { Link } from 'wouter';
 import { cn } from '../lib/cn';
 import { Badge } from './ui/badge';
 import { buttonClasses } from './ui/button';

@@ -3,6 +3,7 @@
  */
 import { MOUNT_PERMISSIONS, Permission, PERMISSION_NAMES, hasPermission } from '@clipnest/contract/permissions';
 import type { Session } from './auth';
+import { adminPagePath } from '../app/routes';
 
 export const ADMIN_PAGES = [
   'dashboard',
@@ -37,9 +38,7 @@ const REQUIREMENTS: Record<AdminPage, Requirement> = {
   'settings/site': { kind: 'admin' },
 };
 
-export function adminPagePath(page: AdminPage): string {
-  return page === 'dashboard' ? '/admin' : `/admin/${page}`;
-}
+export { adminPagePath };
 
 /** Spec §6: a key holder may enter the admin area only with the text or file permission. */
 export function canEnterAdminArea(session: Session): boolean {

@@ -7,8 +7,8 @@ import { translate, type MessageTree, type TKey, type TOptions } from './transla
 // Keys stay one tree (`paste.…`, `files.…`); locales/resources.ts keeps the typed, complete set for tests.
 type Loader = () => Promise<{ default: unknown }>;
 
-/** Texts a screen may need on top of the core ones; screens declare theirs in app/router.tsx. */
-export type TextArea = 'paste' | 'files' | 'adminPanel';
+/** Texts a screen may need on top of the core ones; screens declare theirs in app/routes.ts. */
+export type TextArea = 'paste' | 'files' | 'adminPanel' | 'fs';
 
 const CORE: Record<Language, Loader> = {
   en: () => import('../locales/en.json'),
@@ -19,18 +19,18 @@ const AREAS: Record<Language, Record<TextArea, Loader>> = {
     paste: () => import('../locales/en/paste.json'),
     files: () => import('../locales/en/files.json'),
     adminPanel: () => import('../locales/en/adminPanel.json'),
+    fs: () => import('../locales/en/fs.json'),
   },
   'zh-CN': {
     paste: () => import('../locales/zh-CN/paste.json'),
     files: () => import('../locales/zh-CN/files.json'),
     adminPanel: () => import('../locales/zh-CN/adminPanel.json'),
+    fs: () => import('../locales/zh-CN/fs.json'),
   },
 };
 
 /** Areas wanted so far: a language loaded later (a switch) brings them along. */
 const wantedAreas = new Set<TextArea>();
-/** Areas bundled by a chunk itself (both languages, e.g. `fs`), merged into every language that loads. */
-const staticAreas = new Map<string, Partial<Record<Language, unknown>>>();
 /** The texts of each language loaded so far. */
 const bundles: Partial<Record<Language, MessageTree>> = {};
 const listeners = new Set<(language: Language) => void>();
@@ -40,7 +40,6 @@ async function loadBundle(language: Language): Promise<MessageTree> {
   const [core, ...loaded] = await Promise.all([CORE[language](), ...areas.map((area) => AREAS[language][area]())]);
   const bundle = { ...(core.default as MessageTree) };
   areas.forEach((area, i) => (bundle[area] = loaded[i]?.default as MessageTree));
-  for (const [area, texts] of staticAreas) if (texts[language]) bundle[area] = texts[language] as MessageTree;
   return bundle;
 }
 
@@ -120,15 +119,6 @@ export async function loadTextAreas(areas: readonly TextArea[]): Promise<void> {
       return load;
     }),
   );
-}
-
-/** Adds texts a chunk bundles itself for both languages (the `fs` texts of the mount explorer). */
-export function addStaticTextArea(area: string, texts: Record<Language, unknown>): void {
-  staticAreas.set(area, texts);
-  for (const lng of Object.keys(texts) as Language[]) {
-    const bundle = bundles[lng];
-    if (bundle) bundle[area] = texts[lng] as MessageTree;
-  }
 }
 
 function applyDocumentLanguage(lang: string): void {

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { Navigate, Outlet } from '../../lib/router';
+import { Redirect } from 'wouter';
 import { PageFallback } from '../../components/PageFallback';
 import { Skeleton } from '../../components/ui/skeleton';
 import LoginPage from '../../features/auth/LoginPage';
@@ -39,7 +39,7 @@ function AdminSkeleton() {
  * /admin: the login page when signed out; otherwise the panel. Credentials that were never checked in
  * this page view are verified first, so a revoked token never flashes the panel (spec §4).
  */
-export function AdminGate() {
+export function AdminGate({ children }: { children: ReactNode }) {
   const session = useSession();
   const [, setChecked] = useState(0);
   const unchecked = session.type !== 'none' && getLastValidatedAt() === null && !validationAttempted();
@@ -57,7 +57,7 @@ export function AdminGate() {
 
   if (session.type === 'none') return <LoginPage />;
   if (unchecked) return <AdminSkeleton />;
-  if (!canEnterAdminArea(session)) return <Navigate to="/" replace />;
+  if (!canEnterAdminArea(session)) return <Redirect to="/" replace />;
   return (
     <div className="mx-auto flex w-full max-w-screen-2xl flex-1">
       <Suspense fallback={<div className="hidden w-64 shrink-0 border-e border-border lg:block" />}>
@@ -68,9 +68,7 @@ export function AdminGate() {
           <AdminMobileBar />
         </Suspense>
         <div className="px-4 py-6 sm:px-6 lg:px-10 lg:py-8">
-          <Suspense fallback={<PageFallback variant="admin" />}>
-            <Outlet />
-          </Suspense>
+          <Suspense fallback={<PageFallback variant="admin" />}>{children}</Suspense>
         </div>
       </div>
     </div>
@@ -81,7 +79,7 @@ export function AdminGate() {
 export function RequireAdminPage({ page, children }: { page: AdminPage; children: ReactNode }) {
   const session = useSession();
   const access = adminPageAccess(page, session);
-  if (access.kind === 'redirect') return <Navigate to={access.to} replace />;
+  if (access.kind === 'redirect') return <Redirect to={access.to} replace />;
   if (access.kind === 'login') return null;
   return <>{children}</>;
 }

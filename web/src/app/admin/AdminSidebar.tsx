@@ -1,7 +1,7 @@
 import { KeyRound, LogOut, PanelLeft, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { NavLink, useLocation } from '../../lib/router';
+import { NavLink, usePathname } from '../../lib/navigation';
 import { toast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogTrigger, DrawerContent } from '../../components/ui/dialog';
@@ -9,7 +9,7 @@ import { signOut } from '../../features/auth/authApi';
 import { adminPagePath, canSeeAdminPage, type AdminPage } from '../../lib/access';
 import { cn } from '../../lib/cn';
 import { useSession } from '../../lib/useSession';
-import { ADMIN_PAGE_LABELS } from '../routeMeta';
+import { ADMIN_PAGE_LABELS } from '../routes';
 import { ADMIN_NAV } from './adminNav';
 
 function usePanelTitle() {
@@ -115,9 +115,9 @@ export function AdminSidebar() {
 export function AdminMobileBar() {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
-  const location = useLocation();
+  const pathname = usePathname();
   const panelTitle = usePanelTitle();
-  const current = ADMIN_NAV.find((item) => adminPagePath(item.page) === location.pathname.replace(/\/+$/, ''));
+  const current = ADMIN_NAV.find((item) => adminPagePath(item.page) === pathname.replace(/\/+$/, ''));
   return (
     <div className="sticky top-14 z-20 flex h-12 items-center gap-2 border-b border-border bg-background/90 px-2 backdrop-blur-md sm:px-4 lg:hidden">
       <Dialog open={open} onOpenChange={setOpen}>

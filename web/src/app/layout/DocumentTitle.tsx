@@ -1,22 +1,24 @@
 import { useEffect } from 'react';
+import { matchRoute, useRouter } from 'wouter';
 import { useTranslation } from '../../lib/useTranslation';
-import { matchRoutes, useLocation } from '../../lib/router';
+import { usePathname } from '../../lib/navigation';
 import { useSession } from '../../lib/useSession';
 import { useSiteConfig } from '../../lib/siteConfig';
-import { buildDocumentTitle, isRouteHandle, type TitleKey } from '../routeMeta';
-import { routes } from '../router';
+import { buildDocumentTitle, type TitleKey } from '../routeMeta';
+import { ADMIN_ROUTES, PUBLIC_ROUTES, type ScreenRoute } from '../routes';
 
-/** Sets `{page subtitle} - {site title}` from the deepest route handle (spec §2). */
+const ROUTES: readonly ScreenRoute[] = [...PUBLIC_ROUTES, ...ADMIN_ROUTES];
+
+/** Sets `{page subtitle} - {site title}` from the route of the address (spec §2, app/routes.ts). */
 export function DocumentTitle() {
   const { t } = useTranslation();
-  const location = useLocation();
-  const matches = matchRoutes(routes, location) ?? [];
+  const pathname = usePathname();
+  const { parser } = useRouter();
   const session = useSession();
   const site = useSiteConfig();
 
-  let key: TitleKey | null = null;
-  for (const match of matches) if (isRouteHandle(match.route.handle)) key = match.route.handle.titleKey;
-  if (location.pathname.startsWith('/admin') && session.type === 'none') key = 'pageTitle.login';
+  let key: TitleKey | null = ROUTES.find((route) => matchRoute(parser, route.path, pathname)[0])?.title ?? null;
+  if (/^\/admin(\/|$)/i.test(pathname) && session.type === 'none') key = 'pageTitle.login';
   const title = buildDocumentTitle(key ? t(key) : null, site.site_title);
 
   useEffect(() => {

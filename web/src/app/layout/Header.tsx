@@ -1,7 +1,8 @@
 import { FilePenLine, FolderTree, Menu, Settings2, Upload, type LucideIcon } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { Link, NavLink } from '../../lib/router';
+import { Link } from 'wouter';
+import { NavLink } from '../../lib/navigation';
 import { GithubIcon } from '../../components/GithubIcon';
 import { Logo } from '../../components/Logo';
 import { IconButton, type IconButtonProps } from '../../components/ui/icon-button';

@@ -2,7 +2,7 @@
 // one is first opened or hovered (Header.tsx, LanguageMenu.tsx), so a first visit does not download them.
 import { useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { NavLink } from '../../lib/router';
+import { NavLink } from '../../lib/navigation';
 import { GithubIcon } from '../../components/GithubIcon';
 import { Dialog, DialogTrigger, DrawerContent } from '../../components/ui/dialog';
 import {

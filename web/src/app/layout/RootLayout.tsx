@@ -1,6 +1,7 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { Outlet, useLocation } from '../../lib/router';
+import { useSearch } from 'wouter/use-browser-location';
+import { usePathname } from '../../lib/navigation';
 import { PageFallback } from '../../components/PageFallback';
 import { cn } from '../../lib/cn';
 import { readEnvState, wantsEnvSwitcher } from '../../lib/envSwitch';
@@ -52,7 +53,7 @@ function DeferredPwaUpdatePrompt() {
 
 /** `?showEnvSwitcher`: for the admin, or while another server is chosen (the way back needs no login there). */
 function EnvSwitcherHost() {
-  const { search } = useLocation();
+  const search = useSearch();
   const session = useSession();
   if (!wantsEnvSwitcher(search)) return null;
   if (session.type !== 'admin' && readEnvState().saved === null) return null;
@@ -63,9 +64,10 @@ function EnvSwitcherHost() {
   );
 }
 
-export function RootLayout() {
+/** The frame around every screen: header, the screen (`children`), footer and the app-wide helpers. */
+export function RootLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
-  const { pathname } = useLocation();
+  const pathname = usePathname();
   const onAdmin = pathname === '/admin' || pathname.startsWith('/admin/');
   return (
     <div className="flex min-h-dvh flex-col">
@@ -84,9 +86,7 @@ export function RootLayout() {
       >
         {pathname === '/' && <AnnouncementBanner />}
         <RouteErrorBoundary resetKey={pathname}>
-          <Suspense fallback={<PageFallback />}>
-            <Outlet />
-          </Suspense>
+          <Suspense fallback={<PageFallback />}>{children}</Suspense>
         </RouteErrorBoundary>
       </main>
       {!onAdmin && <Footer />}

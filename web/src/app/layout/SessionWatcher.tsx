@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { useLocation } from '../../lib/router';
+import { usePathname } from '../../lib/navigation';
 import { toast } from '../../lib/toast';
 import { AUTH_EVENTS, takeLogoutNotice } from '../../lib/auth';
 import { revalidateSession } from '../../lib/sessionValidation';
@@ -11,11 +11,11 @@ import { revalidateSession } from '../../lib/sessionValidation';
  */
 export function SessionWatcher() {
   const { t } = useTranslation();
-  const location = useLocation();
+  const pathname = usePathname();
 
   useEffect(() => {
     void revalidateSession();
-  }, [location.pathname]);
+  }, [pathname]);
 
   useEffect(() => {
     const onFocus = () => void revalidateSession();

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { useNavigate } from '../../lib/router';
+import { useNavigate } from '../../lib/navigation';
 import { toast } from '../../lib/toast';
 import { pendingCount } from '../../lib/offline/status';
 import { InstallPrompt } from './InstallPrompt';

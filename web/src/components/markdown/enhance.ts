@@ -4,7 +4,6 @@
  * with DOM APIs from our own strings, never from the paste's markup.
  */
 import { resolveLanguage } from './grammars';
-import { renderMermaid } from './mermaid';
 
 export interface EnhanceLabels {
   copyCode: string;
@@ -114,31 +113,34 @@ export function enhanceMarkdown(root: HTMLElement, labels: EnhanceLabels, dark: 
   for (const pre of root.querySelectorAll<HTMLElement>('pre.md-mermaid')) {
     const source = pre.textContent ?? '';
     pre.setAttribute('aria-busy', 'true');
-    renderMermaid(source, dark).then(
-      (result) => {
-        if (cancelled || !pre.isConnected) return;
-        const figure = document.createElement('figure');
-        figure.className = 'md-diagram';
-        const img = document.createElement('img');
-        img.src = result.src;
-        img.width = result.width;
-        img.height = result.height;
-        img.alt = labels.diagram;
-        img.decoding = 'async';
-        figure.append(img);
-        pre.replaceWith(figure);
-      },
-      (error: unknown) => {
-        if (cancelled || !pre.isConnected) return;
-        pre.removeAttribute('aria-busy');
-        const note = document.createElement('p');
-        note.className = 'md-diagram-error';
-        note.setAttribute('role', 'note');
-        const reason = error instanceof Error ? error.message.split('\n')[0] : '';
-        note.textContent = reason ? `${labels.diagramError}: ${reason}` : labels.diagramError;
-        pre.before(note);
-      },
-    );
+    // The diagram code (and mermaid itself) loads only for a page that has a diagram.
+    import('./mermaid')
+      .then(({ renderMermaid }) => renderMermaid(source, dark))
+      .then(
+        (result) => {
+          if (cancelled || !pre.isConnected) return;
+          const figure = document.createElement('figure');
+          figure.className = 'md-diagram';
+          const img = document.createElement('img');
+          img.src = result.src;
+          img.width = result.width;
+          img.height = result.height;
+          img.alt = labels.diagram;
+          img.decoding = 'async';
+          figure.append(img);
+          pre.replaceWith(figure);
+        },
+        (error: unknown) => {
+          if (cancelled || !pre.isConnected) return;
+          pre.removeAttribute('aria-busy');
+          const note = document.createElement('p');
+          note.className = 'md-diagram-error';
+          note.setAttribute('role', 'note');
+          const reason = error instanceof Error ? error.message.split('\n')[0] : '';
+          note.textContent = reason ? `${labels.diagramError}: ${reason}` : labels.diagramError;
+          pre.before(note);
+        },
+      );
   }
 
   return () => {

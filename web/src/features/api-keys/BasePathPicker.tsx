@@ -1,6 +1,5 @@
 import { FolderPicker } from '../fs/components/FolderPicker';
 // The picker shows the fs texts (up, no folders); they are not in the shell.
-import '../../locales/registerFsMessages';
 
 /** Picks a key's base path in the mount tree (issue 35 point 16): any folder, "All mounts" included. */
 export default function BasePathPicker({

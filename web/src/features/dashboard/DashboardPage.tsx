@@ -12,7 +12,7 @@ import {
 } from 'lucide-react';
 import { useMemo } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { Link } from '../../lib/router';
+import { Link } from 'wouter';
 import { toast } from '../../lib/toast';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';

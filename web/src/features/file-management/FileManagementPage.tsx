@@ -13,7 +13,7 @@ import {
 } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { Link } from '../../lib/router';
+import { Link } from 'wouter';
 import { toast } from '../../lib/toast';
 import { Badge } from '../../components/ui/badge';
 import { Button, buttonClasses } from '../../components/ui/button';

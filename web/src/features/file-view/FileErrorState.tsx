@@ -1,6 +1,6 @@
 import { ArrowLeft, Ban, CloudOff, FileQuestion, Lock, RotateCcw, ServerCrash, TimerOff } from 'lucide-react';
 import { useTranslation } from '../../lib/useTranslation';
-import { Link } from '../../lib/router';
+import { Link } from 'wouter';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { ErrorDetails } from '../../components/ui/error-details';
 import type { FileErrorKind } from './api';

@@ -16,7 +16,7 @@ import {
 } from 'lucide-react';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { useParams } from '../../lib/router';
+import { useParams } from 'wouter';
 import { toast } from '../../lib/toast';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';

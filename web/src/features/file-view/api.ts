@@ -1,7 +1,6 @@
 import type { OfficePreviewResult, PublicFileDetails, PublicFileInfo } from '@clipnest/contract';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, apiUrl, getApiBaseUrl, isApiError } from '../../lib/api';
-import { takeEarlyRead } from '../../lib/earlyRead';
 import { readThrough } from '../../lib/offline/readThrough';
 
 const publicFilePath = (slug: string) => `/public/files/${encodeURIComponent(slug)}`;
@@ -12,19 +11,18 @@ export function publicFileKey(slug: string) {
 
 /**
  * GET /api/public/files/{slug}. Each successful answer counts a view, so it is fetched once per
- * page visit: no retries, no refetch on focus.
+ * page visit: no retries, no refetch on focus (main.tsx may start it before the page's code is in,
+ * app/firstRead.ts).
  */
-export function usePublicFile(slug: string) {
-  return useQuery({
+export function publicFileQuery(slug: string) {
+  return queryOptions({
     queryKey: publicFileKey(slug),
     queryFn: ({ signal }) =>
       readThrough(
         'files',
         slug,
-        () =>
-          takeEarlyRead<PublicFileInfo>(publicFilePath(slug)) ??
-          // Sent with the session (admin token or API key): the owner's look is not counted (issue 35 point 14).
-          api.get<PublicFileInfo>(publicFilePath(slug), { signal, handleAuthErrors: false }),
+        // Sent with the session (admin token or API key): the owner's look is not counted (issue 35 point 14).
+        () => api.get<PublicFileInfo>(publicFilePath(slug), { signal, handleAuthErrors: false }),
         (file) => !file.requires_password,
       ),
     enabled: slug !== '',
@@ -34,6 +32,10 @@ export function usePublicFile(slug: string) {
     refetchOnWindowFocus: false,
     refetchOnReconnect: false,
   });
+}
+
+export function usePublicFile(slug: string) {
+  return useQuery(publicFileQuery(slug));
 }
 
 export function verifyFilePassword(slug: string, password: string): Promise<PublicFileDetails> {

@@ -1,10 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import i18n from '../../lib/i18n';
-import '../../locales/registerFsMessages';
+import { beforeAll, describe, expect, it } from 'vitest';
+import i18n, { loadTextAreas } from '../../lib/i18n';
 import { moveTasks } from './moveTasks';
 import { taskTitle } from './taskTitle';
 
 describe('taskTitle', () => {
+  beforeAll(() => loadTextAreas(['fs']));
   const one = {
     type: 'copy' as const,
     total_files: 12,

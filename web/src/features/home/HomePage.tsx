@@ -17,7 +17,7 @@ import {
 } from 'lucide-react';
 import { useCallback, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { Link } from '../../lib/router';
+import { Link } from 'wouter';
 import { toast } from '../../lib/toast';
 import { markdownToSafeHtml, MarkdownView } from '../../components/markdown';
 import { Alert } from '../../components/ui/alert';

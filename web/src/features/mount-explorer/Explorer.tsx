@@ -16,9 +16,9 @@ import {
   SquarePen,
   Trash2,
 } from 'lucide-react';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useState, type DragEvent, type MouseEvent } from 'react';
+import { useCallback, useEffect, useMemo, useState, type DragEvent, type MouseEvent } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { useNavigate, useSearchParams } from '../../lib/router';
+import { useNavigate, useSearchParams } from '../../lib/navigation';
 import { toast } from '../../lib/toast';
 import { copyText } from '../../lib/clipboard';
 import { Button } from '../../components/ui/button';
@@ -390,10 +390,7 @@ export function Explorer({
     sharing !== null ||
     previewPath !== null ||
     menu !== null;
-  // A layout effect, so the listener reads this render's selection as soon as it is committed: Preact runs plain
-  // effects only after the next paint, and a key pressed right after a click then acted on the selection before
-  // it (Delete asked about the file selected earlier).
-  useLayoutEffect(() => {
+  useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (dialogOpen || isTyping(e.target)) return;
       const current = entries[focused];

@@ -2,7 +2,8 @@ import { hasPermission, Permission } from '@clipnest/contract/permissions';
 import { FolderTree, Lock, X } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { Link, useNavigate, useParams } from '../../lib/router';
+import { Link, useParams } from 'wouter';
+import { useNavigate } from '../../lib/navigation';
 import { Alert } from '../../components/ui/alert';
 import { IconButton } from '../../components/ui/icon-button';
 import { buttonClasses } from '../../components/ui/button';
@@ -16,7 +17,6 @@ import { explorerHref, isWithin, pathFromSplat } from '../fs/paths';
 import { useFsUploads } from '../fs/useFsUploads';
 import { Explorer } from './Explorer';
 // Registers the fs texts before anything here renders (they are not in the shell).
-import '../../locales/registerFsMessages';
 
 /**
  * /mount-explorer/{path…} (spec §2): the tree of mounts. Key holders stay inside their basic_path: sent back

@@ -18,7 +18,6 @@ import { useDeleteMount, useMounts, useSaveMount } from '../fs/mountsApi';
 import { useStorageConfigs } from '../storage-config/api';
 import { MountFormDialog } from './MountFormDialog';
 // Registers the fs texts before anything here renders (they are not in the shell).
-import '../../locales/registerFsMessages';
 
 function MountRow({
   mount,

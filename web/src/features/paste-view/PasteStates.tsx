@@ -1,7 +1,7 @@
 import { FileQuestion, Home, LockKeyhole, TimerOff } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { Link } from '../../lib/router';
+import { Link } from 'wouter';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { ErrorDetails } from '../../components/ui/error-details';
 import { Field } from '../../components/ui/field';

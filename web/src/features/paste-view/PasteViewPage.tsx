@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Copy, FileCode2, Link2, Pencil, QrCode as QrIcon } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { useParams } from '../../lib/router';
+import { useParams } from 'wouter';
 import { toast } from '../../lib/toast';
 import { loadMarkdownRuntime, MarkdownView } from '../../components/markdown';
 import { Alert } from '../../components/ui/alert';
@@ -16,7 +16,7 @@ import { copyText } from '../../lib/clipboard';
 import { formatDateTime, formatRelative } from '../../lib/format';
 import { PasteFullState, PasteSkeleton, PasswordPrompt } from './PasteStates';
 import { OfflineCopyNotice } from '../../components/OfflineCopyNotice';
-import { fetchPaste, pasteShareUrl, rawPasteUrl, unlockPaste } from '../pastes/api';
+import { pasteShareUrl, pasteViewQuery, rawPasteUrl, unlockPaste } from '../pastes/api';
 import { PlainTextView } from '../pastes/PlainTextView';
 
 // Most shared pastes are Markdown: the renderer starts loading with this screen, next to the paste itself,
@@ -180,18 +180,7 @@ function PasteContent({
 /** /paste/{slug} (spec §2): the shared paste, its password prompt, or why it is not available. */
 export default function PasteViewPage() {
   const { slug = '' } = useParams();
-  // Each successful read counts a view: fetch once per visit, never in the background.
-  const query = useQuery({
-    queryKey: ['paste-view', slug],
-    queryFn: ({ signal }) => fetchPaste(slug, signal),
-    retry: false,
-    staleTime: Infinity,
-    // Long enough to survive React's dev double-mount (which would otherwise count a second view).
-    gcTime: 1_000,
-    refetchOnWindowFocus: false,
-    refetchOnReconnect: false,
-    refetchOnMount: false,
-  });
+  const query = useQuery(pasteViewQuery(slug));
   const [unlocked, setUnlocked] = useState<{ paste: PasteView; password: string } | null>(null);
   const [unlockFailure, setUnlockFailure] = useState<Failure | null>(null);
   const [unlockError, setUnlockError] = useState<{ message: string; detail?: string } | null>(null);

@@ -11,9 +11,8 @@ import type {
   PasteViewResult,
   UpdatePasteInput,
 } from '@clipnest/contract';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, apiUrl } from '../../lib/api';
-import { takeEarlyRead } from '../../lib/earlyRead';
 import { queueable } from '../../lib/offline/queueable';
 import { readThrough } from '../../lib/offline/readThrough';
 
@@ -34,9 +33,27 @@ export function fetchPaste(slug: string, signal?: AbortSignal): Promise<PasteVie
   return readThrough(
     'pastes',
     slug,
-    () => takeEarlyRead<PasteViewResult>(path) ?? api.get<PasteViewResult>(path, { signal }),
+    () => api.get<PasteViewResult>(path, { signal }),
     (paste) => !paste.requires_password,
   );
+}
+
+/**
+ * The shared paste as its page reads it. Each successful read counts a view: fetched once per visit, never in
+ * the background (main.tsx may start it before the page's code is in, app/firstRead.ts).
+ */
+export function pasteViewQuery(slug: string) {
+  return queryOptions({
+    queryKey: ['paste-view', slug],
+    queryFn: ({ signal }) => fetchPaste(slug, signal),
+    retry: false,
+    staleTime: Infinity,
+    // Long enough to survive React's dev double-mount (which would otherwise count a second view).
+    gcTime: 1_000,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+    refetchOnMount: false,
+  });
 }
 
 /** A protected paste the user unlocked is kept in this browser's offline database only. */

@@ -1,7 +1,7 @@
 import type { FileView } from '@clipnest/contract';
 import { Clock, Copy, FileUp } from 'lucide-react';
 import { useTranslation } from '../../lib/useTranslation';
-import { Link } from '../../lib/router';
+import { Link } from 'wouter';
 import { toast } from '../../lib/toast';
 import { IconButton } from '../../components/ui/icon-button';
 import { Skeleton } from '../../components/ui/skeleton';

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ClipboardPaste, CloudUpload, FileUp, Link2, LogIn } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { Link } from '../../lib/router';
+import { Link } from 'wouter';
 import { toast } from '../../lib/toast';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { Dropzone } from '../../components/ui/dropzone';

@@ -11,7 +11,7 @@ import {
   X,
 } from 'lucide-react';
 import { useTranslation } from '../../lib/useTranslation';
-import { Link } from '../../lib/router';
+import { Link } from 'wouter';
 import { toast } from '../../lib/toast';
 import { IconButton } from '../../components/ui/icon-button';
 import { Progress } from '../../components/ui/progress';

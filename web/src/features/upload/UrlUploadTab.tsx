@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, Copy, ExternalLink, FileDown, Link2, RotateCcw, Search, X } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
-import { Link } from '../../lib/router';
+import { Link } from 'wouter';
 import { toast } from '../../lib/toast';
 import { Alert } from '../../components/ui/alert';
 import { Button, buttonClasses } from '../../components/ui/button';

@@ -1,6 +1,6 @@
 import { ChevronRight, House } from 'lucide-react';
 import { useTranslation } from '../../../lib/useTranslation';
-import { Link } from '../../../lib/router';
+import { Link } from 'wouter';
 import { crumbs, explorerHref } from '../paths';
 
 /** The path as links (deep links and the back button work: each crumb is a URL). */

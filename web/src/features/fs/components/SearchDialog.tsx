@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { History } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/useTranslation';
-import { Link } from '../../../lib/router';
+import { Link } from 'wouter';
 import { Button } from '../../../components/ui/button';
 import { ChoiceChips } from '../../../components/ui/choice-chips';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';

@@ -145,8 +145,8 @@ export function Toolbar({
               type="file"
               hidden
               data-testid="fs-folder-input"
-              // Preact sets it as the DOM property (a boolean), not as an attribute: `true`, not ''.
-              {...{ webkitdirectory: true }}
+              // Not in React's typed attributes: an empty attribute turns folder picking on.
+              {...{ webkitdirectory: '' }}
               onChange={(e) => picked(e.currentTarget)}
             />
           </>
