@@ -5,6 +5,7 @@ import type { Guard } from './http/auth.js';
 import { clientAddress } from './http/clientAddress.js';
 import type { AppEnv } from './http/env.js';
 import { createErrorHandler } from './http/onError.js';
+import { linkPreviewHead } from './http/linkPreview.js';
 import { createWebAppHandler } from './http/webApp.js';
 import type { Logger } from './lib/logger.js';
 import { apiKeyRoutes } from './routes/apiKeyRoutes.js';
@@ -60,6 +61,7 @@ import type { FileUploadService } from './services/fileUploadService.js';
 import type { StorageConfigService } from './services/storageConfigService.js';
 import type { ApiKeyService } from './services/apiKeyService.js';
 import type { AuthService } from './services/authService.js';
+import type { LinkPreviewService } from './services/linkPreviewService.js';
 import type { SettingsService } from './services/settingsService.js';
 import type { SystemService } from './services/systemService.js';
 import { observe, type HttpMetrics } from './http/observability.js';
@@ -81,6 +83,8 @@ export interface AppServices {
   files: FileShareService;
   fileUploads: FileUploadService;
   fileServing: FileServingService;
+  /** Open Graph / Twitter meta of shared paste and file pages. */
+  linkPreviews: LinkPreviewService;
   directUploads: DirectUploadService;
   multipartUploads: MultipartUploadService;
   urlUploads: UrlUploadService;
@@ -201,7 +205,13 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   });
   app.route('/api', api);
 
-  app.get('*', createWebAppHandler(options.webDistDir));
+  const head = linkPreviewHead({
+    previews: services.linkPreviews,
+    trustProxy: options.trustProxy,
+    publicUrl: services.publicUrl,
+    logger: options.logger,
+  });
+  app.get('*', createWebAppHandler(options.webDistDir, { head }));
   app.all('*', (c) => c.text('Method Not Allowed', 405));
 
   const onError = createErrorHandler(options.logger);

@@ -41,6 +41,7 @@ import { basePathState } from './services/treeFolders.js';
 import { AuthService } from './services/authService.js';
 import { SecretAttemptLimiter } from './services/secretAttemptLimiter.js';
 import { SecretAttemptRepository } from './repositories/secretAttemptRepository.js';
+import { LinkPreviewService } from './services/linkPreviewService.js';
 import { SettingsService } from './services/settingsService.js';
 import { SystemService } from './services/systemService.js';
 import { FileRepository } from './repositories/fileRepository.js';
@@ -426,6 +427,7 @@ function buildServices(
     files,
     fileUploads,
     fileServing,
+    linkPreviews: new LinkPreviewService({ pastes: pasteRepository, files: fileRows, settings, clock }),
     vfs,
     mounts,
     fs,

@@ -53,15 +53,53 @@ export function appShellCsp(hashes: string[], nonce: string): string {
   ].join('; ');
 }
 
-/** Builds a renderer of index.html: each call answers the page with a fresh nonce and its policy. */
-export function appShellRenderer(indexHtml: string): () => AppShell {
+/** Markup a page adds to the shell's `<head>` (link previews: http/linkPreview.ts). */
+export interface ShellHead {
+  /** Written before `</head>`; escaped by whoever built it. */
+  markup: string;
+  /** It carries its own `<meta name="description">`: the shell's is left out. */
+  replacesDescription: boolean;
+}
+
+/** The first match of `pattern` (global) that lies outside every range of `skip`. */
+function firstOutside(html: string, pattern: RegExp, skip: [number, number][]): RegExpExecArray | undefined {
+  for (const match of html.matchAll(pattern)) {
+    if (!skip.some(([start, end]) => match.index >= start && match.index < end)) return match as RegExpExecArray;
+  }
+  return undefined;
+}
+
+/**
+ * Builds a renderer of index.html: each call answers the page with a fresh nonce and its policy, and `head`'s markup
+ * before `</head>` when given. The inline scripts are served byte for byte whatever is added, so their hashes hold.
+ */
+export function appShellRenderer(indexHtml: string): (head?: ShellHead) => AppShell {
   const hashes = inlineScriptHashes(indexHtml);
-  return () => {
+  const scripts = [...indexHtml.matchAll(INLINE_SCRIPT)].map((m): [number, number] => [m.index, m.index + m[0].length]);
+  const headOpen = /<head[^>]*>/i.exec(indexHtml);
+  const afterOpen = headOpen ? headOpen.index + headOpen[0].length : 0;
+  const headClose = firstOutside(indexHtml, /<\/head\s*>/gi, scripts);
+  // Where added markup goes: before </head>, else (no head end found) right after the nonce.
+  const insertAt = headClose && headClose.index >= afterOpen ? headClose.index : afterOpen;
+  const description = firstOutside(
+    indexHtml,
+    /<meta\s+name=["']?description["']?(?:\s[^>]*)?>[ \t]*\r?\n?[ \t]*/gi,
+    scripts,
+  );
+  const ownDescription =
+    description && description.index >= afterOpen && description.index + description[0].length <= insertAt
+      ? ([description.index, description.index + description[0].length] as const)
+      : undefined;
+  return (head) => {
     const nonce = randomBytes(18).toString('base64');
     const meta = `<meta name="clipnest-csp-nonce" content="${nonce}" />`;
-    const html = /<head[^>]*>/i.test(indexHtml)
-      ? indexHtml.replace(/<head[^>]*>/i, (head) => `${head}\n    ${meta}`)
-      : meta + indexHtml;
+    const opening = headOpen ? `${indexHtml.slice(0, afterOpen)}\n    ${meta}` : meta;
+    if (!head) return { html: opening + indexHtml.slice(afterOpen), csp: appShellCsp(hashes, nonce) };
+    const cut = head.replacesDescription ? ownDescription : undefined;
+    const middle = cut
+      ? indexHtml.slice(afterOpen, cut[0]) + indexHtml.slice(cut[1], insertAt)
+      : indexHtml.slice(afterOpen, insertAt);
+    const html = opening + middle + head.markup + indexHtml.slice(insertAt);
     return { html, csp: appShellCsp(hashes, nonce) };
   };
 }

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import { getMimeType } from 'hono/utils/mime';
 import { normalizeVirtualPath } from '@clipnest/contract';
-import { appShellRenderer, type AppShell } from './appShellCsp.js';
+import { appShellRenderer, type AppShell, type ShellHead } from './appShellCsp.js';
 import { compress } from './compressJson.js';
 import { pickEncoding, type ContentCoding } from './encoding.js';
 
@@ -28,13 +28,21 @@ async function precompressedSizes(file: string): Promise<Map<ContentCoding, numb
   return new Map(codings.flatMap((coding, i) => (sizes[i]! >= 0 ? [[coding, sizes[i]!] as const] : [])));
 }
 
+export interface WebAppOptions {
+  /**
+   * What a GET of the shell adds to its `<head>` (link previews: http/linkPreview.ts). It never throws; undefined:
+   * nothing.
+   */
+  head?: (c: Context) => Promise<ShellHead | undefined>;
+}
+
 /**
  * Serves the built SPA: real files from `distDir`, `index.html` for every other path
  * so client-side routes survive a reload.
  */
-export function createWebAppHandler(distDir: string) {
+export function createWebAppHandler(distDir: string, options: WebAppOptions = {}) {
   const indexFile = path.join(distDir, 'index.html');
-  let indexHtml: Promise<() => AppShell> | undefined;
+  let indexHtml: Promise<(head?: ShellHead) => AppShell> | undefined;
 
   return async (c: Context) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
@@ -69,8 +77,9 @@ export function createWebAppHandler(distDir: string) {
       indexHtml = undefined;
       throw error;
     });
+    const head = c.req.method === 'GET' && options.head ? await options.head(c).catch(() => undefined) : undefined;
     try {
-      const shell = (await indexHtml)();
+      const shell = (await indexHtml)(head);
       c.header('Cache-Control', 'no-cache');
       c.header('Content-Security-Policy', shell.csp);
       c.header('X-Content-Type-Options', 'nosniff');

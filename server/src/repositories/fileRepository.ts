@@ -4,6 +4,10 @@ import { lockStorageUsage } from '../db/counters.js';
 import type { Database, FilesTable } from '../db/schema.js';
 
 export type FileRow = Selectable<FilesTable>;
+export type FilePreviewRow = Pick<
+  FileRow,
+  'slug' | 'filename' | 'mimetype' | 'size' | 'password_hash' | 'expires_at' | 'max_views' | 'views' | 'encryption'
+>;
 export type FileWithConfig = FileRow & {
   storage_config_name: string | null;
   storage_type: string | null;
@@ -49,6 +53,26 @@ export class FileRepository {
   async findBySlug(slug: string): Promise<FileWithConfig | undefined> {
     const row = await this.withConfig().where('files.slug', '=', slug).executeTakeFirst();
     return row && normalise(row);
+  }
+
+  /** A link preview's read (services/linkPreviewService.ts), by the slug index: no join, no counted view. */
+  async findPreviewBySlug(slug: string): Promise<FilePreviewRow | undefined> {
+    const row = await this.db
+      .selectFrom('files')
+      .select([
+        'slug',
+        'filename',
+        'mimetype',
+        'size',
+        'password_hash',
+        'expires_at',
+        'max_views',
+        'views',
+        'encryption',
+      ])
+      .where('slug', '=', slug)
+      .executeTakeFirst();
+    return row && { ...row, size: Number(row.size), max_views: Number(row.max_views), views: Number(row.views) };
   }
 
   async slugTaken(slug: string, exceptId?: string): Promise<boolean> {

@@ -58,6 +58,24 @@ export class PasteRepository {
   }
 
   /**
+   * A link preview's read (services/linkPreviewService.ts), by the slug index: the meta columns and the text's first
+   * `chars` characters, and the text only of a paste anyone may read without a secret or a counted view (no
+   * password, not end-to-end encrypted, no view limit): a protected paste's content never leaves the database
+   * here. Counts nothing.
+   */
+  findPreviewBySlug(slug: string, chars: number): Promise<(PasteMeta & { excerpt: string }) | undefined> {
+    return this.db
+      .selectFrom('pastes')
+      .select(META_COLUMNS)
+      .select(
+        sql<string>`case when password_hash is null and encryption is null and max_views = 0
+          then substr(content, 1, ${chars}) else '' end`.as('excerpt'),
+      )
+      .where('slug', '=', slug)
+      .executeTakeFirst();
+  }
+
+  /**
    * Counts one view and returns the paste, in ONE statement, only while views remain and it has not expired.
    * Concurrent callers serialise on the row (PostgreSQL re-checks the WHERE after the lock; SQLite has one
    * writer), so with max_views N exactly N calls get a row back. undefined: gone (or deleted meanwhile).

@@ -2,7 +2,6 @@ import { createHmac } from 'node:crypto';
 import {
   fileKindOf,
   parseStoredE2ee,
-  slugSchema,
   type OfficePreviewResult,
   type PublicFileDetails,
   type PublicFileInfo,
@@ -16,6 +15,7 @@ import { hashPassword, needsRehash, safeEqual, sha256Hex, verifyPassword } from 
 import { isStorageError, type ReadResult } from '../storage/types.js';
 import { ownsShare, type Principal } from './principal.js';
 import { servingPolicy, unquoteEtag, type ServingPolicy } from './fileServing.js';
+import { isLookupFileSlug } from './fileShareRules.js';
 import type { SecretAttemptLimiter } from './secretAttemptLimiter.js';
 import type { SettingsService } from './settingsService.js';
 import type { StatsService } from './statsService.js';
@@ -110,8 +110,7 @@ export class FileServingService {
   }
 
   private async requireBySlug(slug: string): Promise<FileWithConfig> {
-    const valid = slugSchema.safeParse(slug).success || /^[A-Za-z0-9_-]{1,64}$/.test(slug);
-    const row = valid ? await this.deps.files.findBySlug(slug) : undefined;
+    const row = isLookupFileSlug(slug) ? await this.deps.files.findBySlug(slug) : undefined;
     if (!row) throw AppError.notFound('file not found');
     return row;
   }

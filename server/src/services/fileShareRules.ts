@@ -1,4 +1,4 @@
-import type { E2eeParams, UploadFields } from '@clipnest/contract';
+import { slugSchema, type E2eeParams, type UploadFields } from '@clipnest/contract';
 import { AppError } from '../errors.js';
 
 /** Multipart framing and text fields around the file part, allowed on top of the max size in Content-Length. */
@@ -25,6 +25,11 @@ export function formatBytes(bytes: number): string {
     unit++;
   }
   return `${unit === 0 ? value : value.toFixed(2)} ${units[unit]}`;
+}
+
+/** Whether a share is looked up by this slug: one the slug rules allow, or of the shape older and imported ones have. */
+export function isLookupFileSlug(slug: string): boolean {
+  return slugSchema.safeParse(slug).success || /^[A-Za-z0-9_-]{1,64}$/.test(slug);
 }
 
 export function randomSlug(length = 6): string {
