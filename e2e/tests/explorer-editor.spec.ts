@@ -52,10 +52,7 @@ test.describe('explorer text editor: unsaved edits', () => {
     expect(readFileSync(path.join(root, 'notes/a.txt'), 'utf8')).toBe('first text');
   });
 
-  // A click outside asks too when this file runs alone or after other admin pages, but not when it is the first
-  // admin page of a worker after explorer-budget.spec (Preact runs Radix's outside-pointer effects after paint):
-  // to be checked again once React runs (issue 36).
-  test.fixme('a click outside asks before discarding', async ({ adminPage: page }) => {
+  test('a click outside asks before discarding', async ({ adminPage: page }) => {
     const editor = await openEditor(page, 'a.txt');
     await editor.fill('my unsaved edit');
     const ask = page.getByRole('alertdialog');

@@ -180,7 +180,7 @@ export function MarkdownView({
   return (
     <>
       {html === null && !compact && (
-        <div className={cn('space-y-3', className)} aria-busy="true" aria-label={t('common.loading')}>
+        <div className={cn('space-y-3', className)} role="status" aria-busy="true" aria-label={t('common.loading')}>
           <Skeleton className="h-7 w-2/3" />
           <Skeleton className="h-4 w-full" />
           <Skeleton className="h-4 w-11/12" />
