@@ -131,5 +131,5 @@ Opening a shared paste link cold transfers ${kb(paste.weight.wire)} KB in total,
 } finally {
   await browser.close();
   await server.stop();
-  rmSync(tmp, { recursive: true, force: true });
+  if (!process.env.BENCH_KEEP) rmSync(tmp, { recursive: true, force: true });
 }

@@ -65,7 +65,9 @@ test.describe('site settings in the shell', () => {
     await expect(page.getByRole('region', { name: 'Announcement' })).toContainText('A different notice');
   });
 
-  test('the cached site config paints first and is revalidated on every load (issue 35 point 13)', async ({ page }) => {
+  test('the site config comes with the page, or a cached copy paints first and is revalidated on every load (issue 35 point 13)', async ({
+    page,
+  }) => {
     await page.goto('/');
     await expect(page.getByTestId('site-title')).toHaveText('Clipnest');
     // The default title shows before the config arrives, so wait for the cache entry itself.
@@ -73,11 +75,30 @@ test.describe('site settings in the shell', () => {
       .poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('site_config_cache') ?? 'null')))
       .toMatchObject({ data: { site_title: 'Clipnest' } });
 
-    // A reload with a fresh cached copy still asks the server (an ETag makes it a 304 while unchanged).
+    // The server writes the current settings into the page it serves: a load asks nothing more (issue 36).
+    const settingsRequests: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/public/site-settings')) settingsRequests.push(r.url());
+    });
+    await page.reload();
+    await expect(page.getByTestId('site-title')).toHaveText('Clipnest');
+    expect(settingsRequests).toEqual([]);
+
+    // A page without them (as the service worker serves it from its precache) paints the cached copy and still
+    // asks the server (an ETag makes it a 304 while unchanged).
+    await page.route(
+      (url) => url.pathname === '/',
+      async (route) => {
+        const served = await route.fetch();
+        const html = (await served.text()).replace(/<meta name="clipnest-site-settings"[^>]*>/, '');
+        await route.fulfill({ response: served, body: html });
+      },
+    );
     const asked = page.waitForRequest((r) => r.url().endsWith('/api/public/site-settings'));
     await page.reload();
     await asked;
     await expect(page.getByTestId('site-title')).toHaveText('Clipnest');
+    await page.unroute((url) => url.pathname === '/');
 
     // A returning visitor sees a change on the next load, not 24 hours later.
     await saveSiteSettings({ site_title: 'Renamed' });

@@ -6,6 +6,7 @@ import { clientAddress } from './http/clientAddress.js';
 import type { AppEnv } from './http/env.js';
 import { createErrorHandler } from './http/onError.js';
 import { linkPreviewHead } from './http/linkPreview.js';
+import { joinHeads, siteSettingsHead } from './http/siteSettingsHead.js';
 import { createWebAppHandler } from './http/webApp.js';
 import type { Logger } from './lib/logger.js';
 import { apiKeyRoutes } from './routes/apiKeyRoutes.js';
@@ -205,12 +206,15 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   });
   app.route('/api', api);
 
-  const head = linkPreviewHead({
-    previews: services.linkPreviews,
-    trustProxy: options.trustProxy,
-    publicUrl: services.publicUrl,
-    logger: options.logger,
-  });
+  const head = joinHeads(
+    siteSettingsHead({ settings: services.settings, logger: options.logger }),
+    linkPreviewHead({
+      previews: services.linkPreviews,
+      trustProxy: options.trustProxy,
+      publicUrl: services.publicUrl,
+      logger: options.logger,
+    }),
+  );
   app.get('*', createWebAppHandler(options.webDistDir, { head }));
   app.all('*', (c) => c.text('Method Not Allowed', 405));
 

@@ -312,4 +312,25 @@ describe.each(dbTargets)('link previews on %s', (target) => {
       expect(meta(html, 'og:site_name'), urlPath).toBe('Clipnest');
     }
   });
+  it('every page carries the public site settings, escaped, so the first render asks nothing for them', async () => {
+    const put = await server.call('PUT', '/api/admin/settings/group/4', {
+      token,
+      body: { site_title: 'Team "<notes>" & co' },
+    });
+    expect(put.status).toBe(200);
+    for (const urlPath of ['/', '/upload', '/admin', '/paste/nothing-here']) {
+      const html = await page(urlPath);
+      const content = /<meta name="clipnest-site-settings" content="([^"]*)" \/>/.exec(html)?.[1];
+      expect(content, urlPath).toBeDefined();
+      const decoded = content!
+        .replaceAll('&quot;', '"')
+        .replaceAll('&lt;', '<')
+        .replaceAll('&gt;', '>')
+        .replaceAll('&#39;', "'")
+        .replaceAll('&amp;', '&');
+      expect(JSON.parse(decoded)).toMatchObject({ site_title: 'Team "<notes>" & co' });
+      expect(html).not.toContain('<notes>');
+    }
+    await server.call('PUT', '/api/admin/settings/group/4', { token, body: { site_title: 'Clipnest' } });
+  });
 });

@@ -86,12 +86,36 @@ export function useSiteConfig(): SiteSettings {
 }
 
 /**
- * Called once per page load (main.tsx). Always asks the server (a 304 while nothing changed). With a cached
+ * The settings the server wrote into this page (`<meta name="clipnest-site-settings">`, server
+ * http/siteSettingsHead.ts): current as of this load, so no request is needed. A page the service worker served
+ * from its precache has none.
+ */
+function servedSiteConfig(): SiteSettings | null {
+  const content = document.querySelector<HTMLMetaElement>('meta[name="clipnest-site-settings"]')?.content;
+  if (!content) return null;
+  try {
+    return normalizeSiteConfig(JSON.parse(content));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Called once per page load (main.tsx). With settings written into the page (see above) nothing is asked. Always asks the server (a 304 while nothing changed). With a cached
  * copy the first render uses it at once and the answer replaces it when it differs; without one the first
  * render waits for the answer (main.tsx bounds the wait), so it does not render the defaults and then everything
  * that shows the config again. Never rejects: on failure `useSiteConfig` keeps the copy or the defaults.
  */
 export function prefetchSiteConfig(): Promise<void> {
+  const served = servedSiteConfig();
+  if (served) {
+    queryClient.setQueryData(SITE_CONFIG_QUERY_KEY, served);
+    safeStorage.set(
+      StorageKeys.siteConfigCache,
+      JSON.stringify({ data: served, fetchedAt: Date.now() } satisfies CacheEntry),
+    );
+    return Promise.resolve();
+  }
   const cached = readCache();
   if (cached) queryClient.setQueryData(SITE_CONFIG_QUERY_KEY, cached.data, { updatedAt: cached.fetchedAt });
   const revalidated = queryClient

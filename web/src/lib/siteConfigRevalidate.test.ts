@@ -60,4 +60,25 @@ describe('site config revalidation (issue 35 point 13)', () => {
     await prefetchSiteConfig();
     expect(queryClient.getQueryData(SITE_CONFIG_QUERY_KEY)).toMatchObject({ site_title: 'Fetched' });
   });
+
+  it('a page the server wrote the settings into renders with them and asks nothing (a cold load, issue 36)', async () => {
+    const old = { ...DEFAULT_SITE_CONFIG, site_title: 'Cached title' };
+    localStorage.setItem(StorageKeys.siteConfigCache, JSON.stringify({ data: old, fetchedAt: Date.now() }));
+    const meta = document.createElement('meta');
+    meta.name = 'clipnest-site-settings';
+    meta.content = JSON.stringify({ ...DEFAULT_SITE_CONFIG, site_title: 'Served title' });
+    document.head.append(meta);
+    const fetch = vi.fn(async () => answer(null));
+    vi.stubGlobal('fetch', fetch);
+    try {
+      await prefetchSiteConfig();
+      expect(queryClient.getQueryData(SITE_CONFIG_QUERY_KEY)).toMatchObject({ site_title: 'Served title' });
+      expect(fetch).not.toHaveBeenCalled();
+      expect(JSON.parse(localStorage.getItem(StorageKeys.siteConfigCache) ?? '{}').data.site_title).toBe(
+        'Served title',
+      );
+    } finally {
+      meta.remove();
+    }
+  });
 });
