@@ -39,7 +39,8 @@ async function waitForHealth(url, child, timeoutMs = 60_000) {
 }
 
 /**
- * @param {{ env?: Record<string,string>, nodeArgs?: string[], cpus?: string }} [options]
+ * @param {{ env?: Record<string,string>, nodeArgs?: string[], cpus?: string, stdout?: number }} [options]
+ *   stdout: a file descriptor for the server's stdout (its log lines); default: discarded.
  *   cpus: pin the server to these CPUs (taskset list, e.g. '1'), so a load generator on the others does not steal its core.
  * @returns {Promise<{ url: string, pid: number, dataDir: string, login(): Promise<string>, stop(): Promise<void> }>}
  */
@@ -65,7 +66,7 @@ export async function startServer(options = {}) {
       LOG_LEVEL: 'error',
       ...options.env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', options.stdout ?? 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   try {

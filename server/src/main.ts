@@ -114,6 +114,8 @@ async function stop(signal: string) {
     logger.error('shutdown: closing the services failed', error);
   }
   logger.info('stopped');
+  // Log lines are written asynchronously: out with the last ones before exiting.
+  await logger.flush?.();
   process.exit(0);
 }
 process.on('SIGINT', () => void stop('SIGINT'));

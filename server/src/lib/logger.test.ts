@@ -49,7 +49,64 @@ describe('logger', () => {
     expect(text).toContain('[redacted]');
   });
 
+  it('censors secret keys at the top level and one level down, and scrubs every string field but the plain ones', () => {
+    const { lines, destination } = capture();
+    const logger = createLogger('info', destination);
+    logger.info('config saved', {
+      config: { name: 's3', secret_key: 'NESTED-S3CR3T', nested: { deep: 1 } },
+      list: [{ api_key: 'LIST-KEY-123' }, 'plain'],
+      authorization: 'Bearer top-level-bearer',
+      cookie: 'session=COOKIE-VALUE',
+      path: '/api/x/token=PATH-TOKEN',
+      url: 'https://example.com/a?sign=URL-SIGN&dl=1',
+    });
+    logger.child?.({ req_id: 'r2', password: 'CHILD-PW' }).info('hello', { status: 200 });
+    const text = JSON.stringify(lines);
+    for (const secret of [
+      'NESTED-S3CR3T',
+      'LIST-KEY-123',
+      'top-level-bearer',
+      'COOKIE-VALUE',
+      'PATH-TOKEN',
+      'URL-SIGN',
+      'CHILD-PW',
+    ])
+      expect(text).not.toContain(secret);
+    expect(lines[0]).toMatchObject({
+      config: { name: 's3', secret_key: '[redacted]', nested: { deep: 1 } },
+      list: [{ api_key: '[redacted]' }, 'plain'],
+      authorization: '[redacted]',
+      url: 'https://example.com/a?sign=[redacted]&dl=1',
+    });
+    expect(lines[1]).toMatchObject({ req_id: 'r2', password: '[redacted]', status: 200, msg: 'hello' });
+  });
+
+  it('writes the access line as it is (request id, method, route, path, numbers, client)', () => {
+    const { lines, destination } = capture();
+    const logger = createLogger('info', destination);
+    const fields = {
+      req_id: 'a1b2:c3',
+      method: 'GET',
+      route: '/api/paste/:slug',
+      path: '/api/paste/abc',
+      status: 200,
+      ms: 1.2,
+      bytes_in: 80,
+      bytes_out: 2111,
+      client: '::1',
+    };
+    logger.info('request', fields);
+    expect(lines[0]).toMatchObject({ msg: 'request', ...fields });
+  });
+
+  it('flush() resolves (a synchronous destination has nothing buffered)', async () => {
+    const { destination } = capture();
+    await expect(createLogger('info', destination).flush?.()).resolves.toBeUndefined();
+  });
+
   it('scrubSecrets leaves ordinary text alone', () => {
     expect(scrubSecrets('copied 3 files to /s3/backup in 2 s')).toBe('copied 3 files to /s3/backup in 2 s');
+    expect(scrubSecrets('request')).toBe('request');
+    expect(scrubSecrets('Basic\tQWxhZGRpbjpvcGVu')).toBe('Basic [redacted]');
   });
 });

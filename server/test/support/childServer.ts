@@ -15,6 +15,8 @@ export interface ChildServer {
   login(): Promise<string>;
   /** SIGKILL: no clean-up of any kind runs. */
   kill(): Promise<void>;
+  /** SIGTERM: the server's own graceful stop (in-flight requests finish, log lines are flushed); its exit code. */
+  stop(): Promise<number | null>;
 }
 
 /**
@@ -78,10 +80,16 @@ export async function startChildServer(
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+    return child.exitCode;
+  };
   return {
     url,
     child,
     kill,
+    stop,
     async login() {
       const res = await fetch(`${url}/api/admin/login`, {
         method: 'POST',
