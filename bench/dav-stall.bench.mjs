@@ -1,8 +1,12 @@
 // Other requests while a big folder is listed over WebDAV (issue 34 point 15): the p99 of /api/health
 // answers, measured alone (the baseline) and while PROPFIND Depth 1 of a 100,000-entry folder runs again and
 // again (cold and warm listing cache), in the same run on the same server. Target: p99 < 100 ms meanwhile.
+// The PROPFINDs come from a worker thread (lib/propfindLoop.mjs): their 75 MB answers are read on another
+// event loop than the one timing the probes.
+import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { addMountableLocalConfig, api } from './lib/api.mjs';
 import { machineLine, writeSection } from './lib/report.mjs';
 import { BENCH_ADMIN, startServer } from './lib/server.mjs';
@@ -56,6 +60,14 @@ try {
   const dir = path.join(local.root, 'big');
   mkdirSync(dir, { recursive: true });
   for (let i = 0; i < ENTRIES; i++) writeFileSync(path.join(dir, `f-${String(i).padStart(6, '0')}.txt`), '');
+  // The search crawl's first run over the new mounts (at the scheduler's first tick, a minute after the start)
+  // indexes 2 × 100,000 entries: it is over before anything is measured, instead of landing in whichever phase
+  // the machine's speed puts it. It leaves the warm mount's listing in the listing cache.
+  const crawlDeadline = Date.now() + 300_000;
+  while (!(await api(server, token, 'GET', '/api/fs/search?q=f-000000')).indexed_at) {
+    if (Date.now() > crawlDeadline) throw new Error('the search crawl did not run within 5 minutes');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
   const auth = `Basic ${Buffer.from(`${BENCH_ADMIN.username}:${BENCH_ADMIN.password}`).toString('base64')}`;
 
   const deadline = (s) => {
@@ -66,26 +78,18 @@ try {
 
   const results = {};
   for (const side of ['cold', 'warm']) {
-    let stop = false;
-    let listings = 0;
-    const durations = [];
-    const lister = (async () => {
-      while (!stop) {
-        const started = performance.now();
-        const res = await fetch(`${server.url}/dav/${side}/big/`, {
-          method: 'PROPFIND',
-          headers: { authorization: auth, depth: '1' },
-        });
-        const body = await res.text();
-        if (res.status !== 207 || !body.includes('f-000000.txt')) throw new Error(`PROPFIND ${side}: ${res.status}`);
-        durations.push(performance.now() - started);
-        listings++;
-      }
-    })();
+    const lister = new Worker(new URL('./lib/propfindLoop.mjs', import.meta.url), {
+      workerData: { url: `${server.url}/dav/${side}/big/`, auth, member: 'f-000000.txt' },
+    });
+    const failed = once(lister, 'error').then(([error]) => {
+      throw error;
+    });
+    const messages = async () => (await Promise.race([once(lister, 'message'), failed]))[0];
     const during = await probe(server.url, deadline(SECONDS));
-    stop = true;
-    await lister;
-    results[side] = { during, listings, listMs: quantile(durations, 0.5) };
+    lister.postMessage('stop');
+    const { durations } = await messages();
+    await lister.terminate();
+    results[side] = { during, listings: durations.length, listMs: quantile(durations, 0.5) };
   }
 
   const row = (label, times) =>
@@ -95,8 +99,12 @@ try {
 ${machineLine()}. The \`npm start\` bundle on SQLite; ${PROBES} clients ask \`/api/health\` one after another
 (5 ms apart) while one client sends PROPFIND Depth 1 of a folder of ${ENTRIES.toLocaleString('en')} files again and
 again: on a mount with \`cache_ttl\` 0 (every listing reads the disk: cold) and on one that keeps its listing (warm).
-The baseline is the same probes with nothing else running, in the same run. Target (issue 34 point 15): p99
-under 100 ms while the listing runs.
+Before anything is measured the search crawl has indexed both mounts (its first run, a minute after the start),
+which leaves the warm listing cached. The first cold listing's ${ENTRIES.toLocaleString('en')} entries go into the search index while the
+cold probes run (once a minute per folder); warm listings come from the cache and add nothing to the index. The
+PROPFIND client reads its answers in a worker thread, not on the probes' event loop. The baseline is the same
+probes with nothing else running, in the same run. Target (issue 34 point 15): p99 under 100 ms while the
+listing runs.
 
 | /api/health | answers | p50 (ms) | p99 (ms) | max (ms) |
 | --- | --- | --- | --- | --- |

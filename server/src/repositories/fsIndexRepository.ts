@@ -59,6 +59,17 @@ export class FsIndexRepository {
     await query.execute();
   }
 
+  /** How many children of a folder the index holds (a count over the (mount_id, parent) index: no rows read). */
+  async countChildren(mountId: string, parent: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('fs_index')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('mount_id', '=', mountId)
+      .where('parent', '=', parent)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /** Rel paths of the indexed children of a folder. */
   async childPaths(mountId: string, parent: string): Promise<Array<{ rel_path: string; is_dir: number }>> {
     return this.db

@@ -19,7 +19,7 @@ import type { Logger } from '../../lib/logger.js';
 import type { FsIndexRepository, FsIndexRow, IndexScope } from '../../repositories/fsIndexRepository.js';
 import { indexId } from '../../repositories/fsIndexRepository.js';
 import type { Vfs } from '../../vfs/vfs.js';
-import type { MountRecord, VfsChange, VfsEntry, VfsListed } from '../../vfs/types.js';
+import type { MountRecord, VfsChange, VfsEntry, VfsFolder, VfsListed } from '../../vfs/types.js';
 import type { AdminPrincipal, Principal } from '../principal.js';
 
 export interface CrawlLimits {
@@ -44,8 +44,13 @@ export const DEFAULT_CRAWL: CrawlLimits = {
 export const LISTING_REINDEX_MS = 60_000;
 /** Folders whose last listing time is remembered (the oldest is forgotten first). */
 const LISTED_MEMORY = 10_000;
-/** Index rows written between two turns of the event loop when a listing is taken in. */
-const INDEX_SLICE = 1000;
+/**
+ * Index rows built and written between two turns of the event loop when a folder's listing is taken in: one
+ * insert statement of the repository (SQLite writes block the thread; 1,000 rows held the loop for 50-100 ms).
+ */
+const INDEX_SLICE = 200;
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The crawler sees every mount (the caller's own view is applied when searching). */
 const CRAWLER: AdminPrincipal = {
@@ -148,16 +153,21 @@ export class SearchService {
   }
 
   private async indexListing(listed: VfsListed): Promise<void> {
-    const { mount, path } = listed;
-    const entries: VfsEntry[] = listed.entries.map((entry) => ({
-      name: entry.name,
-      path: joinVirtualPath(path, entry.name),
-      isDir: entry.isDir,
-      size: entry.size,
-      ...(entry.lastModified ? { lastModified: entry.lastModified.toISOString() } : {}),
-      mountId: mount.id,
-    }));
-    await this.replaceChildren(mount, relOf(mount, path), entries);
+    const { mount, path, entries } = listed;
+    // Turned into index entries a slice at a time (a folder of 100,000 entries is no single long task).
+    function* slices(): Generator<VfsEntry[]> {
+      for (let i = 0; i < entries.length; i += INDEX_SLICE) {
+        yield entries.slice(i, i + INDEX_SLICE).map((entry) => ({
+          name: entry.name,
+          path: joinVirtualPath(path, entry.name),
+          isDir: entry.isDir,
+          size: entry.size,
+          ...(entry.lastModified ? { lastModified: entry.lastModified.toISOString() } : {}),
+          mountId: mount.id,
+        }));
+      }
+    }
+    await this.replaceChildren(mount, relOf(mount, path), slices());
   }
 
   private get limits(): CrawlLimits {
@@ -275,17 +285,26 @@ export class SearchService {
       if (this.stopped || entries >= limits.maxEntries || clock.now().getTime() - started > limits.maxMs)
         return { entries, complete: false };
       const dir = queue.shift() as string;
-      let listed: VfsEntry[];
-      try {
-        listed = (await vfs.list(CRAWLER, dir)).entries.filter((e) => e.mountId === mount.id && !e.isMount);
-      } catch (error) {
+      const folder: VfsFolder | undefined = await vfs.folder(CRAWLER, dir).catch((error: unknown) => {
         this.deps.logger.debug(`search crawl of ${dir} skipped: ${(error as Error).message}`);
-        continue;
+        return undefined;
+      });
+      if (!folder) continue;
+      const total = folder.folders.length + folder.own.length;
+      const below: string[] = [];
+      // The folder's entries a page at a time, as they are indexed (never all turned into entries at once).
+      function* slices(listedFolder: VfsFolder): Generator<VfsEntry[]> {
+        for (let offset = 0; offset < total; offset += INDEX_SLICE) {
+          const listed = vfs
+            .page(listedFolder, { offset, limit: INDEX_SLICE })
+            .entries.filter((e) => e.mountId === mount.id && !e.isMount);
+          // Not through links: what a link leads to is indexed where it really lives.
+          for (const entry of listed) if (entry.isDir && !entry.isLink) below.push(entry.path);
+          yield listed;
+        }
       }
-      await this.replaceChildren(mount, relOf(mount, dir), listed);
-      entries += listed.length;
-      // Not through links: what a link leads to is indexed where it really lives.
-      for (const entry of listed) if (entry.isDir && !entry.isLink) queue.push(entry.path);
+      entries += await this.replaceChildren(mount, relOf(mount, dir), slices(folder));
+      for (const path of below) queue.push(path);
     }
     return { entries, complete: true };
   }
@@ -317,18 +336,31 @@ export class SearchService {
     return rows;
   }
 
-  /** A folder as just listed: its children upserted, children gone from storage dropped (with their subtrees). */
-  private async replaceChildren(mount: MountRecord, parent: string, listed: VfsEntry[]): Promise<void> {
+  /**
+   * A folder as just listed, its entries given a slice at a time: its children upserted, then the children gone
+   * from storage dropped (with their subtrees). Answers how many children were listed. A big folder (a WebDAV
+   * PROPFIND of 100,000 entries lists one) goes in a slice at a time with a turn of the event loop between
+   * slices: SQLite writes block the thread, and other requests wait for no index.
+   */
+  private async replaceChildren(mount: MountRecord, parent: string, slices: Iterable<VfsEntry[]>): Promise<number> {
     const { index } = this.deps;
-    const present = new Set(listed.map((entry) => relOf(mount, entry.path)));
-    for (const old of await index.childPaths(mount.id, parent))
-      if (!present.has(old.rel_path)) await index.removeTree(mount.id, old.rel_path);
-    // A big folder (a WebDAV PROPFIND of 100,000 entries lists one) goes in a slice at a time with a turn of the
-    // event loop between slices: SQLite writes block the thread, and other requests wait for no index.
-    for (let i = 0; i < listed.length; i += INDEX_SLICE) {
-      if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      await index.upsert(listed.slice(i, i + INDEX_SLICE).map((entry) => this.row(mount, entry)));
+    const present = new Set<string>();
+    let first = true;
+    for (const slice of slices) {
+      if (!first) await turn();
+      first = false;
+      const rows = slice.map((entry) => this.row(mount, entry));
+      for (const row of rows) present.add(row.rel_path);
+      if (rows.length > 0) await index.upsert(rows);
     }
+    // Every listed child is in the index now: only more children than listed means some are gone (one count
+    // instead of reading back every child of a folder that did not change).
+    if ((await index.countChildren(mount.id, parent)) > present.size) {
+      await turn();
+      for (const old of await index.childPaths(mount.id, parent))
+        if (!present.has(old.rel_path)) await index.removeTree(mount.id, old.rel_path);
+    }
+    return present.size;
   }
 
   private async apply(change: VfsChange): Promise<void> {
