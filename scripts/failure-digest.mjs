@@ -19,3 +19,24 @@ export function vitestFailureDigest(output, maxLines = 200) {
     '\n',
   );
 }
+
+const PW_FIRST_FAILURE = /^\s{2}1\) /;
+const PW_TOTALS = /^\s{2}\d+ (failed|flaky|skipped|passed|did not run|interrupted)\b/;
+
+/**
+ * What Playwright's list reporter says failed: its numbered failures (at most `maxLines`) and its totals, colours
+ * removed. Empty when nothing failed or was flaky.
+ */
+export function playwrightFailureDigest(output, maxLines = 200) {
+  const lines = output.replace(ANSI, '').split('\n');
+  const totalsStart = lines.findIndex((line) => PW_TOTALS.test(line));
+  const totals = totalsStart === -1 ? [] : lines.slice(totalsStart).filter((line) => line.trim() !== '');
+  if (!totals.some((line) => /^\s{2}\d+ (failed|flaky|interrupted)\b/.test(line))) return '';
+  const start = lines.findIndex((line) => PW_FIRST_FAILURE.test(line));
+  const details = start === -1 ? [] : lines.slice(start, totalsStart === -1 ? lines.length : totalsStart);
+  const kept =
+    details.length <= maxLines
+      ? details
+      : [...details.slice(0, maxLines), `… ${details.length - maxLines} more lines above in the Playwright output`];
+  return [...kept, ...totals].join('\n').trimEnd();
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { vitestFailureDigest } from './failure-digest.mjs';
+import { playwrightFailureDigest, vitestFailureDigest } from './failure-digest.mjs';
 
 const passing = [
   '',
@@ -44,5 +44,45 @@ describe('vitestFailureDigest', () => {
     const digest = vitestFailureDigest(output, 5).split('\n');
     expect(digest).toHaveLength(6);
     expect(digest[5]).toBe('… 16 more lines above in the vitest output');
+  });
+});
+
+describe('playwrightFailureDigest', () => {
+  const failing = [
+    'Running 3 tests using 1 worker',
+    '  ✓  1 tests/a.spec.ts:3:7 › a › works (1.2s)',
+    '  ✘  2 tests/b.spec.ts:9:7 › b › breaks (7.1s)',
+    '',
+    '  1) tests/b.spec.ts:9:7 › b › breaks ───────',
+    '',
+    '    \u001b[31mError: expect(locator).toBeVisible() failed\u001b[39m',
+    '',
+    '  1 failed',
+    '    tests/b.spec.ts:9:7 › b › breaks',
+    '  2 passed (12.0s)',
+  ];
+
+  it('is empty when everything passed', () => {
+    expect(playwrightFailureDigest([...failing.slice(0, 2), '', '  1 passed (1.2s)'].join('\n'))).toBe('');
+  });
+
+  it('keeps the numbered failures and the totals that name them, without colours', () => {
+    const digest = playwrightFailureDigest(failing.join('\n'));
+    expect(digest.split('\n')[0]).toBe('  1) tests/b.spec.ts:9:7 › b › breaks ───────');
+    expect(digest).toContain('Error: expect(locator).toBeVisible() failed');
+    expect(digest).toContain('    tests/b.spec.ts:9:7 › b › breaks\n  2 passed (12.0s)');
+    expect(digest).not.toContain('✓');
+    expect(digest).not.toContain('\u001b[');
+  });
+
+  it('caps long details but keeps the totals', () => {
+    const long = [
+      ...failing.slice(0, 5),
+      ...Array.from({ length: 20 }, (_, i) => `    at line ${i}`),
+      ...failing.slice(8),
+    ];
+    const digest = playwrightFailureDigest(long.join('\n'), 5).split('\n');
+    expect(digest[5]).toBe('… 16 more lines above in the Playwright output');
+    expect(digest.at(-1)).toBe('  2 passed (12.0s)');
   });
 });

@@ -2,8 +2,8 @@
 // Integration tests also run on PostgreSQL when TEST_DATABASE_URL is set.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { vitestFailureDigest } from './failure-digest.mjs';
-import { ensureWebBuilt, root, run, runKeepingOutput } from './lib.mjs';
+import { playwrightFailureDigest, vitestFailureDigest } from './failure-digest.mjs';
+import { ensureWebBuilt, root, runKeepingOutput } from './lib.mjs';
 
 const steps = [];
 async function step(name, fn) {
@@ -14,6 +14,15 @@ async function step(name, fn) {
 }
 
 let vitestDigest = '';
+const browserDigests = [];
+
+/** Runs a Playwright tier, keeping what failed for the summary (a CI log that keeps only its tail loses it). */
+async function browserTier(name, args, options = {}) {
+  const { code, output } = await runKeepingOutput('npm', args, options);
+  const digest = playwrightFailureDigest(output);
+  if (digest) browserDigests.push(`[${name}]\n${digest}`);
+  return code;
+}
 await step('unit + integration (vitest)', async () => {
   // Piped, vitest would drop its colours on a terminal.
   const env = process.stdout.isTTY ? { ...process.env, FORCE_COLOR: '1' } : process.env;
@@ -33,12 +42,12 @@ if (existsSync(path.join(root, 'e2e', 'playwright.config.ts'))) {
   } else {
     const build = await step('web build', ensureWebBuilt);
     if (build === 0) {
-      await step('browser (playwright)', () => run('npm', ['test', '-w', 'e2e']));
+      await step('browser (playwright)', () => browserTier('browser', ['test', '-w', 'e2e']));
       // The admin pages once more with the server on PostgreSQL (they read every table the dashboard counts).
       if (process.env.TEST_DATABASE_URL) {
         const env = { ...process.env, CLIPNEST_E2E_DATABASE_URL: process.env.TEST_DATABASE_URL, E2E_PORT: '8798' };
         await step('browser on PostgreSQL (admin pages)', () =>
-          run('npm', ['test', '-w', 'e2e', '--', 'tests/admin-pages.spec.ts'], { env }),
+          browserTier('browser on PostgreSQL', ['test', '-w', 'e2e', '--', 'tests/admin-pages.spec.ts'], { env }),
         );
       }
     }
@@ -46,6 +55,8 @@ if (existsSync(path.join(root, 'e2e', 'playwright.config.ts'))) {
 }
 
 if (vitestDigest) console.log(`\n[clipnest] what failed in vitest (repeated from above):\n${vitestDigest}`);
+for (const digest of browserDigests)
+  console.log(`\n[clipnest] what failed in the browser suite (repeated from above):\n${digest}`);
 
 console.log('\n[clipnest] test summary');
 for (const s of steps) console.log(`  ${s.code === 0 ? 'ok  ' : 'FAIL'} ${s.name} (${s.seconds}s)`);
