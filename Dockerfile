@@ -3,7 +3,7 @@
 # (node-gyp), the web app and the server bundle. Runtime stage: production dependencies and the builds only,
 # running as the unprivileged `node` user with its data in the /data volume.
 
-FROM node:20.20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
@@ -20,7 +20,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20.20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
   HOST=0.0.0.0 \
   PORT=8787 \

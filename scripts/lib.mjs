@@ -10,21 +10,36 @@ export async function run(command, args, options = {}) {
   return (await runChild(command, args, options, false)).code;
 }
 
-/** Runs a command whose output is shown as it comes and also kept; resolves with { code, output }. */
+/**
+ * Runs a command whose output is shown as it comes and also kept; resolves with { code, output }. With `tag`, every
+ * line shown starts with it (tiers that run side by side), the kept output stays as the command wrote it.
+ */
 export function runKeepingOutput(command, args, options = {}) {
   return runChild(command, args, options, true);
 }
 
-function runChild(command, args, options, keep) {
+/** Prefixes each whole line written through it with `tag`. */
+function tagLines(tag, to) {
+  let rest = '';
+  return (chunk) => {
+    const lines = (rest + chunk.toString('utf8')).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) to.write(`${tag} ${line}\n`);
+  };
+}
+
+function runChild(command, args, { tag, ...options }, keep) {
   return new Promise((resolve) => {
-    const stdio = keep ? ['inherit', 'pipe', 'pipe'] : 'inherit';
+    const stdio = keep ? [tag ? 'ignore' : 'inherit', 'pipe', 'pipe'] : 'inherit';
     const child = spawn(command, args, { cwd: root, stdio, ...options });
     const chunks = [];
-    const tee = (from, to) =>
+    const tee = (from, to) => {
+      const show = tag ? tagLines(tag, to) : (chunk) => to.write(chunk);
       from.on('data', (chunk) => {
         chunks.push(chunk);
-        to.write(chunk);
+        show(chunk);
       });
+    };
     if (keep) {
       tee(child.stdout, process.stdout);
       tee(child.stderr, process.stderr);
@@ -32,6 +47,10 @@ function runChild(command, args, options, keep) {
     const forward = (signal) => child.kill(signal);
     process.on('SIGINT', forward);
     process.on('SIGTERM', forward);
+    child.on('error', (error) => {
+      console.error(`${tag ?? '[clipnest]'} ${command}: ${error.message}`);
+      resolve({ code: 1, output: '' });
+    });
     child.on('exit', (code, signal) => {
       process.off('SIGINT', forward);
       process.off('SIGTERM', forward);

