@@ -22,3 +22,4 @@ export * from './search.js';
 export * from './cloudpasteImport.js';
 export * from './webdav.js';
 export * from './e2ee.js';
+export * from './integrations.js';

@@ -127,7 +127,10 @@ test.describe('text pastes', () => {
     await expect(page.getByRole('button', { name: 'Create link' })).toBeDisabled();
     await page.getByLabel('Paste content').fill('# Draft title\n\nkept across reloads');
     await expect(page.getByTestId('markdown-body').getByRole('heading', { name: 'Draft title' })).toBeVisible();
-    await page.waitForTimeout(500);
+    // Saved a moment after the last change: wait for it to land, not for a fixed time.
+    await expect
+      .poll(() => page.evaluate(() => localStorage.getItem('clipnest_paste_draft') ?? ''))
+      .toContain('kept across reloads');
     await page.reload();
     await expect(page.getByLabel('Paste content')).toHaveValue('# Draft title\n\nkept across reloads');
   });

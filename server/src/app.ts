@@ -10,6 +10,7 @@ import { joinHeads, siteSettingsHead } from './http/siteSettingsHead.js';
 import { createWebAppHandler } from './http/webApp.js';
 import type { Logger } from './lib/logger.js';
 import { apiKeyRoutes } from './routes/apiKeyRoutes.js';
+import { integrationRoutes } from './routes/integrationRoutes.js';
 import { backupRoutes } from './routes/backupRoutes.js';
 import { cloudpasteImportRoutes } from './routes/cloudpasteImportRoutes.js';
 import type { CloudpasteImportService } from './services/cloudpasteImport/cloudpasteImportService.js';
@@ -196,6 +197,7 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/fs', fsSearchRoutes(services));
   api.route('/fs', fsThumbnailRoutes(services));
   api.route('/', maxUploadSizeRoutes(services));
+  api.route('/integrations', integrationRoutes({ ...services, trustProxy: options.trustProxy }));
   api.route(
     '/',
     publicFileRoutes({ files: services.fileServing, guard: services.guard, trustProxy: options.trustProxy }),

@@ -1,5 +1,5 @@
 import { ALL_PERMISSIONS, permissionNames, type ApiKeyView } from '@clipnest/contract';
-import { Copy, KeyRound, Pencil, Plus, SearchX, Trash2 } from 'lucide-react';
+import { Copy, KeyRound, Pencil, Plug, Plus, SearchX, Trash2 } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
 import { toast } from '../../lib/toast';
@@ -22,6 +22,7 @@ import { errorMessage, isApiError } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
 import { formatDateTime, formatRelative, isPast } from '../../lib/format';
 import { useApiKeys, useDeleteApiKey } from './api';
+import { IntegrationsDialog } from './IntegrationsDialog';
 import { KeyFormDialog } from './KeyFormDialog';
 import { filterKeys, sortKeys, type SortColumn, type SortState } from './keyList';
 
@@ -209,6 +210,7 @@ export default function KeyManagementPage() {
   const [editing, setEditing] = useState<ApiKeyView | undefined>();
   const [deleting, setDeleting] = useState<ApiKeyView | null>(null);
   const [created, setCreated] = useState<ApiKeyView | null>(null);
+  const [integrating, setIntegrating] = useState<ApiKeyView | null>(null);
 
   const all = useMemo(() => keys.data ?? [], [keys.data]);
   const visible = useMemo(() => sortKeys(filterKeys(all, query), sort), [all, query, sort]);
@@ -298,6 +300,7 @@ export default function KeyManagementPage() {
                   menu={[
                     { label: t('common.edit'), icon: Pencil, onSelect: () => openEdit(key) },
                     { label: t('common.copy'), icon: Copy, onSelect: () => void copyKey(key) },
+                    { label: t('keys.integrationsAction'), icon: Plug, onSelect: () => setIntegrating(key) },
                     { label: t('common.delete'), icon: Trash2, destructive: true, onSelect: () => setDeleting(key) },
                   ]}
                 />
@@ -346,11 +349,26 @@ export default function KeyManagementPage() {
         onConfirm={() => void confirmDelete()}
       />
 
+      <IntegrationsDialog apiKey={integrating} onClose={() => setIntegrating(null)} />
+
       <Dialog open={created !== null} onOpenChange={(open) => !open && setCreated(null)}>
         <DialogContent
           title={t('keys.createdTitle')}
           description={t('keys.createdBody')}
-          footer={<Button onClick={() => setCreated(null)}>{t('common.done')}</Button>}
+          footer={
+            <>
+              <Button
+                variant="secondary"
+                onClick={() => {
+                  setIntegrating(created);
+                  setCreated(null);
+                }}
+              >
+                {t('keys.integrationsAction')}
+              </Button>
+              <Button onClick={() => setCreated(null)}>{t('common.done')}</Button>
+            </>
+          }
         >
           {created && (
             <div className="flex items-center gap-2 rounded-lg border border-border bg-surface-muted p-2 ps-3">
