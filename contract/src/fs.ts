@@ -229,3 +229,10 @@ export const fsThumbnailQuerySchema = z.strictObject({
   /** The object's ETag as the listing gave it: makes the URL change with the object, so it may be cached long. */
   v: z.string().max(256).optional(),
 });
+
+/** GET /api/fs/archive/entry: one entry of an archive in the tree (`download` forces an attachment). */
+export const fsArchiveEntryQuerySchema = z.strictObject({
+  path: pathField('path'),
+  entry: z.string({ error: 'entry is required' }).min(1, 'entry is required').max(4096, 'entry is too long'),
+  download: z.enum(['0', '1', 'true', 'false']).optional(),
+});

@@ -23,3 +23,4 @@ export * from './cloudpasteImport.js';
 export * from './webdav.js';
 export * from './e2ee.js';
 export * from './integrations.js';
+export * from './archives.js';

@@ -45,7 +45,9 @@ import type { FsUploadService } from './services/fsUploadService.js';
 import type { FsService } from './services/fsService.js';
 import { fsCopyRoutes } from './routes/fsCopyRoutes.js';
 import { fsSearchRoutes } from './routes/fsSearchRoutes.js';
+import { fsArchiveRoutes } from './routes/fsArchiveRoutes.js';
 import { fsThumbnailRoutes } from './routes/fsThumbnailRoutes.js';
+import type { ArchiveService } from './services/archives/archiveService.js';
 import type { ThumbnailService } from './services/thumbnailService.js';
 import { fsZipRoutes } from './routes/fsZipRoutes.js';
 import { taskRoutes } from './routes/taskRoutes.js';
@@ -98,6 +100,7 @@ export interface AppServices {
   zips: ZipService;
   search: SearchService;
   thumbnails: ThumbnailService;
+  archives: ArchiveService;
   webdav: WebdavService;
   davAuth: DavAuth;
   /** The secret-attempt limiter (the WebDAV settings page lists and clears blocked addresses). */
@@ -196,6 +199,7 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/fs', fsZipRoutes(services));
   api.route('/fs', fsSearchRoutes(services));
   api.route('/fs', fsThumbnailRoutes(services));
+  api.route('/fs', fsArchiveRoutes(services));
   api.route('/', maxUploadSizeRoutes(services));
   api.route('/integrations', integrationRoutes({ ...services, trustProxy: options.trustProxy }));
   api.route(

@@ -83,6 +83,7 @@ import { Cluster } from './db/cluster.js';
 import { HttpMetrics } from './http/observability.js';
 import { StorageUsage } from './services/storageUsage.js';
 import { mountWriteLimit } from './services/writeLimits.js';
+import { ArchiveService } from './services/archives/archiveService.js';
 import { ThumbnailService } from './services/thumbnailService.js';
 
 const packageVersion = (
@@ -397,6 +398,7 @@ function buildServices(
     { vfs, logger },
     { cacheDir: path.join(config.dataDir, 'cache', 'thumbnails') },
   );
+  const archives = new ArchiveService({ vfs });
   return {
     cluster,
     cloudpasteImport,
@@ -409,6 +411,7 @@ function buildServices(
     zips,
     search,
     thumbnails,
+    archives,
     directUploads,
     multipartUploads,
     urlUploads,

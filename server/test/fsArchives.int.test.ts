@@ -1,0 +1,213 @@
+// Archives in the tree (issue 42, point 3): listed from the zip central directory / the tar headers without
+// unpacking, single entries streamed out, zip-slip names listed and flagged but never resolved, bombs bounded.
+import { writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { deflateRawSync, gzipSync, crc32 } from 'node:zlib';
+import { ARCHIVE_LIMITS, Permission, type ArchiveListing } from '@clipnest/contract';
+import tar from 'tar-stream';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from './support/apiKeys.js';
+import { withAdminServer } from './support/adminServer.js';
+import { diskSnapshot, fsRaw } from './support/fsApi.js';
+import { dbTargets, type TestServer } from './support/harness.js';
+import { createMount, mountableLocalConfig, mountedLocalRoot } from './support/mounts.js';
+
+interface ZipItem {
+  name: string;
+  data?: Buffer;
+  deflate?: boolean;
+  /** Lie about the expanded size (a bomb's directory record). */
+  declaredSize?: number;
+}
+
+/** A zip written by hand, so names like `../x` stay exactly as given (zip libraries clean them). */
+function zipOf(items: ZipItem[]): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  const dosTime = ((12 << 11) | (30 << 5)) & 0xffff;
+  const dosDate = (((2026 - 1980) << 9) | (11 << 5) | 28) & 0xffff;
+  for (const item of items) {
+    const name = Buffer.from(item.name, 'utf8');
+    const raw = item.data ?? Buffer.alloc(0);
+    const stored = item.deflate ? deflateRawSync(raw) : raw;
+    const size = item.declaredSize ?? raw.length;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x800, 6);
+    local.writeUInt16LE(item.deflate ? 8 : 0, 8);
+    local.writeUInt16LE(dosTime, 10);
+    local.writeUInt16LE(dosDate, 12);
+    local.writeUInt32LE(crc32(raw), 14);
+    local.writeUInt32LE(stored.length, 18);
+    local.writeUInt32LE(size, 22);
+    local.writeUInt16LE(name.length, 26);
+    locals.push(local, name, stored);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x800, 8);
+    central.writeUInt16LE(item.deflate ? 8 : 0, 10);
+    central.writeUInt16LE(dosTime, 12);
+    central.writeUInt16LE(dosDate, 14);
+    central.writeUInt32LE(crc32(raw), 16);
+    central.writeUInt32LE(stored.length, 20);
+    central.writeUInt32LE(size, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    centrals.push(central, name);
+    offset += 30 + name.length + stored.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(items.length, 8);
+  end.writeUInt16LE(items.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+async function tarOf(items: { name: string; data?: string; directory?: boolean }[]): Promise<Buffer> {
+  const pack = tar.pack();
+  const chunks: Buffer[] = [];
+  const done = new Promise<void>((resolve) => {
+    pack.on('data', (chunk: unknown) => {
+      chunks.push(chunk as Buffer);
+    });
+    pack.on('end', () => resolve());
+  });
+  for (const item of items) {
+    if (item.directory) pack.entry({ name: item.name, type: 'directory', mtime: new Date('2026-11-28T00:00:00Z') });
+    else pack.entry({ name: item.name, mtime: new Date('2026-11-28T00:00:00Z') }, item.data ?? '');
+  }
+  pack.finalize();
+  await done;
+  return Buffer.concat(chunks);
+}
+
+const readme = Buffer.from('# Read me\n'.repeat(200));
+
+describe.each(dbTargets)('archives in the tree on %s', (target) => {
+  let server: TestServer;
+  let token: string;
+  withAdminServer(target, (started) => ({ server, token } = started));
+
+  beforeAll(async () => {
+    await createMount(server, token, { path: '/arch', storage_config_id: await mountableLocalConfig(server, token) });
+    const root = mountedLocalRoot(server);
+    mkdirSync(root, { recursive: true });
+    writeFileSync(
+      path.join(root, 'bundle.zip'),
+      zipOf([
+        { name: 'docs/' },
+        { name: 'docs/readme.txt', data: readme, deflate: true },
+        { name: '中文/说明.txt', data: Buffer.from('你好') },
+        { name: '../evil.txt', data: Buffer.from('slip') },
+        { name: '/etc/passwd', data: Buffer.from('abs') },
+        { name: 'page.html', data: Buffer.from('<script>alert(1)</script>') },
+        { name: 'bomb.bin', data: Buffer.from('x'), deflate: true, declaredSize: ARCHIVE_LIMITS.maxEntryBytes + 1 },
+      ]),
+    );
+    writeFileSync(
+      path.join(root, 'photos.tar.gz'),
+      gzipSync(
+        await tarOf([
+          { name: 'photos', directory: true },
+          { name: 'photos/a.txt', data: 'aaa' },
+          { name: '../up.txt', data: 'up' },
+        ]),
+      ),
+    );
+    writeFileSync(
+      path.join(root, 'many.zip'),
+      zipOf(Array.from({ length: ARCHIVE_LIMITS.maxListedEntries + 5 }, (_, i) => ({ name: `f${i}` }))),
+    );
+    writeFileSync(path.join(root, 'broken.zip'), 'this is not a zip at all');
+    writeFileSync(path.join(root, 'notes.txt'), 'plain');
+  });
+
+  const list = (p: string, auth: { token?: string; apiKey?: string } = { token }) =>
+    server.call<ArchiveListing>('GET', `/api/fs/archive?path=${encodeURIComponent(p)}`, auth);
+  const entry = (p: string, name: string, extra = '') =>
+    fsRaw(server, `/api/fs/archive/entry?path=${encodeURIComponent(p)}&entry=${encodeURIComponent(name)}${extra}`, {
+      token,
+    });
+
+  it('lists a zip from its directory: names as stored, sizes, dates, slip names flagged, nothing unpacked', async () => {
+    const before = diskSnapshot(server);
+    const res = await list('/arch/bundle.zip');
+    expect(res.status).toBe(200);
+    const listing = res.body.data!;
+    expect(listing).toMatchObject({ format: 'zip', total_entries: 7, truncated: false });
+    const byName = new Map(listing.entries.map((e) => [e.name, e]));
+    expect(byName.get('docs/')).toMatchObject({ directory: true, unsafe: false });
+    expect(byName.get('docs/readme.txt')).toMatchObject({ size: readme.length, directory: false, unsafe: false });
+    expect(byName.get('docs/readme.txt')!.compressed_size).toBeLessThan(readme.length);
+    expect(byName.get('docs/readme.txt')!.modified).toMatch(/^2026-11-28T/);
+    expect(byName.get('中文/说明.txt')).toMatchObject({ size: 6, unsafe: false });
+    expect(byName.get('../evil.txt')).toMatchObject({ unsafe: true });
+    expect(byName.get('/etc/passwd')).toMatchObject({ unsafe: true });
+    expect(diskSnapshot(server)).toEqual(before);
+  });
+
+  it('streams one entry out of a zip, expanded; a slip name is only a name; script-capable types are attachments', async () => {
+    const doc = await entry('/arch/bundle.zip', 'docs/readme.txt');
+    expect(doc.status).toBe(200);
+    expect(Buffer.from(doc.bytes)).toEqual(readme);
+    expect(doc.headers.get('content-type')).toContain('text/plain');
+
+    const slip = await entry('/arch/bundle.zip', '../evil.txt', '&download=1');
+    expect(slip.status).toBe(200);
+    expect(Buffer.from(slip.bytes).toString()).toBe('slip');
+    expect(slip.headers.get('content-disposition')).toContain('attachment');
+    expect(slip.headers.get('content-disposition')).toContain('evil.txt');
+
+    const html = await entry('/arch/bundle.zip', 'page.html');
+    expect(html.headers.get('content-disposition')).toContain('attachment');
+    expect(html.headers.get('content-security-policy')).toContain('sandbox');
+    expect(html.headers.get('content-type')).not.toContain('text/html');
+  });
+
+  it('refuses an entry whose expanded size is over the limit, before reading it', async () => {
+    const bomb = await entry('/arch/bundle.zip', 'bomb.bin');
+    expect(bomb.status).toBe(400);
+    expect(Buffer.from(bomb.bytes).toString()).toContain('more than');
+  });
+
+  it('lists a .tar.gz and streams an entry from it', async () => {
+    const res = await list('/arch/photos.tar.gz');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ format: 'tar.gz', total_entries: 3, truncated: false });
+    expect(res.body.data!.entries.map((e) => [e.name, e.directory, e.unsafe])).toEqual([
+      ['photos/', true, false],
+      ['photos/a.txt', false, false],
+      ['../up.txt', false, true],
+    ]);
+    const a = await entry('/arch/photos.tar.gz', 'photos/a.txt');
+    expect(a.status).toBe(200);
+    expect(Buffer.from(a.bytes).toString()).toBe('aaa');
+  });
+
+  it('stops a long listing at the limit and says how many there are', async () => {
+    const res = await list('/arch/many.zip');
+    expect(res.status).toBe(200);
+    expect(res.body.data!.entries).toHaveLength(ARCHIVE_LIMITS.maxListedEntries);
+    expect(res.body.data).toMatchObject({ truncated: true, total_entries: ARCHIVE_LIMITS.maxListedEntries + 5 });
+  });
+
+  it('answers clear errors for bad input and callers without the right', async () => {
+    expect((await list('/arch/broken.zip')).status).toBe(400);
+    expect((await list('/arch/notes.txt')).status).toBe(400);
+    expect((await list('/arch')).status).toBe(400);
+    expect((await list('/arch/missing.zip')).status).toBe(404);
+    expect((await entry('/arch/bundle.zip', 'no/such.txt')).status).toBe(404);
+    expect((await entry('/arch/bundle.zip', 'docs/')).status).toBe(400);
+    expect((await server.call('GET', '/api/fs/archive?path=/arch/bundle.zip')).status).toBe(401);
+    expect((await server.call('GET', '/api/fs/archive', { token })).status).toBe(400);
+    const textKey = await createApiKey(server, token, { name: 'no-mounts', permissions: Permission.TEXT });
+    expect((await list('/arch/bundle.zip', { apiKey: textKey.key })).status).toBe(403);
+  });
+});
