@@ -17,12 +17,17 @@ import { normalizePath } from '../storage/paths.js';
 import {
   isStorageError,
   type Entry,
+  type MultipartCapability,
+  type PresignOptions,
   type ReadOptions,
   type ReadResult,
   type StorageDriver,
   type WriteBody,
   type WriteOptions,
 } from '../storage/types.js';
+import { VfsCapabilities } from './capabilities.js';
+import { VfsCopier, type VfsCopyOptions, type VfsCopyResult } from './copy.js';
+import { driverOf, withDriver } from './drivers.js';
 import { ListingCache } from './listingCache.js';
 import { driverPathOf, hasMountBelow, longestMount, mountFolders } from './mountTable.js';
 import type {
@@ -212,10 +217,11 @@ export class Vfs {
    */
   private async assertRealInScope(principal: Principal, resolved: Resolved): Promise<void> {
     const base = this.confinedTo(principal);
-    if (base === undefined || !resolved.driver.realPath) return;
+    const driver = driverOf(resolved);
+    if (base === undefined || !driver.realPath) return;
     let real: string;
     try {
-      real = await resolved.driver.realPath(resolved.driverPath);
+      real = await driver.realPath(resolved.driverPath);
     } catch (error) {
       throw storageToAppError(error);
     }
@@ -259,7 +265,7 @@ export class Vfs {
       const shares = await this.deps.shareObjects.at(mount.storage_config_id, [driverPath]);
       if (shares.has(driverPath)) throw AppError.notFound(`${path} does not exist`);
     }
-    const resolved = { path, mount, driver, driverPath };
+    const resolved = withDriver({ path, mount, driverPath }, driver);
     await this.assertRealInScope(principal, resolved);
     return resolved;
   }
@@ -308,9 +314,10 @@ export class Vfs {
    * index under the link's path (a key searching its base path would find the names of the link's target).
    */
   private async reachedDirectly(resolved: Resolved): Promise<boolean> {
-    if (!resolved.driver.realPath || this.listedListeners.size === 0) return true;
+    const driver = driverOf(resolved);
+    if (!driver.realPath || this.listedListeners.size === 0) return true;
     try {
-      return (await resolved.driver.realPath(resolved.driverPath)) === resolved.driverPath;
+      return (await driver.realPath(resolved.driverPath)) === resolved.driverPath;
     } catch {
       return false;
     }
@@ -368,7 +375,8 @@ export class Vfs {
   }
 
   private async driverEntries(resolved: Resolved, refresh: boolean): Promise<{ entries: Entry[]; cached: boolean }> {
-    const { mount, driver, driverPath } = resolved;
+    const { mount, driverPath } = resolved;
+    const driver = driverOf(resolved);
     if (!refresh) {
       const hit = this.cache.get(mount.id, driverPath);
       if (hit) return { entries: hit, cached: true };
@@ -485,7 +493,7 @@ export class Vfs {
     }
     const resolved = await this.resolveAuthorized(path, principal);
     try {
-      return this.toEntry(mount, parentVirtualPath(path), await resolved.driver.stat(resolved.driverPath));
+      return this.toEntry(mount, parentVirtualPath(path), await driverOf(resolved).stat(resolved.driverPath));
     } catch (error) {
       if (isStorageError(error, 'not_found') && hasMountBelow(mounts, path)) {
         return { name, path, isDir: true, size: 0, isMount: true };
@@ -502,7 +510,7 @@ export class Vfs {
   ): Promise<{ resolved: Resolved; result: ReadResult }> {
     const resolved = await this.resolveInside(principal, input, Permission.MOUNT_VIEW);
     try {
-      return { resolved, result: await resolved.driver.read(resolved.driverPath, options) };
+      return { resolved, result: await driverOf(resolved).read(resolved.driverPath, options) };
     } catch (error) {
       throw storageToAppError(error, 'file');
     }
@@ -521,7 +529,7 @@ export class Vfs {
       dir = dir.slice(0, dir.lastIndexOf('/'));
       let entry: Entry;
       try {
-        entry = await resolved.driver.stat(dir);
+        entry = await driverOf(resolved).stat(dir);
       } catch (error) {
         if (isStorageError(error, 'not_found')) continue;
         throw storageToAppError(error, 'folder');
@@ -583,7 +591,7 @@ export class Vfs {
       limit === undefined ? options.maxBytes : Math.min(limit.maxBytes, options.maxBytes ?? Number.POSITIVE_INFINITY);
     let entry: Entry;
     try {
-      entry = await resolved.driver.write(resolved.driverPath, body, {
+      entry = await driverOf(resolved).write(resolved.driverPath, body, {
         ...options,
         ...(maxBytes !== undefined ? { maxBytes } : {}),
       });
@@ -603,7 +611,7 @@ export class Vfs {
     await this.guardWrite(principal, resolved.path, { membership: true });
     await this.assertParentsAreFolders(resolved);
     try {
-      await resolved.driver.mkdir(resolved.driverPath);
+      await driverOf(resolved).mkdir(resolved.driverPath);
     } catch (error) {
       if (isStorageError(error, 'exists')) throw AppError.conflict(`a file named ${resolved.path} already exists`);
       throw storageToAppError(error, 'folder');
@@ -628,7 +636,7 @@ export class Vfs {
     for (const [i, input] of inputs.entries()) {
       const resolved = await this.resolveInside(principal, input, Permission.MOUNT_DELETE, `paths.${i}`);
       try {
-        await resolved.driver.stat(resolved.driverPath);
+        await driverOf(resolved).stat(resolved.driverPath);
       } catch (error) {
         throw storageToAppError(error, `path ${resolved.path}`);
       }
@@ -639,7 +647,7 @@ export class Vfs {
     const removed: string[] = [];
     for (const target of targets) {
       try {
-        await target.driver.remove(target.driverPath, { recursive: true });
+        await driverOf(target).remove(target.driverPath, { recursive: true });
       } catch (error) {
         if (!isStorageError(error, 'not_found')) throw storageToAppError(error, `path ${target.path}`);
       }
@@ -671,7 +679,7 @@ export class Vfs {
       ]);
     }
     try {
-      await from.driver.move(from.driverPath, to.driverPath, { overwrite: false });
+      await driverOf(from).move(from.driverPath, to.driverPath, { overwrite: false });
     } catch (error) {
       if (isStorageError(error, 'exists')) throw AppError.conflict(`${to.path} already exists`);
       if (isStorageError(error, 'not_found')) throw AppError.notFound(`${from.path} does not exist`);
@@ -679,6 +687,54 @@ export class Vfs {
     }
     this.emit({ type: 'move', mountId: from.mount.id, path: from.path, toPath: to.path });
     return this.stat(principal, to.path, Permission.MOUNT_RENAME);
+  }
+
+  // ---- copies and capabilities (copy.ts, capabilities.ts): the only door to what a storage can do ----------
+
+  private readonly copier = new VfsCopier(this);
+  private readonly capabilities = new VfsCapabilities(this);
+
+  /** Copies a file or folder, by the storage itself when both ends are one storage config, else streamed. */
+  copy(principal: Principal, from: string, to: string, options?: VfsCopyOptions): Promise<VfsCopyResult> {
+    return this.copier.copy(principal, from, to, options);
+  }
+
+  /** Moves a file or folder (the storage's own move within a mount, else a copy and a removal). */
+  move(principal: Principal, from: string, to: string, options?: { overwrite?: 'fail' | 'replace' }): Promise<void> {
+    return this.copier.move(principal, from, to, options);
+  }
+
+  /** 403 when a copy or move from `from` to `to` would land on, in or above its source. */
+  assertApart(from: string, to: string): Promise<void> {
+    return this.copier.assertApart(from, to);
+  }
+
+  canPresign(resolved: Resolved): boolean {
+    return this.capabilities.canPresign(resolved);
+  }
+
+  /** A presigned GET / PUT URL, or undefined when the storage cannot presign; throws its StorageError. */
+  presign(resolved: Resolved, op: 'get' | 'put', ttl: number, options?: PresignOptions): Promise<string | undefined> {
+    return this.capabilities.presign(resolved, op, ttl, options);
+  }
+
+  multipart(resolved: Resolved): MultipartCapability | undefined {
+    return this.capabilities.multipart(resolved);
+  }
+
+  /** Sets a file's time where the storage can (answers the announced entry), else undefined. */
+  setModified(resolved: Resolved, at: Date): Promise<VfsEntry | undefined> {
+    return this.capabilities.setModified(resolved, at);
+  }
+
+  /** The entry stored at a resolved path (an upload made around the server), or undefined. */
+  stored(resolved: Resolved): Promise<Entry | undefined> {
+    return this.capabilities.stored(resolved);
+  }
+
+  /** Removes a file an upload left that is not kept (errors ignored) and announces the removal. */
+  discard(resolved: Resolved): Promise<void> {
+    return this.capabilities.discard(resolved);
   }
 
   // ---- changes -----------------------------------------------------------------------------------------
