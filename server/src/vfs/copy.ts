@@ -103,7 +103,7 @@ export class VfsCopier {
       return { bytes: await this.file(from, to, source.size, run) };
     }
     if (!tree) {
-      await this.folder(to);
+      await this.vfs.mkdirAt(to);
       return { bytes: 0 };
     }
     if (this.sameStorage(from, to)) {
@@ -197,39 +197,20 @@ export class VfsCopier {
     }
   }
 
-  /** A folder alone (an existing folder is fine; a mount's root is there already). */
-  private async folder(to: Resolved): Promise<void> {
-    try {
-      if (to.driverPath !== '') await driverOf(to).mkdir(to.driverPath);
-    } catch (error) {
-      if (isStorageError(error, 'exists')) throw AppError.conflict(`a file named ${to.path} already exists`);
-      throw storageToAppError(error, 'folder');
-    }
-    const entry: VfsEntry = {
-      name: to.path.slice(to.path.lastIndexOf('/') + 1),
-      path: to.path,
-      isDir: true,
-      size: 0,
-      lastModified: new Date().toISOString(),
-      mountId: to.mount.id,
-    };
-    this.vfs.emit({ type: 'mkdir', mountId: to.mount.id, path: to.path, entry });
-  }
-
   /**
    * A folder across storages. The whole tree is walked (and bounded) before anything is copied: what is copied
    * is the source as it was, whatever the copy adds on the way, and a tree past the limits leaves nothing behind.
    */
   private async streamTree(principal: Principal, from: Resolved, to: Resolved, run: Run): Promise<number> {
     const below = await this.walk(principal, from.path);
-    await this.folder(to);
+    await this.vfs.mkdirAt(to);
     let bytes = 0;
     for (const entry of below) {
       run.signal?.throwIfAborted();
       const target = joinVirtualPath(to.path, entry.path.slice(from.path.length + 1));
       const into = await this.vfs.resolveWrite(principal, target, 'destination', { needed: Permission.MOUNT_COPY });
       if (entry.isDir) {
-        await this.folder(into);
+        await this.vfs.mkdirAt(into);
         continue;
       }
       const child = await this.vfs.resolve(principal, entry.path, Permission.MOUNT_COPY);
