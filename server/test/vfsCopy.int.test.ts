@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BatchCopyResult, TaskView } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { StorageError } from '../src/storage/types.js';
 import { driverOf } from '../src/vfs/drivers.js';
 import { SYSTEM_ADMIN, putFile, readFile, waitForTask } from './support/fsTree.js';
 import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
@@ -109,6 +110,22 @@ describe.each(dbTargets)('one copy engine for REST copy tasks and WebDAV on %s',
     expect(task!.type).toBe('copy');
     expect(task!.status).toBe('completed');
     expect(task!.subject).toEqual({ source: '/one/src', target: '/deep/two/dav-tree', count: 1 });
+  });
+
+  it('answers a WebDAV folder COPY that failed in its task with the failure itself; the task shows it failed', async () => {
+    const resolved = await server.built.services.vfs.resolve(SYSTEM_ADMIN, '/one/src', 0);
+    const copy = vi.spyOn(driverOf(resolved), 'copy').mockRejectedValue(new StorageError('quota', 'disk full'));
+    let res: Response;
+    try {
+      res = await dav('COPY', '/dav/one/src', { destination: `${server.url}/dav/one/full-tree` });
+    } finally {
+      copy.mockRestore();
+    }
+    expect(res.status).toBe(507);
+    const list = await server.call<{ items: TaskView[] }>('GET', '/api/fs/tasks?limit=200', { token });
+    const task = list.body.data!.items.find((t) => t.subject?.target === '/one/full-tree');
+    expect(task?.status).toBe('failed');
+    expect(task?.retryable).toBe(true);
   });
 
   it('answers a WebDAV MOVE of a folder and a COPY over a folder as before, through tasks', async () => {

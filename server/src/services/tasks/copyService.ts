@@ -202,7 +202,8 @@ export class CopyService implements TaskExecutor {
           overwrite: options.overwrite,
           subject: { source: from, target: to, count: 1 },
         },
-        items: [{ source: from, target: to, isDir: true, size: 0 }],
+        // Counted as one file: the task fails when the tree does (folder items never fail a task).
+        items: [{ source: from, target: to, isDir: false, size: 0 }],
       });
       const row = await this.deps.tasks.finished(id);
       const error = this.waiting.get(id);
