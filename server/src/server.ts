@@ -2,7 +2,6 @@ import { DavRepository } from './repositories/davRepository.js';
 import { DavAuth } from './services/webdav/davAuth.js';
 import { DavLocks } from './services/webdav/davLocks.js';
 import { WebdavService } from './services/webdav/webdavService.js';
-import { VfsTransfer } from './vfs/transfer.js';
 import { readFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -308,9 +307,21 @@ function buildServices(
     clock,
     logger,
   });
+  const taskRows = new TaskRepository(db, database.dialect);
+  const tasks = new TaskService({
+    tasks: taskRows,
+    clock,
+    logger,
+    runnerId: cluster.instanceId,
+    leaseMs: config.taskLeaseMs,
+    singleInstance: database.dialect === 'sqlite',
+    // A task claimed from the database (its instance died) runs as the admin or key that started it.
+    principalOf: principalOfCreator,
+  });
+  const copies = new CopyService({ vfs, tasks });
   const webdav = new WebdavService({
     vfs,
-    transfer: new VfsTransfer(vfs),
+    copies,
     fs,
     settings,
     repo: davRepository,
@@ -353,17 +364,6 @@ function buildServices(
     logger,
   });
   const multipartUploads = new MultipartUploadService({ sessions, uploads: fileUploads, direct: directUploads });
-  const taskRows = new TaskRepository(db, database.dialect);
-  const tasks = new TaskService({
-    tasks: taskRows,
-    clock,
-    logger,
-    runnerId: cluster.instanceId,
-    leaseMs: config.taskLeaseMs,
-    singleInstance: database.dialect === 'sqlite',
-    // A task claimed from the database (its instance died) runs as the admin or key that started it.
-    principalOf: principalOfCreator,
-  });
   const urlUploads = new UrlUploadService({
     guard: new SsrfGuard({ allowPrivate: config.allowPrivateUrls }),
     files: fileUploads,
@@ -372,7 +372,6 @@ function buildServices(
     taskRows,
     logger,
   });
-  const copies = new CopyService({ vfs, tasks });
   const zips = new ZipService({ vfs, clock, principalOf: principalOfCreator });
   const search = new SearchService({
     vfs,

@@ -1,6 +1,7 @@
 import type { FsEntryView, FsFileLink, FsListing, StorageConfigView } from '@clipnest/contract';
 import { Permission } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { driverOf } from '../src/vfs/drivers.js';
 import { createS3Config, startS3rver, type S3rverHandle } from './support/fileShares.js';
 import { bucketSnapshot, diskSnapshot, fsRaw, fsUpload, type Auth } from './support/fsApi.js';
 import { dbTargets, expectEnvelope, startTestServer, type TestServer } from './support/harness.js';
@@ -231,7 +232,7 @@ describe.each(dbTargets)('fs API on %s', (target) => {
         `${base}/cache/b.txt`,
         Permission.MOUNT_UPLOAD,
       );
-      await resolved.driver.write(resolved.driverPath, new Blob(['b']).stream());
+      await driverOf(resolved).write(resolved.driverPath, new Blob(['b']).stream());
       expect((await list(`${base}/cache`)).body.data?.items.map((i) => i.name)).toEqual(['a.txt']);
       const fresh = await list(`${base}/cache`, admin, '&refresh=true');
       expect(fresh.body.data?.items.map((i) => i.name)).toEqual(['a.txt', 'b.txt']);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Permission, type SearchResult } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LISTING_REINDEX_MS } from '../src/services/search/searchService.js';
+import { driverOf } from '../src/vfs/drivers.js';
 import { startS3rver, type S3rverHandle } from './support/fileShares.js';
 import { SYSTEM_ADMIN, mountBoth, putFile } from './support/fsTree.js';
 import { dbTargets, expectEnvelope, startTestServer, type TestServer } from './support/harness.js';
@@ -134,7 +135,7 @@ describe.each(dbTargets)('search on %s', (target) => {
       const s3Folder = await vfs.resolve(SYSTEM_ADMIN, '/s3/direct', Permission.MOUNT_VIEW);
       for (let i = 0; i < 30; i++) {
         const body = new Blob([new TextEncoder().encode('y')]).stream();
-        await s3Folder.driver.write(`${s3Folder.driverPath}/listed-s3-${i}.txt`, body);
+        await driverOf(s3Folder).write(`${s3Folder.driverPath}/listed-s3-${i}.txt`, body);
       }
       expect((await search({ q: 'listed-' })).body.data?.items).toEqual([]);
 

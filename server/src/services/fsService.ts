@@ -343,14 +343,13 @@ export class FsService {
     const mimetype = mimetypeOf(entry.name, entry.contentType);
     const policy = servingPolicy(mimetype);
     const disposition: ContentMode = options.forceDownload || !policy.inline ? 'attachment' : 'inline';
-    const { driver } = resolved;
-    if (driver.presign && !resolved.mount.web_proxy) {
+    if (!resolved.mount.web_proxy) {
       try {
-        const url = await driver.presign(resolved.driverPath, 'get', ttl, {
+        const url = await this.deps.vfs.presign(resolved, 'get', ttl, {
           contentDisposition: this.deps.contentDisposition(disposition, entry.name),
           contentType: disposition === 'inline' ? policy.contentType : mimetype,
         });
-        return { url, type: 'presigned', expires_at: new Date(expiresAt * 1000).toISOString() };
+        if (url !== undefined) return { url, type: 'presigned', expires_at: new Date(expiresAt * 1000).toISOString() };
       } catch (error) {
         if (!isStorageError(error, 'unsupported')) throw storageToAppError(error);
       }

@@ -102,7 +102,7 @@ export class FsUploadService {
     input: { path: string; fileName?: string; contentType?: string; fileSize: number },
   ): Promise<FsPresignResult> {
     const resolved = await this.target(principal, input.path, input.fileName, input.fileSize);
-    if (!resolved.driver.presign) {
+    if (!this.deps.vfs.canPresign(resolved)) {
       throw AppError.validation(
         'failed to get presigned URL: this storage takes no direct uploads (local storage); use /api/fs/upload or multipart',
       );
@@ -111,15 +111,14 @@ export class FsUploadService {
     // As the share uploads do: a short life (minutes, never the mount's days-long link expiry), and the length
     // and type signed, so S3 refuses other bytes than announced; the commit is accepted once.
     const ttl = putUrlTtl(input.fileSize, resolved.mount.sign_expires ?? DEFAULT_PUT_TTL_S);
-    let url: string;
+    let url: string | undefined;
     try {
-      url = await resolved.driver.presign(resolved.driverPath, 'put', ttl, {
-        contentType,
-        contentLength: input.fileSize,
-      });
+      url = await this.deps.vfs.presign(resolved, 'put', ttl, { contentType, contentLength: input.fileSize });
     } catch (error) {
       throw failed('failed to get presigned URL', error);
     }
+    if (url === undefined)
+      throw AppError.validation('failed to get presigned URL: this storage takes no direct uploads');
     await this.recordSession(principal, resolved, 'fs-presign', { size: input.fileSize, mimetype: contentType });
     return { presignedUrl: url, targetPath: resolved.path, contentType, expires_in: ttl };
   }
@@ -151,19 +150,13 @@ export class FsUploadService {
         `fileSize ${input.fileSize} differs from the ${session.size} bytes announced at presign`,
       );
     }
-    let entry: Entry;
-    try {
-      entry = await resolved.driver.stat(resolved.driverPath);
-    } catch (error) {
-      if (isStorageError(error, 'not_found')) {
-        throw AppError.validation('the uploaded object was not found in the storage: upload it before committing');
-      }
-      throw storageToAppError(error);
+    const entry = await this.deps.vfs.stored(resolved);
+    if (!entry) {
+      throw AppError.validation('the uploaded object was not found in the storage: upload it before committing');
     }
     if (entry.isDir) throw AppError.validation(`${resolved.path} is a folder`);
     if (entry.size !== session.size) {
-      await resolved.driver.remove(resolved.driverPath).catch(() => undefined);
-      this.deps.vfs.emit({ type: 'remove', mountId: resolved.mount.id, path: resolved.path });
+      await this.deps.vfs.discard(resolved);
       throw AppError.validation(
         `the stored object has ${entry.size} bytes, but ${session.size} were announced: it was removed, upload it again`,
       );
@@ -179,7 +172,7 @@ export class FsUploadService {
   }
 
   private multipartOf(resolved: Resolved): MultipartCapability {
-    const mp = resolved.driver.multipart;
+    const mp = this.deps.vfs.multipart(resolved);
     if (!mp) throw AppError.validation('multipart init failed: this storage does not support multipart uploads');
     return mp;
   }
@@ -302,7 +295,7 @@ export class FsUploadService {
     // The size announced at init passed the write limit; more bytes than that are not kept.
     const session = await this.deps.sessions.findByUploadId(resolved.mount.storage_config_id, input.uploadId);
     if (session && entry.size > session.size) {
-      await resolved.driver.remove(resolved.driverPath).catch(() => undefined);
+      await this.deps.vfs.discard(resolved);
       await this.dropSession(resolved, input.uploadId);
       const limit = await this.deps.vfs.checkWrite(resolved);
       throw (

@@ -3,6 +3,7 @@
 // a folder `b` in `/a`'s listing.
 import { isPathWithin } from '@clipnest/contract';
 import type { MountsTable } from '../db/schema.js';
+import { normalizePath } from '../storage/paths.js';
 import type { MountRecord, VfsEntry } from './types.js';
 
 /** A `mounts` row (0/1 flags) as the tree works with it. */
@@ -75,4 +76,35 @@ export function mountFolders(mounts: readonly MountRecord[], dir: string): VfsEn
 /** true when some mount lies strictly below `dir` (so `dir` exists as a folder of the tree). */
 export function hasMountBelow(mounts: readonly MountRecord[], dir: string): boolean {
   return mounts.some((m) => m.path !== dir && isPathWithin(m.path, dir));
+}
+
+/**
+ * How two paths relate where their bytes live: 'same' (one object), 'inside' (`a` lies below `b`), 'contains'
+ * (`b` lies below `a`), or undefined. Two mounts of one storage config are one tree: `/m1/x` and `/m2/x` name
+ * the same object when both mounts serve that config.
+ */
+export function relationOf(
+  mounts: readonly MountRecord[],
+  a: string,
+  b: string,
+): 'same' | 'inside' | 'contains' | undefined {
+  if (a === b) return 'same';
+  if (isPathWithin(a, b)) return 'inside';
+  if (isPathWithin(b, a)) return 'contains';
+  const ma = longestMount(mounts, a);
+  const mb = longestMount(mounts, b);
+  if (!ma || !mb || ma.id === mb.id || ma.storage_config_id !== mb.storage_config_id) return undefined;
+  let da: string;
+  let db: string;
+  try {
+    da = normalizePath(driverPathOf(ma, a));
+    db = normalizePath(driverPathOf(mb, b));
+  } catch {
+    return undefined;
+  }
+  const within = (x: string, y: string) => y === '' || x === y || x.startsWith(`${y}/`);
+  if (da === db) return 'same';
+  if (within(da, db)) return 'inside';
+  if (within(db, da)) return 'contains';
+  return undefined;
 }

@@ -2,7 +2,7 @@
 // WebDAV build on them.
 import type { MountView } from '@clipnest/contract';
 import type { Principal } from '../services/principal.js';
-import type { Entry, StorageDriver } from '../storage/types.js';
+import type { Entry } from '../storage/types.js';
 
 /** A mount point as the tree works with it: a `mounts` row with real booleans, the same shape the API answers. */
 export type MountRecord = MountView;
@@ -26,12 +26,14 @@ export interface VfsEntry {
   isLink?: boolean;
 }
 
-/** A virtual path resolved to the storage that holds it. */
+/**
+ * A virtual path resolved to the storage that holds it. The driver stays inside the vfs (drivers.ts): callers
+ * ask the vfs for what a storage can do (copy, presign, multipart, setModified).
+ */
 export interface Resolved {
   /** Normalised virtual path. */
   path: string;
   mount: MountRecord;
-  driver: StorageDriver;
   /** Path inside the driver ('' = the mount's root). */
   driverPath: string;
 }

@@ -17,14 +17,20 @@ import { normalizePath } from '../storage/paths.js';
 import {
   isStorageError,
   type Entry,
+  type MultipartCapability,
+  type PresignOptions,
   type ReadOptions,
   type ReadResult,
-  type StorageDriver,
   type WriteBody,
   type WriteOptions,
 } from '../storage/types.js';
+import { VfsCapabilities } from './capabilities.js';
+import type { VfsDeps, WriteLimit } from './deps.js';
+import { VfsCopier, type VfsCopyOptions, type VfsCopyResult } from './copy.js';
+import { driverOf, withDriver } from './drivers.js';
 import { ListingCache } from './listingCache.js';
-import { driverPathOf, hasMountBelow, longestMount, mountFolders } from './mountTable.js';
+import { driverPathOf, hasMountBelow, longestMount, mountFolders, relationOf } from './mountTable.js';
+import { assertRealInScope, visibleEntries } from './scope.js';
 import type {
   MountRecord,
   Resolved,
@@ -38,44 +44,7 @@ import type {
   VfsListOptions,
 } from './types.js';
 
-export interface VfsDeps {
-  /** Every mount (active or not), in display order. */
-  loadMounts(): Promise<MountRecord[]>;
-  /** The driver of a storage config (`registry.driverFor(config)`); throws AppError when the config is gone. */
-  driverFor(storageConfigId: string): Promise<StorageDriver>;
-  /** How long the mount table is kept in memory (default 5 s; mount edits through this instance drop it at once). */
-  mountsTtlMs?: number;
-  now?: () => number;
-  /** Called after this instance changed a mount (tells the other instances to reload their table). */
-  onMountsChanged?: (mountId?: string) => void;
-  /**
-   * Refuses a write that touches a WebDAV lock (throws the 423), for callers that cannot send lock tokens (the fs
-   * API, tasks). `membership`: the write adds or removes a member of the parent folder; `tree`: it changes
-   * everything below the path. Skipped for principals marked `locksChecked` (WebDAV, which checks with tokens).
-   */
-  writeGuard?: (path: string, scope: { membership?: boolean; tree?: boolean }) => Promise<void>;
-  /**
-   * File shares' own objects stored outside the share area (before it existed, or imported in place): a
-   * mount never reads, lists, moves, copies or deletes them. New share objects live in SHARE_AREA, which no
-   * mount path can name.
-   */
-  shareObjects?: {
-    at(storageConfigId: string, driverPaths: readonly string[]): Promise<Set<string>>;
-    below(storageConfigId: string, driverDir: string): Promise<boolean>;
-  };
-  /**
-   * The limit of a write into a resolved path (the max upload size setting, the storage config's remaining
-   * total_capacity), or undefined for none. Every write path asks it through checkWrite (write, presign,
-   * multipart, copies): one check, one 413 in the spec's words.
-   */
-  writeLimit?: (resolved: Resolved) => Promise<WriteLimit | undefined>;
-}
-
-/** How many bytes a write may have, and the 413 for one that has more. */
-export interface WriteLimit {
-  maxBytes: number;
-  tooLarge(bytes: number, atLeast: boolean): AppError;
-}
+export type { VfsDeps, WriteLimit } from './deps.js';
 
 /** Pages gathered per driver call while filling the listing cache. */
 const DRIVER_PAGE = 1000;
@@ -193,52 +162,6 @@ export class Vfs {
     return this.resolveAuthorized(path, principal);
   }
 
-  /** The base path a key is confined to, or undefined when nothing needs checking (the admin, a key at `/`). */
-  private confinedTo(principal: Principal): string | undefined {
-    if (principal.type === 'admin') return undefined;
-    const base = principal.basicPath || '/';
-    return base === '/' ? undefined : base;
-  }
-
-  /** The virtual path of a driver path of a mount. */
-  private virtualOf(mount: MountRecord, driverPath: string): string {
-    return driverPath === '' ? mount.path : joinVirtualPath(mount.path, driverPath);
-  }
-
-  /**
-   * A key's base path is checked on where a path really lands, not only on how it is spelled: a symbolic
-   * link inside one storage (`team/lnk -> ../secret`) must not take a key based at `/local/team` to
-   * `/local/secret`. 403 when the real location is outside the base path (drivers without links skip this).
-   */
-  private async assertRealInScope(principal: Principal, resolved: Resolved): Promise<void> {
-    const base = this.confinedTo(principal);
-    if (base === undefined || !resolved.driver.realPath) return;
-    let real: string;
-    try {
-      real = await resolved.driver.realPath(resolved.driverPath);
-    } catch (error) {
-      throw storageToAppError(error);
-    }
-    if (real === resolved.driverPath) return;
-    if (!isPathWithin(this.virtualOf(resolved.mount, real), base)) {
-      throw AppError.forbidden(`no permission for this path: ${resolved.path} is a link leading outside ${base}`);
-    }
-  }
-
-  /** Listed entries a key may see: links whose target is outside its base path are left out. */
-  private visibleEntries(principal: Principal, mount: MountRecord, entries: readonly Entry[]): readonly Entry[] {
-    const base = this.confinedTo(principal);
-    if (base === undefined) return entries;
-    let out: Entry[] | undefined;
-    for (let i = 0; i < entries.length; i++) {
-      const e = entries[i]!;
-      const hidden = e.linkTarget !== undefined && !isPathWithin(this.virtualOf(mount, e.linkTarget), base);
-      if (hidden && !out) out = entries.slice(0, i);
-      else if (!hidden && out) out.push(e);
-    }
-    return out ?? entries;
-  }
-
   private async resolveAuthorized(path: string, principal: Principal): Promise<Resolved> {
     const mounts = await this.activeMounts();
     const mount = longestMount(mounts, path);
@@ -259,8 +182,8 @@ export class Vfs {
       const shares = await this.deps.shareObjects.at(mount.storage_config_id, [driverPath]);
       if (shares.has(driverPath)) throw AppError.notFound(`${path} does not exist`);
     }
-    const resolved = { path, mount, driver, driverPath };
-    await this.assertRealInScope(principal, resolved);
+    const resolved = withDriver({ path, mount, driverPath }, driver);
+    await assertRealInScope(principal, resolved);
     return resolved;
   }
 
@@ -308,9 +231,10 @@ export class Vfs {
    * index under the link's path (a key searching its base path would find the names of the link's target).
    */
   private async reachedDirectly(resolved: Resolved): Promise<boolean> {
-    if (!resolved.driver.realPath || this.listedListeners.size === 0) return true;
+    const driver = driverOf(resolved);
+    if (!driver.realPath || this.listedListeners.size === 0) return true;
     try {
-      return (await resolved.driver.realPath(resolved.driverPath)) === resolved.driverPath;
+      return (await driver.realPath(resolved.driverPath)) === resolved.driverPath;
     } catch {
       return false;
     }
@@ -327,26 +251,7 @@ export class Vfs {
    * config are one tree: `/m1/x` and `/m2/x` name the same object when both mounts serve that config.
    */
   async relation(a: string, b: string): Promise<'same' | 'inside' | 'contains' | undefined> {
-    if (a === b) return 'same';
-    if (isPathWithin(a, b)) return 'inside';
-    if (isPathWithin(b, a)) return 'contains';
-    const mounts = await this.activeMounts();
-    const ma = longestMount(mounts, a);
-    const mb = longestMount(mounts, b);
-    if (!ma || !mb || ma.id === mb.id || ma.storage_config_id !== mb.storage_config_id) return undefined;
-    let da: string;
-    let db: string;
-    try {
-      da = normalizePath(driverPathOf(ma, a));
-      db = normalizePath(driverPathOf(mb, b));
-    } catch {
-      return undefined;
-    }
-    const within = (x: string, y: string) => y === '' || x === y || x.startsWith(`${y}/`);
-    if (da === db) return 'same';
-    if (within(da, db)) return 'inside';
-    if (within(db, da)) return 'contains';
-    return undefined;
+    return relationOf(await this.activeMounts(), a, b);
   }
 
   // ---- reads -------------------------------------------------------------------------------------------
@@ -368,7 +273,8 @@ export class Vfs {
   }
 
   private async driverEntries(resolved: Resolved, refresh: boolean): Promise<{ entries: Entry[]; cached: boolean }> {
-    const { mount, driver, driverPath } = resolved;
+    const { mount, driverPath } = resolved;
+    const driver = driverOf(resolved);
     if (!refresh) {
       const hit = this.cache.get(mount.id, driverPath);
       if (hit) return { entries: hit, cached: true };
@@ -428,7 +334,7 @@ export class Vfs {
         source = listed.entries;
         const shadowed = new Set(folders.map((f) => f.name));
         own = shadowed.size ? listed.entries.filter((e) => !shadowed.has(e.name)) : listed.entries;
-        const visible = this.visibleEntries(principal, resolved.mount, own);
+        const visible = visibleEntries(principal, resolved.mount, own);
         // What this key sees differs from the folder (links left out): no serialised page is shared for it.
         if (visible !== own) source = undefined;
         if (!cached && (await this.reachedDirectly(resolved))) {
@@ -485,7 +391,7 @@ export class Vfs {
     }
     const resolved = await this.resolveAuthorized(path, principal);
     try {
-      return this.toEntry(mount, parentVirtualPath(path), await resolved.driver.stat(resolved.driverPath));
+      return this.toEntry(mount, parentVirtualPath(path), await driverOf(resolved).stat(resolved.driverPath));
     } catch (error) {
       if (isStorageError(error, 'not_found') && hasMountBelow(mounts, path)) {
         return { name, path, isDir: true, size: 0, isMount: true };
@@ -502,7 +408,7 @@ export class Vfs {
   ): Promise<{ resolved: Resolved; result: ReadResult }> {
     const resolved = await this.resolveInside(principal, input, Permission.MOUNT_VIEW);
     try {
-      return { resolved, result: await resolved.driver.read(resolved.driverPath, options) };
+      return { resolved, result: await driverOf(resolved).read(resolved.driverPath, options) };
     } catch (error) {
       throw storageToAppError(error, 'file');
     }
@@ -521,7 +427,7 @@ export class Vfs {
       dir = dir.slice(0, dir.lastIndexOf('/'));
       let entry: Entry;
       try {
-        entry = await resolved.driver.stat(dir);
+        entry = await driverOf(resolved).stat(dir);
       } catch (error) {
         if (isStorageError(error, 'not_found')) continue;
         throw storageToAppError(error, 'folder');
@@ -583,7 +489,7 @@ export class Vfs {
       limit === undefined ? options.maxBytes : Math.min(limit.maxBytes, options.maxBytes ?? Number.POSITIVE_INFINITY);
     let entry: Entry;
     try {
-      entry = await resolved.driver.write(resolved.driverPath, body, {
+      entry = await driverOf(resolved).write(resolved.driverPath, body, {
         ...options,
         ...(maxBytes !== undefined ? { maxBytes } : {}),
       });
@@ -602,8 +508,13 @@ export class Vfs {
     const resolved = await this.resolveInside(principal, input, Permission.MOUNT_UPLOAD);
     await this.guardWrite(principal, resolved.path, { membership: true });
     await this.assertParentsAreFolders(resolved);
+    return this.mkdirAt(resolved);
+  }
+
+  /** Creates a folder at a path resolved for a write (resolveWrite) and announces it; a mount's root is there. */
+  async mkdirAt(resolved: Resolved): Promise<VfsEntry> {
     try {
-      await resolved.driver.mkdir(resolved.driverPath);
+      if (resolved.driverPath !== '') await driverOf(resolved).mkdir(resolved.driverPath);
     } catch (error) {
       if (isStorageError(error, 'exists')) throw AppError.conflict(`a file named ${resolved.path} already exists`);
       throw storageToAppError(error, 'folder');
@@ -628,7 +539,7 @@ export class Vfs {
     for (const [i, input] of inputs.entries()) {
       const resolved = await this.resolveInside(principal, input, Permission.MOUNT_DELETE, `paths.${i}`);
       try {
-        await resolved.driver.stat(resolved.driverPath);
+        await driverOf(resolved).stat(resolved.driverPath);
       } catch (error) {
         throw storageToAppError(error, `path ${resolved.path}`);
       }
@@ -639,7 +550,7 @@ export class Vfs {
     const removed: string[] = [];
     for (const target of targets) {
       try {
-        await target.driver.remove(target.driverPath, { recursive: true });
+        await driverOf(target).remove(target.driverPath, { recursive: true });
       } catch (error) {
         if (!isStorageError(error, 'not_found')) throw storageToAppError(error, `path ${target.path}`);
       }
@@ -671,7 +582,7 @@ export class Vfs {
       ]);
     }
     try {
-      await from.driver.move(from.driverPath, to.driverPath, { overwrite: false });
+      await driverOf(from).move(from.driverPath, to.driverPath, { overwrite: false });
     } catch (error) {
       if (isStorageError(error, 'exists')) throw AppError.conflict(`${to.path} already exists`);
       if (isStorageError(error, 'not_found')) throw AppError.notFound(`${from.path} does not exist`);
@@ -679,6 +590,54 @@ export class Vfs {
     }
     this.emit({ type: 'move', mountId: from.mount.id, path: from.path, toPath: to.path });
     return this.stat(principal, to.path, Permission.MOUNT_RENAME);
+  }
+
+  // ---- copies and capabilities (copy.ts, capabilities.ts): the only door to what a storage can do ----------
+
+  private readonly copier = new VfsCopier(this);
+  private readonly capabilities = new VfsCapabilities(this);
+
+  /** Copies a file or folder, by the storage itself when both ends are one storage config, else streamed. */
+  copy(principal: Principal, from: string, to: string, options?: VfsCopyOptions): Promise<VfsCopyResult> {
+    return this.copier.copy(principal, from, to, options);
+  }
+
+  /** Moves a file or folder (the storage's own move within a mount, else a copy and a removal). */
+  move(principal: Principal, from: string, to: string, options?: { overwrite?: 'fail' | 'replace' }): Promise<void> {
+    return this.copier.move(principal, from, to, options);
+  }
+
+  /** 403 when a copy or move from `from` to `to` would land on, in or above its source. */
+  assertApart(from: string, to: string): Promise<void> {
+    return this.copier.assertApart(from, to);
+  }
+
+  canPresign(resolved: Resolved): boolean {
+    return this.capabilities.canPresign(resolved);
+  }
+
+  /** A presigned GET / PUT URL, or undefined when the storage cannot presign; throws its StorageError. */
+  presign(resolved: Resolved, op: 'get' | 'put', ttl: number, options?: PresignOptions): Promise<string | undefined> {
+    return this.capabilities.presign(resolved, op, ttl, options);
+  }
+
+  multipart(resolved: Resolved): MultipartCapability | undefined {
+    return this.capabilities.multipart(resolved);
+  }
+
+  /** Sets a file's time where the storage can (answers the announced entry), else undefined. */
+  setModified(resolved: Resolved, at: Date): Promise<VfsEntry | undefined> {
+    return this.capabilities.setModified(resolved, at);
+  }
+
+  /** The entry stored at a resolved path (an upload made around the server), or undefined. */
+  stored(resolved: Resolved): Promise<Entry | undefined> {
+    return this.capabilities.stored(resolved);
+  }
+
+  /** Removes a file an upload left that is not kept (errors ignored) and announces the removal. */
+  discard(resolved: Resolved): Promise<void> {
+    return this.capabilities.discard(resolved);
   }
 
   // ---- changes -----------------------------------------------------------------------------------------

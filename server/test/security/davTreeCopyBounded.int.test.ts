@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TREE_COPY_LIMITS } from '../../src/vfs/transfer.js';
+import { TREE_COPY_LIMITS } from '../../src/vfs/copy.js';
 import { diskSnapshot } from '../support/fsApi.js';
 import { ADMIN, dbTargets, startTestServer, type TestServer } from '../support/harness.js';
 import { createMount, mountableLocalConfig, mountedLocalRoot } from '../support/mounts.js';
@@ -17,6 +17,7 @@ describe.each(dbTargets)('tree copies across two mounts of one storage on %s', (
   const admin = basicAuth(ADMIN.username, ADMIN.password);
   const dav = davClient(() => server.url, admin);
   const disk = (rel: string) => path.join(mountedLocalRoot(server), rel);
+  const otherRoot = () => path.join(path.dirname(mountedLocalRoot(server)), 'other-local');
 
   beforeAll(async () => {
     server = await startTestServer(target);
@@ -24,6 +25,13 @@ describe.each(dbTargets)('tree copies across two mounts of one storage on %s', (
     const localId = await mountableLocalConfig(server, token);
     await createMount(server, token, { path: '/one', storage_config_id: localId, webdav_policy: 'native_proxy' });
     await createMount(server, token, { path: '/two', storage_config_id: localId, webdav_policy: 'native_proxy' });
+    // Another storage: a tree copied there streams through the server (one storage copies by itself).
+    const other = await server.call<{ id: string }>('POST', '/api/s3-configs', {
+      token,
+      body: { name: 'Other local', storage_type: 'local', root_path: otherRoot() },
+    });
+    expect(other.status).toBe(201);
+    await createMount(server, token, { path: '/other', storage_config_id: other.body.data!.id });
     expect((await dav('MKCOL', '/dav/one/tree')).status).toBe(201);
     expect((await dav('MKCOL', '/dav/one/tree/inner')).status).toBe(201);
     expect((await dav('PUT', '/dav/one/tree/inner/f.txt', {}, 'data')).status).toBe(201);
@@ -68,10 +76,10 @@ describe.each(dbTargets)('tree copies across two mounts of one storage on %s', (
 
   it(`bounds the depth of a tree copied through the server (${TREE_COPY_LIMITS.maxDepth} levels): 413, nothing written`, async () => {
     const before = diskSnapshot(server);
-    const res = await dav('COPY', '/dav/one/deep', { destination: '/dav/two/deep-copy' });
+    const res = await dav('COPY', '/dav/one/deep', { destination: '/dav/other/deep-copy' });
     expect(res.status).toBe(413);
     expect(await res.text()).toContain(`at most ${TREE_COPY_LIMITS.maxDepth} folders deep`);
-    expect(existsSync(disk('deep-copy'))).toBe(false);
+    expect(existsSync(path.join(otherRoot(), 'deep-copy'))).toBe(false);
     const task = await server.call('POST', '/api/fs/batch-copy', {
       token,
       body: { items: [{ sourcePath: '/one/deep', targetPath: '/two/deep-copy' }] },
@@ -79,6 +87,14 @@ describe.each(dbTargets)('tree copies across two mounts of one storage on %s', (
     expect(task.status).toBe(413);
     expect(task.body.message).toContain(`at most ${TREE_COPY_LIMITS.maxDepth} folders deep`);
     expect(diskSnapshot(server)).toEqual(before);
+  });
+
+  it('copies a tree too deep to stream between two mounts of one storage: the storage copies it itself', async () => {
+    const res = await dav('COPY', '/dav/one/deep', { destination: '/dav/two/deep-copy' });
+    expect(res.status).toBe(201);
+    const deep = Array.from({ length: TREE_COPY_LIMITS.maxDepth + 1 }, (_, i) => `d${i}`).join('/');
+    expect(existsSync(disk(`deep-copy/${deep}/leaf.txt`))).toBe(true);
+    expect((await dav('DELETE', '/dav/two/deep-copy')).status).toBe(204);
   });
 
   it('still copies a tree across the two mounts beside itself', async () => {

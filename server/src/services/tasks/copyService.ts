@@ -11,13 +11,11 @@ import {
 } from '@clipnest/contract';
 import { AppError } from '../../errors.js';
 import type { TaskItemRow } from '../../repositories/taskRepository.js';
-import { isStorageError } from '../../storage/types.js';
-import { TREE_COPY_LIMITS } from '../../vfs/transfer.js';
+import { newId } from '../../lib/ids.js';
+import { TREE_COPY_LIMITS } from '../../vfs/copy.js';
 import type { Vfs } from '../../vfs/vfs.js';
-import type { Resolved, VfsEntry } from '../../vfs/types.js';
+import type { VfsEntry } from '../../vfs/types.js';
 import type { Principal } from '../principal.js';
-import { storageToAppError } from '../storageErrors.js';
-import { metered } from './metered.js';
 import type { NewTaskItem, TaskExecutor, TaskRunContext, TaskService } from './taskService.js';
 import { walkFolder } from './walk.js';
 
@@ -26,6 +24,9 @@ function baseName(path: string): string {
 }
 
 export class CopyService implements TaskExecutor {
+  /** Tasks a WebDAV request waits for (by id), with the error their item failed on. */
+  private readonly waiting = new Map<string, unknown>();
+
   constructor(private readonly deps: { vfs: Vfs; tasks: TaskService }) {
     deps.tasks.register('copy', this);
   }
@@ -140,70 +141,78 @@ export class CopyService implements TaskExecutor {
     return { committed, failed };
   }
 
-  async runItem(ctx: TaskRunContext, item: TaskItemRow): Promise<{ skipped?: boolean }> {
+  /**
+   * One item through the vfs's copy engine (Vfs.copy, the same as WebDAV's): a file, or a folder alone (its
+   * content is items of its own), or a whole tree for a WebDAV COPY / MOVE (`tree`: one item, the request's).
+   */
+  async runItem(ctx: TaskRunContext, item: TaskItemRow): Promise<{ skipped?: boolean; size?: number }> {
     const { vfs } = this.deps;
     const { principal, signal, options, onBytes } = ctx;
-    const source = await vfs.resolve(principal, item.source, Permission.MOUNT_COPY);
-    // Checked again as a write when the item runs (a retry runs with the retrying caller's rights).
-    const target = await vfs.resolveWrite(principal, item.target, 'target', {
-      needed: Permission.MOUNT_COPY,
-      allowMountRoot: item.is_dir === 1,
-    });
-    const mountId = target.mount.id;
+    const tree = options.tree === true;
+    // Existing targets: WebDAV says (fail / replace); REST tasks overwrite files in place unless skipExisting.
+    const overwrite =
+      options.overwrite === 'fail' || options.overwrite === 'replace'
+        ? options.overwrite
+        : options.skipExisting === true
+          ? 'skip'
+          : 'merge';
     try {
-      if (item.is_dir) {
-        if (target.driverPath !== '') await target.driver.mkdir(target.driverPath);
-        vfs.emit({ type: 'mkdir', mountId, path: target.path, entry: this.entryOf(target, true, 0) });
+      if (tree && options.move === true) {
+        await vfs.move(principal, item.source, item.target, {
+          overwrite: overwrite === 'replace' ? 'replace' : 'fail',
+        });
         return {};
       }
-      if (options.skipExisting === true && (await this.exists(target))) return { skipped: true };
-      // Within the write limit of the target storage (max upload size, remaining capacity): 413, nothing written.
-      await vfs.checkWrite(target, item.size);
-      let size = item.size;
-      if (source.mount.storage_config_id === target.mount.storage_config_id && source.driver.copy) {
-        await source.driver.copy(source.driverPath, target.driverPath, { overwrite: true });
-        onBytes(item.size);
-      } else {
-        const read = await source.driver.read(source.driverPath, { signal });
-        size = read.size;
-        await target.driver.write(target.driverPath, metered(read.stream, onBytes), {
-          size: read.size,
-          signal,
-          overwrite: true,
-          ...(read.contentType ? { contentType: read.contentType } : {}),
-        });
-      }
-      vfs.emit({
-        type: 'copy',
-        mountId,
-        path: source.path,
-        toPath: target.path,
-        entry: this.entryOf(target, false, size),
+      const result = await vfs.copy(principal, item.source, item.target, {
+        overwrite,
+        depth: tree ? 'infinity' : '0',
+        signal,
+        onProgress: onBytes,
+        field: 'target',
       });
-      return {};
+      return { ...(result.skipped ? { skipped: true } : {}), ...(tree ? { size: result.bytes } : {}) };
     } catch (error) {
-      throw storageToAppError(error, `file ${item.source}`);
+      // A WebDAV request waiting for its task answers with what failed, status and all.
+      if (this.waiting.has(item.task_id)) this.waiting.set(item.task_id, error);
+      throw error;
     }
   }
 
-  private entryOf(resolved: Resolved, isDir: boolean, size: number): VfsEntry {
-    return {
-      name: baseName(resolved.path),
-      path: resolved.path,
-      isDir,
-      size,
-      lastModified: new Date().toISOString(),
-      mountId: resolved.mount.id,
-    };
-  }
-
-  private async exists(resolved: Resolved): Promise<boolean> {
+  /**
+   * A WebDAV COPY / MOVE of a folder: a copy task of one item (the tree) that shows in the task list, run by the
+   * same engine as REST copy tasks; answers once it ended, throwing what failed as the request would have.
+   */
+  async transferTree(
+    principal: Principal,
+    op: 'copy' | 'move',
+    from: string,
+    to: string,
+    options: { overwrite: 'fail' | 'replace' },
+  ): Promise<void> {
+    const id = newId();
+    this.waiting.set(id, undefined);
     try {
-      await resolved.driver.stat(resolved.driverPath);
-      return true;
-    } catch (error) {
-      if (isStorageError(error, 'not_found')) return false;
-      throw error;
+      await this.deps.tasks.create(principal, {
+        id,
+        type: 'copy',
+        name: `${op} ${baseName(from)} → ${to}`,
+        options: {
+          tree: true,
+          ...(op === 'move' ? { move: true } : {}),
+          overwrite: options.overwrite,
+          subject: { source: from, target: to, count: 1 },
+        },
+        // Counted as one file: the task fails when the tree does (folder items never fail a task).
+        items: [{ source: from, target: to, isDir: false, size: 0 }],
+      });
+      const row = await this.deps.tasks.finished(id);
+      const error = this.waiting.get(id);
+      if (error !== undefined) throw error;
+      if (row.status === 'cancelled') throw AppError.conflict(`the ${op} of ${from} was cancelled`);
+      if (row.status !== 'completed')
+        throw new AppError('INTERNAL', `the ${op} of ${from} failed: ${row.error ?? row.status}`);
+    } finally {
+      this.waiting.delete(id);
     }
   }
 

@@ -283,6 +283,21 @@ export class TaskService {
     await this.running.get(id)?.done;
   }
 
+  /**
+   * Resolves with the task once it ended (completed, partial, failed or cancelled): its run here, else (run by
+   * another instance) its row polled every `pollMs`. For requests that wait for their task (WebDAV COPY / MOVE).
+   */
+  async finished(id: string, pollMs = 200): Promise<TaskRow> {
+    await this.settled(id);
+    for (;;) {
+      const row = await this.deps.tasks.find(id);
+      if (!row) throw AppError.notFound(`task ${id} not found`);
+      if (row.status !== 'pending' && row.status !== 'running') return row;
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+      await this.settled(id);
+    }
+  }
+
   private ownerFilter(principal: Principal): string | undefined {
     return principal.type === 'admin' ? undefined : creatorId(principal);
   }

@@ -5,14 +5,13 @@ import { AppError } from '../../errors.js';
 import type { DavRepository } from '../../repositories/davRepository.js';
 import type { WriteBody } from '../../storage/types.js';
 import { longestMount } from '../../vfs/mountTable.js';
-import type { VfsTransfer } from '../../vfs/transfer.js';
 import type { VfsEntry } from '../../vfs/types.js';
 import type { Vfs } from '../../vfs/vfs.js';
 import type { ContentRequest, ContentResult } from '../fileServingService.js';
 import { etagOf, mimetypeOf, type FsService } from '../fsService.js';
-import { storageToAppError } from '../storageErrors.js';
 import type { Principal } from '../principal.js';
 import type { SettingsService } from '../settingsService.js';
+import type { CopyService } from '../tasks/copyService.js';
 import { StorageSpaceService, type SpaceFigures } from '../storageSpace.js';
 import { requireManage, treePrincipal } from './davAuth.js';
 import { DEFAULT_LOCK_SECONDS, MAX_LOCK_SECONDS, covers, lockIdOf, type DavLocks, type LockScope } from './davLocks.js';
@@ -67,7 +66,8 @@ export class WebdavService {
   constructor(
     private readonly deps: {
       vfs: Vfs;
-      transfer: VfsTransfer;
+      /** Folders are copied and moved as tasks the request waits for (they show in the task list). */
+      copies: Pick<CopyService, 'transferTree'>;
       fs: Pick<FsService, 'content'>;
       settings: Pick<SettingsService, 'get'>;
       repo: DavRepository;
@@ -332,9 +332,9 @@ export class WebdavService {
     if (resource.isDir) return { kind: 'collection', resource };
     if (options.allowRedirect && !options.head) {
       const resolved = await this.deps.vfs.resolve(caller, resource.path, Permission.MOUNT_VIEW);
-      if (resolved.mount.webdav_policy === '302_redirect' && resolved.driver.presign) {
-        const url = await resolved.driver.presign(resolved.driverPath, 'get', REDIRECT_TTL_SECONDS);
-        return { kind: 'redirect', url };
+      if (resolved.mount.webdav_policy === '302_redirect') {
+        const url = await this.deps.vfs.presign(resolved, 'get', REDIRECT_TTL_SECONDS);
+        if (url !== undefined) return { kind: 'redirect', url };
       }
     }
     // The file's own type, as PROPFIND names it; a type that could run script goes as a sandboxed attachment.
@@ -438,13 +438,8 @@ export class WebdavService {
   /** A client's modification time (X-OC-Mtime): on the file where the storage can, else kept beside it. */
   private async setModified(principal: Principal, path: string, entry: VfsEntry, at: Date): Promise<VfsEntry> {
     const resolved = await this.deps.vfs.resolve(treePrincipal(principal), path, Permission.MOUNT_UPLOAD);
-    if (resolved.driver.setModified) {
-      try {
-        return this.deps.vfs.written(resolved, await resolved.driver.setModified(resolved.driverPath, at));
-      } catch (error) {
-        throw storageToAppError(error, 'file');
-      }
-    }
+    const set = await this.deps.vfs.setModified(resolved, at);
+    if (set) return set;
     const value = JSON.stringify({ at: at.toISOString(), etag: entry.etag });
     await this.deps.repo.patchProperties(path, [{ op: 'set', ns: INTERNAL_NS, name: 'mtime', value }]);
     return entry;
@@ -495,28 +490,50 @@ export class WebdavService {
     // Before anything is deleted (issue 34, point 5): a destination that is the source, holds it (an ancestor:
     // overwriting it would delete the source) or lies inside it (a copy into itself), in the tree or in the
     // storage behind two mounts of one config, is refused with 403 (RFC 4918 9.8.5 / 9.9.4, as Apache mod_dav).
-    await this.deps.transfer.assertApart(from, to);
+    await this.deps.vfs.assertApart(from, to);
     if (target && !options.overwrite) throw new AppError('PRECONDITION_FAILED', `${to} exists and Overwrite is F`);
     await this.assertParentFolder(principal, to);
     if (op === 'move') await this.preconditions(principal, from, options, { membership: true, tree: true });
     else await this.assertIf(principal, from, options.ifLists);
     await this.deps.locks.assertCanWrite(principal, to, tokensOf(options.ifLists), { membership: true, tree: true });
-    if (target) {
-      await this.deps.vfs.remove(caller, [to]);
-      await this.deps.repo.removePropertiesTree(to);
-      // The destination's own lock stays on the path (Apache does the same); it was submitted above.
-      await this.deps.locks.replacedAt(to);
+    if (source.isMount) throw AppError.forbidden(`${from} is a mount point: it cannot be copied or moved`);
+    // Overwrite: T replaces the destination (the vfs removes it once the source is checked), F needs none there.
+    const overwrite = target ? 'replace' : 'fail';
+    try {
+      if (
+        source.isDir &&
+        (op === 'copy' ? options.depth === 'infinity' : !(await this.sameMount(caller, source, to)))
+      ) {
+        await this.deps.copies.transferTree(caller, op, from, to, { overwrite });
+      } else if (op === 'copy') {
+        await this.deps.vfs.copy(caller, from, to, { overwrite, depth: options.depth });
+      } else {
+        await this.deps.vfs.move(caller, from, to, { overwrite });
+      }
+    } catch (error) {
+      // A destination replaced before the copy failed takes its dead properties and locks with it.
+      if (target && !(await this.entry(principal, to).catch(() => target))) await this.replaced(to);
+      throw error;
     }
-    if (op === 'copy') {
-      await this.deps.transfer.copy(caller, from, to, { depth: options.depth });
-      await this.deps.repo.copyPropertiesTree(from, to, options.depth === '0');
-    } else {
-      await this.deps.transfer.move(caller, from, to);
-      await this.deps.repo.copyPropertiesTree(from, to, false);
+    if (target) await this.replaced(to);
+    await this.deps.repo.copyPropertiesTree(from, to, op === 'copy' && options.depth === '0');
+    if (op === 'move') {
       await this.deps.repo.removePropertiesTree(from);
       await this.deps.locks.dropTree(from);
     }
     return { created: !target };
+  }
+
+  /** true when `to` lies in the mount holding `entry` (a move there is the storage's own rename). */
+  private async sameMount(caller: Principal, entry: VfsEntry, to: string): Promise<boolean> {
+    const active = (await this.deps.vfs.mounts(caller)).filter((m) => m.is_active);
+    return entry.mountId !== undefined && longestMount(active, to)?.id === entry.mountId;
+  }
+
+  /** The dead properties of a replaced destination go; its own lock stays on the path (Apache does the same). */
+  private async replaced(path: string): Promise<void> {
+    await this.deps.repo.removePropertiesTree(path);
+    await this.deps.locks.replacedAt(path);
   }
 
   /** 403 unless the caller may write over WebDAV at all (checked before a request body is read). */
