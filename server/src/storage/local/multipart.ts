@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import nodePath from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { ascendingParts, checkPartNumber } from '../multipartParts.js';
 import { assertNormalized, RESERVED_PREFIX } from '../paths.js';
 import { ByteMeter, nodeFromWeb } from '../streams.js';
 import {
@@ -108,9 +109,7 @@ export class LocalMultipart implements MultipartCapability {
   ): Promise<UploadedPart> {
     const source = nodeFromWeb(body);
     try {
-      if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > MAX_PARTS) {
-        throw new StorageError('invalid_part', `part number must be 1..${MAX_PARTS}`, { path });
-      }
+      checkPartNumber(path, partNumber, MAX_PARTS);
       const { dir } = await this.meta(path, uploadId);
       const tmp = nodePath.join(dir, tempName());
       const target = this.partFile(dir, partNumber);
@@ -163,12 +162,7 @@ export class LocalMultipart implements MultipartCapability {
     const { dir, meta } = await this.meta(path, uploadId);
     if (parts.length === 0) throw new StorageError('invalid_part', 'no parts given', { path });
     const files: string[] = [];
-    let previous = 0;
-    for (const part of parts) {
-      if (!Number.isInteger(part.partNumber) || part.partNumber <= previous) {
-        throw new StorageError('invalid_part', 'part numbers must ascend', { path });
-      }
-      previous = part.partNumber;
+    for (const part of ascendingParts(parts, path)) {
       const file = this.partFile(dir, part.partNumber);
       const st = await fs.stat(file, { bigint: true }).catch(() => null);
       if (!st) throw new StorageError('invalid_part', `part ${part.partNumber} was not uploaded`, { path });

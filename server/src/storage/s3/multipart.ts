@@ -10,6 +10,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { pipeline, type Readable } from 'node:stream';
+import { ascendingParts, checkPartNumber } from '../multipartParts.js';
 import { assertNormalized } from '../paths.js';
 import { ByteMeter, nodeFromWeb } from '../streams.js';
 import {
@@ -68,9 +69,7 @@ export class S3Multipart implements MultipartCapability {
   }
 
   private checkPartNumber(path: string, partNumber: number): void {
-    if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > this.maxParts) {
-      throw new StorageError('invalid_part', `part number must be 1..${this.maxParts}`, { path });
-    }
+    checkPartNumber(path, partNumber, this.maxParts);
   }
 
   async start(path: string, opts: MultipartStartOptions = {}): Promise<{ uploadId: string }> {
@@ -216,13 +215,8 @@ export class S3Multipart implements MultipartCapability {
     this.check(path, uploadId);
     if (parts.length === 0) throw new StorageError('invalid_part', 'no parts given', { path });
     this.forgetTemplates(path, uploadId);
-    let previous = 0;
-    for (const part of parts) {
-      if (!Number.isInteger(part.partNumber) || part.partNumber <= previous) {
-        throw new StorageError('invalid_part', 'part numbers must ascend', { path });
-      }
+    for (const part of ascendingParts(parts, path)) {
       if (!part.etag) throw new StorageError('invalid_part', 'no ETag obtained', { path });
-      previous = part.partNumber;
     }
     await this.d.send(
       new CompleteMultipartUploadCommand({
