@@ -1,13 +1,13 @@
 // Storage drivers behind one interface (ARCHITECTURE.md). Callers build drivers with `createDriver`.
-import { LocalDriver, type LocalDriverOptions } from './local/localDriver.js';
-import { S3Driver, type S3DriverOptions } from './s3/s3Driver.js';
+import { LocalDriver, type LocalDriverOptions } from './local/driver.js';
+import { S3Driver, type S3DriverOptions } from './s3/driver.js';
 import type { StorageDriver } from './types.js';
 
 export * from './types.js';
 export * from './paths.js';
 export { resolveRange } from './streams.js';
-export { LocalDriver, type LocalDriverOptions } from './local/localDriver.js';
-export { S3Driver, type S3DriverOptions } from './s3/s3Driver.js';
+export { LocalDriver, type LocalDriverOptions } from './local/driver.js';
+export { S3Driver, type S3DriverOptions } from './s3/driver.js';
 
 export type DriverConfig = ({ kind: 'local' } & LocalDriverOptions) | ({ kind: 's3' } & S3DriverOptions);
 

@@ -1,22 +1,8 @@
 import type { FsEntryView } from '@clipnest/contract';
 import { Permission } from '@clipnest/contract/permissions';
 import { useQuery } from '@tanstack/react-query';
-import {
-  Copy,
-  Download,
-  ShoppingBasket,
-  ExternalLink,
-  FolderInput,
-  FolderOpen,
-  FolderX,
-  Link2,
-  Pencil,
-  Search,
-  Share2,
-  SquarePen,
-  Trash2,
-} from 'lucide-react';
-import { useCallback, useEffect, useMemo, useState, type DragEvent, type MouseEvent } from 'react';
+import { Copy, FolderInput, FolderX, Search, ShoppingBasket, Trash2 } from 'lucide-react';
+import { useCallback, useEffect, useMemo, useReducer, type DragEvent, type MouseEvent } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
 import { useNavigate, useSearchParams } from '../../lib/navigation';
 import { toast } from '../../lib/toast';
@@ -31,9 +17,9 @@ import { api, errorMessage, isApiError } from '../../lib/api';
 import { formatNumber } from '../../lib/format';
 import { createShare, fileLink, shareUrl, useFsList, useMkdir, useRemove, useRename } from '../fs/api';
 import { Breadcrumbs } from '../fs/components/Breadcrumbs';
-import { EntryMenu, type MenuAction } from '../fs/components/EntryMenu';
+import { EntryMenu } from '../fs/components/EntryMenu';
 import { EntryViews } from '../fs/components/EntryViews';
-import { ConflictDialog, type ConflictChoice, type ConflictQuestion } from '../fs/components/ConflictDialog';
+import { ConflictDialog, type ConflictChoice } from '../fs/components/ConflictDialog';
 import { FolderPicker } from '../fs/components/FolderPicker';
 import { planTransfer } from '../fs/conflicts';
 import { NameDialog } from '../fs/components/NameDialog';
@@ -42,15 +28,18 @@ import { SearchDialog } from '../fs/components/SearchDialog';
 import { LinkDialog, ShareOptionsDialog, type ShareChoices } from '../fs/components/ShareDialog';
 import { Toolbar } from '../fs/components/Toolbar';
 import { filesFromDataTransfer, type PickedFile } from '../fs/dropFiles';
-import { isEditable } from '../fs/kinds';
 import { explorerHref, joinPath, parentPath } from '../fs/paths';
-import { clickSelect, type SelectionState } from '../fs/selection';
 import { useStartCopy, waitForTask } from '../fs/tasksApi';
 import { basket } from '../fs/basket';
 import { moveTasks } from '../fs/moveTasks';
 import { isImage, readPrefs, sortAndFilter, writePrefs, type ExplorerPrefs } from '../fs/viewPrefs';
-
-const NO_SELECTION: SelectionState = { selected: new Set(), anchor: -1 };
+import { entryActions } from './entryActions';
+import {
+  dialogOpen as anyDialogOpen,
+  explorerActions as act,
+  explorerReducer,
+  initialExplorerState,
+} from './explorerState';
 
 function download(path: string) {
   void fileLink(path, true)
@@ -86,27 +75,13 @@ export function Explorer({
   const mkdir = useMkdir();
   const rename = useRename();
   const remove = useRemove();
-  const [prefs, setPrefsState] = useState<ExplorerPrefs>(() => readPrefs());
+  const [state, dispatch] = useReducer(explorerReducer, undefined, () => initialExplorerState(readPrefs()));
+  const { prefs, filter, sel, focused, menu, naming, deleting, moving, conflict, sharing, link } = state;
   const setPrefs = (p: ExplorerPrefs) => {
-    setPrefsState(p);
+    dispatch(act.prefs(p));
     writePrefs(p);
   };
-  const [filter, setFilter] = useState('');
-  const [sel, setSel] = useState<SelectionState>(NO_SELECTION);
-  const [focused, setFocused] = useState(-1);
-  const [menu, setMenu] = useState<{ x: number; y: number; index: number } | null>(null);
-  const [naming, setNaming] = useState<{ mode: 'mkdir' } | { mode: 'rename'; entry: FsEntryView } | null>(null);
-  const [deleting, setDeleting] = useState<string[] | null>(null);
-  const [moving, setMoving] = useState<{ mode: 'copy' | 'move'; paths: string[] } | null>(null);
-  const [transferring, setTransferring] = useState(false);
-  const [searching, setSearching] = useState(false);
-  const [conflict, setConflict] = useState<ConflictQuestion | null>(null);
   const startCopy = useStartCopy();
-  const [sharing, setSharing] = useState<FsEntryView | null>(null);
-  const [sharingBusy, setSharingBusy] = useState(false);
-  const [link, setLink] = useState<Parameters<typeof LinkDialog>[0]['link']>(null);
-  const [dragging, setDragging] = useState(false);
-  const [refreshing, setRefreshing] = useState(false);
 
   const listing = list.data?.pages[0];
   const all = useMemo(() => list.data?.pages.flatMap((p) => p.items) ?? [], [list.data]);
@@ -142,13 +117,13 @@ export function Explorer({
   };
 
   async function doRefresh() {
-    setRefreshing(true);
+    dispatch(act.flag('refreshing', true));
     try {
       await list.refresh();
     } catch (error) {
       toast.error(errorMessage(error));
     }
-    setRefreshing(false);
+    dispatch(act.flag('refreshing', false));
   }
 
   async function submitName(name: string) {
@@ -164,7 +139,7 @@ export function Explorer({
         });
         toast.success(t('fs.explorer.renamed', { name }));
       }
-      setNaming(null);
+      dispatch(act.naming(null));
     } catch (error) {
       if (!(isApiError(error) && error.loggedOut)) toast.error(errorMessage(error));
     }
@@ -175,25 +150,27 @@ export function Explorer({
     try {
       await remove.mutateAsync(deleting);
       toast.success(t('fs.explorer.deleted', { count: deleting.length }));
-      setSel(NO_SELECTION);
+      dispatch(act.clearSelection());
     } catch (error) {
       toast.error(errorMessage(error));
     }
-    setDeleting(null);
+    dispatch(act.deleting(null));
   }
 
   /** Asks about one taken name; resolves with the choice (null: the dialog was closed, nothing is done). */
   const ask = (name: string, folder: string, remaining: number) =>
     new Promise<{ choice: ConflictChoice | null; forAll: boolean }>((resolve) =>
-      setConflict({
-        name,
-        folder,
-        remaining,
-        answer: (choice, forAll) => {
-          setConflict(null);
-          resolve({ choice, forAll });
-        },
-      }),
+      dispatch(
+        act.conflict({
+          name,
+          folder,
+          remaining,
+          answer: (choice, forAll) => {
+            dispatch(act.conflict(null));
+            resolve({ choice, forAll });
+          },
+        }),
+      ),
     );
 
   /**
@@ -206,15 +183,14 @@ export function Explorer({
     if (!moving) return;
     const { mode, paths: sources } = moving;
     const sameMount = targetMount !== undefined && targetMount === listing?.mount_id;
-    setTransferring(true);
+    dispatch(act.flag('transferring', true));
     try {
       const plan = await planTransfer(sources, folder, mode, ask);
       if (plan === null) return;
       const { items, replaced } = plan;
       if (items.length === 0) {
         toast.info(t('fs.conflict.nothingLeft'));
-        setSel(NO_SELECTION);
-        setMoving(null);
+        dispatch(act.transferDone());
         return;
       }
       const moved = items.map((i) => i.sourcePath);
@@ -229,8 +205,7 @@ export function Explorer({
         toast.success(
           t(mode === 'move' ? 'fs.explorer.moveStarted' : 'fs.explorer.copyStarted', { count: items.length }),
         );
-        setMoving(null);
-        setSel(NO_SELECTION);
+        dispatch(act.transferDone());
         if (mode === 'move') {
           const done = await waitForTask(task.id);
           if (done.status !== 'completed')
@@ -239,12 +214,11 @@ export function Explorer({
           toast.success(t('fs.explorer.moved', { count: items.length }));
         }
       }
-      setSel(NO_SELECTION);
-      setMoving(null);
+      dispatch(act.transferDone());
     } catch (error) {
       toast.error(errorMessage(error));
     } finally {
-      setTransferring(false);
+      dispatch(act.flag('transferring', false));
     }
   }
 
@@ -255,19 +229,20 @@ export function Explorer({
   }
 
   async function share(entry: FsEntryView, choices: ShareChoices) {
-    setSharingBusy(true);
+    dispatch(act.flag('sharingBusy', true));
     try {
       const created = await createShare(entry.path, choices);
-      setSharing(null);
-      setLink({
-        title: t('fs.explorer.shareTitle', { name: entry.name }),
-        url: shareUrl(created.slug),
-        share: created,
-      });
+      dispatch(
+        act.shared({
+          title: t('fs.explorer.shareTitle', { name: entry.name }),
+          url: shareUrl(created.slug),
+          share: created,
+        }),
+      );
     } catch (error) {
       toast.error(errorMessage(error));
     } finally {
-      setSharingBusy(false);
+      dispatch(act.flag('sharingBusy', false));
     }
   }
 
@@ -275,89 +250,32 @@ export function Explorer({
     try {
       if (share) {
         // The share's options (password, expiry, max views) first; the link once it is made.
-        setSharing(entry);
+        dispatch(act.sharing(entry));
       } else {
         const l = await fileLink(entry.path);
         // "Copy direct link" copies; where the clipboard is refused, the link is shown to copy by hand.
         if (await copyText(l.url)) toast.success(t('fs.explorer.linkCopied', { name: entry.name }));
-        else setLink({ title: t('fs.explorer.linkTitle', { name: entry.name }), url: l.url });
+        else dispatch(act.link({ title: t('fs.explorer.linkTitle', { name: entry.name }), url: l.url }));
       }
     } catch (error) {
       toast.error(errorMessage(error));
     }
   }
 
-  const actionsFor = (entry: FsEntryView): MenuAction[] => {
-    const a: MenuAction[] = [
+  const actionsFor = (entry: FsEntryView) =>
+    entryActions(
+      entry,
+      { t, can, selected: sel.selected, all },
       {
-        id: 'open',
-        label: t('fs.explorer.open'),
-        icon: entry.isDirectory ? FolderOpen : ExternalLink,
-        onSelect: () => open(entry),
+        open,
+        download,
+        addToBasket,
+        showLink: (e, asShare) => void showLink(e, asShare),
+        rename: (e) => dispatch(act.naming({ mode: 'rename', entry: e })),
+        transfer: (mode, targets) => dispatch(act.moving({ mode, paths: targets })),
+        remove: (targets) => dispatch(act.deleting(targets)),
       },
-    ];
-    if (!entry.isDirectory) {
-      a.push({
-        id: 'download',
-        label: t('fs.explorer.download'),
-        icon: Download,
-        onSelect: () => download(entry.path),
-      });
-      a.push({
-        id: 'basket',
-        label: t('fs.basket.add'),
-        icon: ShoppingBasket,
-        onSelect: () =>
-          addToBasket(sel.selected.has(entry.path) ? all.filter((e) => sel.selected.has(e.path)) : [entry]),
-      });
-      a.push({
-        id: 'link',
-        label: t('fs.explorer.directLink'),
-        icon: Link2,
-        onSelect: () => void showLink(entry, false),
-      });
-      if (can(Permission.FILE_SHARE))
-        a.push({
-          id: 'share',
-          label: t('fs.explorer.share'),
-          icon: Share2,
-          onSelect: () => void showLink(entry, true),
-        });
-      if (isEditable(entry) && can(Permission.MOUNT_UPLOAD))
-        a.push({ id: 'edit', label: t('fs.explorer.edit'), icon: SquarePen, onSelect: () => open(entry) });
-    }
-    if (!entry.isMount && can(Permission.MOUNT_RENAME))
-      a.push({
-        id: 'rename',
-        label: t('fs.explorer.rename'),
-        icon: Pencil,
-        onSelect: () => setNaming({ mode: 'rename', entry }),
-      });
-    const targets = () => (sel.selected.has(entry.path) ? [...sel.selected] : [entry.path]);
-    if (!entry.isMount && can(Permission.MOUNT_COPY))
-      a.push({
-        id: 'copy',
-        label: t('fs.explorer.copyTo'),
-        icon: Copy,
-        onSelect: () => setMoving({ mode: 'copy', paths: targets() }),
-      });
-    if (!entry.isMount && can(Permission.MOUNT_RENAME))
-      a.push({
-        id: 'move',
-        label: t('fs.explorer.moveTo'),
-        icon: FolderInput,
-        onSelect: () => setMoving({ mode: 'move', paths: targets() }),
-      });
-    if (!entry.isMount && can(Permission.MOUNT_DELETE))
-      a.push({
-        id: 'delete',
-        label: t('common.delete'),
-        icon: Trash2,
-        destructive: true,
-        onSelect: () => setDeleting(sel.selected.has(entry.path) ? [...sel.selected] : [entry.path]),
-      });
-    return a;
-  };
+    );
 
   /**
    * A click: with Ctrl/⌘ or Shift it selects (toggle, range); a plain click opens a folder, and selects a file
@@ -367,29 +285,19 @@ export function Explorer({
   const activate = (index: number, e: MouseEvent) => {
     const entry = entries[index];
     if (!entry) return;
-    setFocused(index);
+    dispatch(act.focus(index));
     const modified = e.shiftKey || e.ctrlKey || e.metaKey;
     if (!modified && (entry.isDirectory || matchMedia('(pointer: coarse)').matches)) {
       open(entry);
       return;
     }
-    setSel(clickSelect(sel, paths, index, { shift: e.shiftKey, toggle: e.ctrlKey || e.metaKey }));
+    dispatch(act.click(paths, index, { shift: e.shiftKey, toggle: e.ctrlKey || e.metaKey }));
   };
-  const toggle = (index: number) => {
-    setFocused(index);
-    setSel(clickSelect(sel, paths, index, { shift: false, toggle: true }));
-  };
+  const toggle = (index: number) => dispatch(act.click(paths, index, { shift: false, toggle: true }));
 
   // Keyboard: arrows move, Enter opens, Space toggles, Backspace/Alt+↑ go up, Delete deletes, F2 renames,
   // Escape clears, Ctrl+A selects all.
-  const dialogOpen =
-    naming !== null ||
-    moving !== null ||
-    deleting !== null ||
-    link !== null ||
-    sharing !== null ||
-    previewPath !== null ||
-    menu !== null;
+  const dialogOpen = anyDialogOpen(state, previewPath);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (dialogOpen || isTyping(e.target)) return;
@@ -401,26 +309,23 @@ export function Explorer({
       } else if (e.key === ' ' && current && !(e.target as Element | null)?.closest?.('button, a, [role="button"]')) {
         // Space adds the focused entry to the selection or takes it out (what the checkbox does).
         e.preventDefault();
-        setSel(clickSelect(sel, paths, focused, { shift: false, toggle: true }));
+        dispatch(act.click(paths, focused, { shift: false, toggle: true }));
       } else if (e.key === 'ArrowDown' || e.key === 'ArrowRight' || e.key === 'ArrowUp' || e.key === 'ArrowLeft') {
         e.preventDefault();
-        const step = e.key === 'ArrowDown' || e.key === 'ArrowRight' ? 1 : -1;
-        const next = Math.min(entries.length - 1, Math.max(0, focused + step));
-        setFocused(next);
-        setSel(clickSelect(sel, paths, next, { shift: e.shiftKey, toggle: false }));
+        dispatch(act.step(paths, e.key === 'ArrowDown' || e.key === 'ArrowRight' ? 1 : -1, e.shiftKey));
       } else if (e.key === 'Enter' && current) {
         open(current);
       } else if (e.key === 'Escape') {
-        setSel(NO_SELECTION);
+        dispatch(act.clearSelection());
       } else if (e.key === 'Delete' && can(Permission.MOUNT_DELETE) && writable) {
         const targets = sel.selected.size > 0 ? [...sel.selected] : current ? [current.path] : [];
-        if (targets.length > 0) setDeleting(targets);
+        if (targets.length > 0) dispatch(act.deleting(targets));
       } else if (e.key === 'F2' && current && !current.isMount && can(Permission.MOUNT_RENAME)) {
         e.preventDefault();
-        setNaming({ mode: 'rename', entry: current });
+        dispatch(act.naming({ mode: 'rename', entry: current }));
       } else if (e.key.toLowerCase() === 'a' && (e.ctrlKey || e.metaKey)) {
         e.preventDefault();
-        setSel({ selected: new Set(paths), anchor: 0 });
+        dispatch(act.selectAll(paths));
       }
     };
     window.addEventListener('keydown', onKey);
@@ -447,14 +352,14 @@ export function Explorer({
         onDragOver: (e: DragEvent) => {
           if (!e.dataTransfer.types.includes('Files')) return;
           e.preventDefault();
-          setDragging(true);
+          dispatch(act.flag('dragging', true));
         },
         onDragLeave: (e: DragEvent) => {
-          if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+          if (!e.currentTarget.contains(e.relatedTarget as Node | null)) dispatch(act.flag('dragging', false));
         },
         onDrop: (e: DragEvent) => {
           e.preventDefault();
-          setDragging(false);
+          dispatch(act.flag('dragging', false));
           void filesFromDataTransfer(e.dataTransfer).then(onUploadHere);
         },
       }
@@ -472,7 +377,7 @@ export function Explorer({
         <div className="min-w-0 flex-1">
           <Breadcrumbs path={path} />
         </div>
-        <Button variant="secondary" size="sm" onClick={() => setSearching(true)}>
+        <Button variant="secondary" size="sm" onClick={() => dispatch(act.flag('searching', true))}>
           <Search className="size-4" aria-hidden="true" />
           {t('fs.search.open')}
         </Button>
@@ -481,19 +386,19 @@ export function Explorer({
         prefs={prefs}
         setPrefs={setPrefs}
         filter={filter}
-        setFilter={setFilter}
+        setFilter={(f) => dispatch(act.filter(f))}
         canUpload={canUpload}
         onUpload={onUploadHere}
-        onNewFolder={() => setNaming({ mode: 'mkdir' })}
+        onNewFolder={() => dispatch(act.naming({ mode: 'mkdir' }))}
         onRefresh={() => void doRefresh()}
-        refreshing={refreshing}
+        refreshing={state.refreshing}
       />
       {sel.selected.size > 1 && (
         <SelectionBar
           label={t('fs.explorer.selection')}
           summary={t('fs.explorer.selected', { count: sel.selected.size })}
           clearLabel={t('fs.explorer.clearSelection')}
-          onClear={() => setSel(NO_SELECTION)}
+          onClear={() => dispatch(act.clearSelection())}
         >
           <Button
             variant="secondary"
@@ -504,19 +409,27 @@ export function Explorer({
             {t('fs.basket.add')}
           </Button>
           {can(Permission.MOUNT_COPY) && writable && (
-            <Button variant="secondary" size="sm" onClick={() => setMoving({ mode: 'copy', paths: [...sel.selected] })}>
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => dispatch(act.moving({ mode: 'copy', paths: [...sel.selected] }))}
+            >
               <Copy className="size-4" aria-hidden="true" />
               {t('fs.explorer.copyTo')}
             </Button>
           )}
           {can(Permission.MOUNT_RENAME) && writable && (
-            <Button variant="secondary" size="sm" onClick={() => setMoving({ mode: 'move', paths: [...sel.selected] })}>
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => dispatch(act.moving({ mode: 'move', paths: [...sel.selected] }))}
+            >
               <FolderInput className="size-4" aria-hidden="true" />
               {t('fs.explorer.moveTo')}
             </Button>
           )}
           {can(Permission.MOUNT_DELETE) && writable && (
-            <Button variant="secondary" size="sm" onClick={() => setDeleting([...sel.selected])}>
+            <Button variant="secondary" size="sm" onClick={() => dispatch(act.deleting([...sel.selected]))}>
               <Trash2 className="size-4" aria-hidden="true" />
               {t('common.delete')}
             </Button>
@@ -560,21 +473,16 @@ export function Explorer({
             onActivate={activate}
             onToggle={toggle}
             onOpen={open}
-            onMenu={(index, x, y) => {
-              const entry = entries[index];
-              if (entry && !sel.selected.has(entry.path)) setSel({ selected: new Set([entry.path]), anchor: index });
-              setFocused(index);
-              setMenu({ x, y, index });
-            }}
+            onMenu={(index, x, y) => dispatch(act.openMenu({ x, y, index }, entries[index]?.path))}
           />
         </>
       )}
-      {dragging && (
+      {state.dragging && (
         <div className="pointer-events-none absolute inset-0 z-10 grid place-items-center rounded-xl border-2 border-dashed border-primary bg-primary-soft/70 text-sm font-medium text-primary-soft-foreground">
           {t('fs.explorer.dropHere')}
         </div>
       )}
-      <EntryMenu at={menu} actions={menuEntry ? actionsFor(menuEntry) : []} onClose={() => setMenu(null)} />
+      <EntryMenu at={menu} actions={menuEntry ? actionsFor(menuEntry) : []} onClose={() => dispatch(act.closeMenu())} />
       <NameDialog
         open={naming !== null}
         title={
@@ -586,11 +494,11 @@ export function Explorer({
         submitLabel={naming?.mode === 'rename' ? t('fs.explorer.rename') : t('common.create')}
         busy={mkdir.isPending || rename.isPending}
         onSubmit={(name) => void submitName(name)}
-        onOpenChange={(o) => !o && setNaming(null)}
+        onOpenChange={(o) => !o && dispatch(act.naming(null))}
       />
       <ConfirmDialog
         open={deleting !== null}
-        onOpenChange={(o) => !o && setDeleting(null)}
+        onOpenChange={(o) => !o && dispatch(act.deleting(null))}
         title={
           deleting?.length === 1
             ? t('fs.explorer.deleteOne', { name: deleting[0]!.split('/').pop() })
@@ -608,19 +516,24 @@ export function Explorer({
         })}
         pickLabel={moving?.mode === 'copy' ? t('fs.explorer.copyHere') : t('fs.explorer.moveHere')}
         start={path}
-        busy={transferring}
+        busy={state.transferring}
         onPick={(folder, mountId) => void transferTo(folder, mountId)}
-        onOpenChange={(o) => !o && setMoving(null)}
+        onOpenChange={(o) => !o && dispatch(act.moving(null))}
       />
       <ConflictDialog question={conflict} />
-      <SearchDialog open={searching} onOpenChange={setSearching} path={path} mountId={listing?.mount_id} />
+      <SearchDialog
+        open={state.searching}
+        onOpenChange={(o) => dispatch(act.flag('searching', o))}
+        path={path}
+        mountId={listing?.mount_id}
+      />
       <ShareOptionsDialog
         name={sharing?.name ?? null}
-        busy={sharingBusy}
+        busy={state.sharingBusy}
         onSubmit={(choices) => sharing && void share(sharing, choices)}
-        onClose={() => setSharing(null)}
+        onClose={() => dispatch(act.sharing(null))}
       />
-      <LinkDialog link={link} onClose={() => setLink(null)} />
+      <LinkDialog link={link} onClose={() => dispatch(act.link(null))} />
       <PreviewDialog
         entry={previewEntry}
         canEdit={can(Permission.MOUNT_UPLOAD)}

@@ -3,7 +3,7 @@
 // signatures), so the URL is verified the way S3 does: SigV4 recomputed over the request a client sends.
 import { afterAll, describe, expect, it } from 'vitest';
 import { s3WouldAccept } from '../../../test/support/sigv4.js';
-import { S3Driver } from './s3Driver.js';
+import { S3Driver } from './driver.js';
 
 const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
 const s3Accepts = (url: string, sent: Record<string, string>) => s3WouldAccept(url, sent, credentials);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Entry } from '../types.js';
-import { LocalDriver } from './localDriver.js';
+import { LocalDriver } from './driver.js';
 
 describe('LocalDriver.list pages', () => {
   let root: string;

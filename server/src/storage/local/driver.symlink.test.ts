@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isStorageError } from '../types.js';
-import { LocalDriver } from './localDriver.js';
+import { LocalDriver } from './driver.js';
 
 function body(text: string): ReadableStream<Uint8Array> {
   return new Blob([text]).stream();

@@ -17,16 +17,12 @@
 //   path on the real location. copy() never creates an absolute link (see copy). Removing such a link removes
 //   the link itself, never what it points to. (An operator with a shell who swaps a directory for a
 //   symlink between the check and the call is outside what this guards.)
-import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, statSync, type BigIntStats, type Dirent } from 'node:fs';
+import type { BigIntStats, Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import nodePath from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { assertNormalized, baseName, isWithin, parentPath, RESERVED_PREFIX } from '../paths.js';
-import { registerFileBody } from '../fileBody.js';
+import { assertNormalized, isWithin, parentPath, RESERVED_PREFIX } from '../paths.js';
 import { YoungGarbage } from '../youngGarbage.js';
-import { ByteMeter, chunkReader, isAbortError, nodeFromWeb, resolveRange } from '../streams.js';
+import { chunkReader, resolveRange } from '../streams.js';
 import { isInsideDir, realDirOrNull, resolveReal } from './realPath.js';
 import {
   StorageError,
@@ -34,16 +30,20 @@ import {
   type ListPage,
   type ListResult,
   type MultipartCapability,
-  type MultipartStartOptions,
-  type MultipartUploadInfo,
   type ReadOptions,
   type ReadResult,
   type StorageDriver,
   type StorageSpace,
-  type UploadedPart,
   type WriteOptions,
   type WriteBody,
 } from '../types.js';
+import { mapFsError, mapLookupError } from './errors.js';
+import { entryOf, etagOf, TEMP_NAME, tempName, writingTemp, writingTemps } from './files.js';
+import { decodeCursor, encodeCursor, folderVersion, MAX_LIST, NAMES_REUSE_MS, statNames } from './listing.js';
+import { LocalMultipart } from './multipart.js';
+import { fileStream, FLUSH_EVERY, WRITE_BATCH, writeAll } from './streams.js';
+
+export { mapFsError } from './errors.js';
 
 export interface LocalDriverOptions {
   /** Absolute (or cwd-relative) directory; created on first write. */
@@ -54,107 +54,6 @@ export interface LocalDriverOptions {
    * from half files, fsync adds power-loss durability at the disk's speed).
    */
   fsync?: boolean;
-}
-
-const READ_CHUNK = 1024 * 1024;
-/** Bytes gathered before one writev. */
-const WRITE_BATCH = 1024 * 1024;
-/**
- * With fsync on, a flush of what is written so far starts after every this many bytes (one at a time,
- * while the body keeps streaming), so the final fsync only waits for the tail. A single fsync at the end
- * of a 1 GB file would first wait for the whole file to reach the disk.
- */
-const FLUSH_EVERY = 32 * 1024 * 1024;
-const MAX_LIST = 1000;
-/** Names stat'ed synchronously in a row by list(); past the budget (ms) the rest go through the thread pool. */
-const SYNC_STAT_BATCH = 200;
-const SYNC_STAT_BUDGET_MS = 10;
-/** How long list() may reuse a folder's names for its next pages (the folder's change stamp must match too). */
-const NAMES_REUSE_MS = 5000;
-const STAGING = `${RESERVED_PREFIX}multipart`;
-const UPLOAD_ID = /^[0-9a-f]{32}$/;
-const MAX_PARTS = 10_000;
-const MAX_PART_SIZE = 5 * 1024 ** 3;
-
-interface UploadMeta {
-  path: string;
-  contentType?: string;
-  overwrite: boolean;
-  initiated: string;
-}
-
-/** Maps fs / stream errors to StorageError. */
-export function mapFsError(err: unknown, path?: string): StorageError {
-  if (err instanceof StorageError) return err;
-  if (isAbortError(err)) return new StorageError('aborted', 'aborted', { path, cause: err });
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  const make = (c: StorageError['code'], message: string) => new StorageError(c, message, { path, cause: err });
-  switch (code) {
-    case 'ENOENT':
-      return make('not_found', 'not found');
-    case 'EEXIST':
-      return make('exists', 'already exists');
-    case 'ENOTDIR':
-      return make('not_a_directory', 'not a directory');
-    case 'EISDIR':
-      return make('is_a_directory', 'is a directory');
-    case 'ENOTEMPTY':
-      return make('not_empty', 'directory not empty');
-    case 'ENOSPC':
-    case 'EDQUOT':
-      return make('quota', 'insufficient storage');
-    case 'EACCES':
-    case 'EPERM':
-    case 'EROFS':
-      return make('denied', 'permission denied by the file system');
-    case 'ENAMETOOLONG':
-      return make('invalid_path', 'name too long');
-    default:
-      return make('io', err instanceof Error ? err.message : String(err));
-  }
-}
-
-/** For lookups: a path below a file does not exist (as on S3), rather than 'not a directory'. */
-function mapLookupError(err: unknown, path: string): StorageError {
-  const mapped = mapFsError(err, path);
-  return mapped.code === 'not_a_directory' ? new StorageError('not_found', 'not found', { path, cause: err }) : mapped;
-}
-
-function etagOf(st: BigIntStats): string {
-  return `"${st.ino.toString(16)}-${st.size.toString(16)}-${st.mtimeNs.toString(16)}"`;
-}
-
-function unquote(etag: string): string {
-  return etag.replace(/^W\//, '').replace(/^"|"$/g, '');
-}
-
-function tempName(): string {
-  return `${RESERVED_PREFIX}${randomBytes(12).toString('hex')}.tmp`;
-}
-/** What `tempName()` makes (RESERVED_PREFIX is `.clipnest-`). */
-const TEMP_NAME = /^\.clipnest-[0-9a-f]{24}\.tmp$/;
-/**
- * Temp files this process is writing (absolute paths, every driver instance): the sweep never takes
- * them, however long a slow upload leaves one untouched (bytes are written in 1 MiB batches).
- */
-const writingTemps = new Set<string>();
-
-/** Runs `fn` with `tmp` marked as being written. */
-async function writingTemp<T>(tmp: string, fn: () => Promise<T>): Promise<T> {
-  writingTemps.add(tmp);
-  try {
-    return await fn();
-  } finally {
-    writingTemps.delete(tmp);
-  }
-}
-
-function encodeCursor(name: string): string {
-  return Buffer.from(name, 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): string {
-  return Buffer.from(cursor, 'base64url').toString('utf8');
 }
 
 export class LocalDriver implements StorageDriver {
@@ -272,18 +171,6 @@ export class LocalDriver implements StorageDriver {
     }
   }
 
-  private entry(path: string, st: BigIntStats): Entry {
-    const isDir = st.isDirectory();
-    return {
-      path,
-      name: baseName(path),
-      isDir,
-      size: isDir ? 0 : Number(st.size),
-      lastModified: new Date(Number(st.mtimeMs)),
-      ...(isDir ? {} : { etag: etagOf(st) }),
-    };
-  }
-
   private async statOrNull(abs: string): Promise<BigIntStats | null> {
     try {
       return await fs.stat(abs, { bigint: true });
@@ -297,7 +184,7 @@ export class LocalDriver implements StorageDriver {
   async stat(path: string): Promise<Entry> {
     const abs = await this.confined(path);
     try {
-      return this.entry(path, await fs.stat(abs, { bigint: true }));
+      return entryOf(path, await fs.stat(abs, { bigint: true }));
     } catch (err) {
       if (path === '' && (err as NodeJS.ErrnoException).code === 'ENOENT') {
         return { path: '', name: '', isDir: true, size: 0 };
@@ -324,7 +211,7 @@ export class LocalDriver implements StorageDriver {
     const abs = await this.confined(path);
     try {
       await fs.utimes(abs, at, at);
-      return this.entry(path, await fs.stat(abs, { bigint: true }));
+      return entryOf(path, await fs.stat(abs, { bigint: true }));
     } catch (err) {
       throw mapLookupError(err, path);
     }
@@ -334,7 +221,7 @@ export class LocalDriver implements StorageDriver {
     const abs = await this.confined(dir);
     const limit = Math.max(1, Math.min(page.limit ?? MAX_LIST, MAX_LIST));
     // The following pages of a listing reuse the sorted names of its first page while the folder is unchanged.
-    const version = page.cursor ? await this.folderVersion(abs) : undefined;
+    const version = page.cursor ? await folderVersion(abs) : undefined;
     const reuse = this.lastNames;
     let names: string[];
     let links: Map<string, string>;
@@ -342,7 +229,7 @@ export class LocalDriver implements StorageDriver {
       names = reuse.names;
       links = reuse.links;
     } else {
-      const before = await this.folderVersion(abs);
+      const before = await folderVersion(abs);
       try {
         const dirents = (await fs.readdir(abs, { withFileTypes: true })).filter(
           (d) => !d.name.startsWith(RESERVED_PREFIX),
@@ -369,7 +256,7 @@ export class LocalDriver implements StorageDriver {
     const after = page.cursor ? decodeCursor(page.cursor) : undefined;
     const from = after === undefined ? 0 : names.findIndex((n) => n > after);
     const slice = from < 0 ? [] : names.slice(from, from + limit);
-    const entries = await this.statNames(abs, dir, slice);
+    const entries = await statNames(abs, dir, slice);
     if (links.size > 0) {
       for (const entry of entries) {
         const target = links.get(entry.name);
@@ -379,55 +266,6 @@ export class LocalDriver implements StorageDriver {
     const last = slice[slice.length - 1];
     const more = from >= 0 && from + limit < names.length;
     return more && last !== undefined ? { entries, cursor: encodeCursor(last) } : { entries };
-  }
-
-  /** A folder's change stamp (mtime and ctime in ns, inode), undefined when it cannot be read. */
-  private async folderVersion(abs: string): Promise<string | undefined> {
-    try {
-      const st = await fs.stat(abs, { bigint: true });
-      return `${st.ino}:${st.mtimeNs}:${st.ctimeNs}`;
-    } catch {
-      return undefined;
-    }
-  }
-
-  /**
-   * The entries of `names` in `abs` (vanished ones and dangling symlinks left out). A stat through the
-   * thread pool costs the event loop ~20 µs of promise and hand-off work, a synchronous one ~5 µs on a local
-   * disk: names are stat'ed synchronously in small batches (the loop runs between them). A batch that takes
-   * long (a slow or network disk) switches the rest to the thread pool, which never blocks the loop.
-   */
-  private async statNames(abs: string, dir: string, names: string[]): Promise<Entry[]> {
-    const out: Entry[] = [];
-    const add = (name: string, st: BigIntStats | undefined) => {
-      if (st) out.push(this.entry(dir === '' ? name : `${dir}/${name}`, st));
-    };
-    let i = 0;
-    while (i < names.length) {
-      const started = performance.now();
-      const end = Math.min(names.length, i + SYNC_STAT_BATCH);
-      for (; i < end; i++) {
-        const name = names[i] as string;
-        let st: BigIntStats | undefined;
-        try {
-          st = statSync(nodePath.join(abs, name), { bigint: true, throwIfNoEntry: false });
-        } catch {
-          st = undefined; // unreadable: left out, as a vanished one
-        }
-        add(name, st);
-      }
-      if (i >= names.length) break;
-      if (performance.now() - started > SYNC_STAT_BUDGET_MS) {
-        const rest = names.slice(i);
-        const stats = await Promise.all(
-          rest.map((name) => fs.stat(nodePath.join(abs, name), { bigint: true }).catch(() => undefined)),
-        );
-        rest.forEach((name, k) => add(name, stats[k]));
-        break;
-      }
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-    return out;
   }
 
   async read(path: string, opts: ReadOptions = {}): Promise<ReadResult> {
@@ -678,285 +516,5 @@ export class LocalDriver implements StorageDriver {
       await fs.rm(tmp, { recursive: true, force: true }).catch(() => undefined);
       throw mapFsError(err, to);
     }
-  }
-}
-
-/** writev of all chunks, finishing short writes. */
-async function writeAll(fh: fs.FileHandle, chunks: Uint8Array[]): Promise<void> {
-  const total = chunks.reduce((n, c) => n + c.byteLength, 0);
-  const { bytesWritten } = await fh.writev(chunks);
-  if (bytesWritten < total) {
-    let rest = Buffer.concat(chunks).subarray(bytesWritten);
-    while (rest.length > 0) {
-      const r = await fh.write(rest);
-      rest = rest.subarray(r.bytesWritten);
-    }
-  }
-}
-
-/**
- * A pull-based Web stream over [start, start+length) of an open file; closes the handle at the end.
- * Nothing is read before the first read: the next chunk is read ahead while the consumer takes the
- * last one. Until then the stream can be claimed by the HTTP edge for sendfile (fileBody.ts).
- */
-function fileStream(
-  fh: fs.FileHandle,
-  start: number,
-  length: number,
-  path: string,
-  signal?: AbortSignal,
-): ReadableStream<Uint8Array> {
-  let position = start;
-  let remaining = length;
-  let closed = false;
-  let touched = false;
-  let handedOver = false;
-  let ahead: Promise<Buffer> | undefined;
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    await fh.close().catch(() => undefined); // waits for a read still in flight
-  };
-  const readNext = (): Promise<Buffer> => {
-    const want = Math.min(READ_CHUNK, remaining);
-    const at = position;
-    position += want;
-    remaining -= want;
-    const chunk = (async () => {
-      const buffer = Buffer.allocUnsafe(want);
-      for (let filled = 0; filled < want;) {
-        const { bytesRead } = await fh.read(buffer, filled, want - filled, at + filled);
-        if (bytesRead === 0) throw new StorageError('io', 'file shrank while being read', { path });
-        filled += bytesRead;
-      }
-      return buffer;
-    })();
-    chunk.catch(() => undefined); // awaited by the next pull, or dropped when the stream is cancelled
-    return chunk;
-  };
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        try {
-          if (signal?.aborted) throw new StorageError('aborted', 'aborted', { path });
-          if (handedOver) throw new StorageError('io', 'the file was handed to sendfile', { path });
-          touched = true;
-          if (ahead === undefined && remaining <= 0) {
-            await close();
-            controller.close();
-            return;
-          }
-          const chunk = await (ahead ?? readNext());
-          ahead = remaining > 0 ? readNext() : undefined;
-          controller.enqueue(chunk);
-          if (ahead === undefined) {
-            await close();
-            controller.close();
-          }
-        } catch (err) {
-          await close();
-          controller.error(mapFsError(err, path));
-        }
-      },
-      async cancel() {
-        await close();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  registerFileBody(stream, {
-    start,
-    length,
-    claim: () => {
-      if (touched || closed) return undefined;
-      handedOver = true;
-      return fh.fd;
-    },
-  });
-  return stream;
-}
-
-/** Multipart emulated on disk under `<root>/.clipnest-multipart/<uploadId>/`. */
-class LocalMultipart implements MultipartCapability {
-  readonly minPartSize = 1;
-  readonly maxParts = MAX_PARTS;
-  readonly presignedParts = false;
-
-  constructor(private readonly driver: LocalDriver) {}
-
-  private stagingRoot(): string {
-    return nodePath.join(this.driver.root, STAGING);
-  }
-
-  private dirOf(uploadId: string): string {
-    if (!UPLOAD_ID.test(uploadId)) throw new StorageError('not_found', 'no such upload');
-    return nodePath.join(this.stagingRoot(), uploadId);
-  }
-
-  private partFile(dir: string, partNumber: number): string {
-    return nodePath.join(dir, `${String(partNumber).padStart(5, '0')}.part`);
-  }
-
-  private async meta(path: string, uploadId: string): Promise<{ dir: string; meta: UploadMeta }> {
-    assertNormalized(path);
-    const dir = this.dirOf(uploadId);
-    await this.driver.confineAbs(dir, path);
-    let meta: UploadMeta;
-    try {
-      meta = JSON.parse(await fs.readFile(nodePath.join(dir, 'meta.json'), 'utf8')) as UploadMeta;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-        throw new StorageError('not_found', 'no such upload', { path });
-      }
-      throw mapFsError(err, path);
-    }
-    if (meta.path !== path) throw new StorageError('not_found', 'no such upload for this path', { path });
-    return { dir, meta };
-  }
-
-  async start(path: string, opts: MultipartStartOptions = {}): Promise<{ uploadId: string }> {
-    assertNormalized(path);
-    if (path === '') throw new StorageError('invalid_path', 'cannot write to the root', { path });
-    const overwrite = opts.overwrite ?? true;
-    const existing = await this.driver.stat(path).catch((err: unknown) => {
-      if (err instanceof StorageError && err.code === 'invalid_path') throw err; // e.g. through an outward link
-      return null;
-    });
-    if (existing?.isDir) throw new StorageError('is_a_directory', 'a directory has this name', { path });
-    if (existing && !overwrite) throw new StorageError('exists', 'already exists', { path });
-    const uploadId = randomBytes(16).toString('hex');
-    const dir = this.dirOf(uploadId);
-    await this.driver.confineAbs(dir, path);
-    const meta: UploadMeta = {
-      path,
-      overwrite,
-      initiated: new Date().toISOString(),
-      ...(opts.contentType ? { contentType: opts.contentType } : {}),
-    };
-    try {
-      await fs.mkdir(dir, { recursive: true });
-      await fs.writeFile(nodePath.join(dir, 'meta.json'), JSON.stringify(meta));
-    } catch (err) {
-      throw mapFsError(err, path);
-    }
-    return { uploadId };
-  }
-
-  async uploadPart(
-    path: string,
-    uploadId: string,
-    partNumber: number,
-    body: ReadableStream<Uint8Array>,
-    opts: { size?: number; signal?: AbortSignal } = {},
-  ): Promise<UploadedPart> {
-    const source = nodeFromWeb(body);
-    try {
-      if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > MAX_PARTS) {
-        throw new StorageError('invalid_part', `part number must be 1..${MAX_PARTS}`, { path });
-      }
-      const { dir } = await this.meta(path, uploadId);
-      const tmp = nodePath.join(dir, tempName());
-      const target = this.partFile(dir, partNumber);
-      try {
-        const meter = new ByteMeter({ size: opts.size, maxBytes: MAX_PART_SIZE, path });
-        await writingTemp(tmp, async () => {
-          await pipeline(
-            source,
-            meter,
-            createWriteStream(tmp, { flags: 'wx' }),
-            ...(opts.signal ? [{ signal: opts.signal }] : []),
-          );
-          await fs.rename(tmp, target);
-        });
-      } catch (err) {
-        await fs.rm(tmp, { force: true }).catch(() => undefined);
-        throw err;
-      }
-      const st = await fs.stat(target, { bigint: true });
-      return { partNumber, etag: etagOf(st), size: Number(st.size), lastModified: new Date(Number(st.mtimeMs)) };
-    } catch (err) {
-      source.destroy();
-      if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path, cause: err });
-      throw mapFsError(err, path);
-    }
-  }
-
-  async listParts(path: string, uploadId: string): Promise<UploadedPart[]> {
-    const { dir } = await this.meta(path, uploadId);
-    const names = (await fs.readdir(dir)).filter((n) => /^\d{5}\.part$/.test(n)).sort();
-    const parts = await Promise.all(
-      names.map(async (name): Promise<UploadedPart | null> => {
-        try {
-          const st = await fs.stat(nodePath.join(dir, name), { bigint: true });
-          return {
-            partNumber: Number(name.slice(0, 5)),
-            etag: etagOf(st),
-            size: Number(st.size),
-            lastModified: new Date(Number(st.mtimeMs)),
-          };
-        } catch {
-          return null;
-        }
-      }),
-    );
-    return parts.filter((p): p is UploadedPart => p !== null);
-  }
-
-  async complete(path: string, uploadId: string, parts: Array<{ partNumber: number; etag: string }>): Promise<Entry> {
-    const { dir, meta } = await this.meta(path, uploadId);
-    if (parts.length === 0) throw new StorageError('invalid_part', 'no parts given', { path });
-    const files: string[] = [];
-    let previous = 0;
-    for (const part of parts) {
-      if (!Number.isInteger(part.partNumber) || part.partNumber <= previous) {
-        throw new StorageError('invalid_part', 'part numbers must ascend', { path });
-      }
-      previous = part.partNumber;
-      const file = this.partFile(dir, part.partNumber);
-      const st = await fs.stat(file, { bigint: true }).catch(() => null);
-      if (!st) throw new StorageError('invalid_part', `part ${part.partNumber} was not uploaded`, { path });
-      if (unquote(etagOf(st)) !== unquote(part.etag ?? '')) {
-        throw new StorageError('invalid_part', `part ${part.partNumber} has a different ETag`, { path });
-      }
-      files.push(file);
-    }
-    async function* concatenated(): AsyncGenerator<Buffer> {
-      for (const file of files) {
-        for await (const chunk of createReadStream(file, { highWaterMark: READ_CHUNK })) yield chunk as Buffer;
-      }
-    }
-    const entry = await this.driver.write(path, Readable.from(concatenated(), { objectMode: false }), {
-      overwrite: meta.overwrite,
-    });
-    await fs.rm(dir, { recursive: true, force: true }).catch(() => undefined);
-    return entry;
-  }
-
-  async abort(path: string, uploadId: string): Promise<void> {
-    const { dir } = await this.meta(path, uploadId);
-    await fs.rm(dir, { recursive: true, force: true });
-  }
-
-  async listUploads(): Promise<MultipartUploadInfo[]> {
-    let ids: string[];
-    try {
-      await this.driver.confineAbs(this.stagingRoot());
-      ids = (await fs.readdir(this.stagingRoot())).filter((n) => UPLOAD_ID.test(n));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw mapFsError(err);
-    }
-    const uploads = await Promise.all(
-      ids.map(async (uploadId): Promise<MultipartUploadInfo | null> => {
-        try {
-          const raw = await fs.readFile(nodePath.join(this.stagingRoot(), uploadId, 'meta.json'), 'utf8');
-          const meta = JSON.parse(raw) as UploadMeta;
-          return { uploadId, path: meta.path, initiated: new Date(meta.initiated) };
-        } catch {
-          return null;
-        }
-      }),
-    );
-    return uploads.filter((u): u is MultipartUploadInfo => u !== null);
   }
 }

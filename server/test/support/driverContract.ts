@@ -1,0 +1,207 @@
+// The driver contract suite's targets (local, s3rver, moto) and helpers, shared by its test files
+// (driver.int.test.ts, driver.multipart.int.test.ts).
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import {
+  LocalDriver,
+  S3Driver,
+  StorageError,
+  type ByteRange,
+  type StorageDriver,
+  type StorageErrorCode,
+} from '../../src/storage/index.js';
+import { motoAvailable, startMoto, startS3rver, type S3Emulator } from './s3Emulator.js';
+
+export type Lack = 'listParts' | 'abort' | 'listUploads' | 'partChecks' | 'unknownUpload';
+
+export interface Target {
+  name: string;
+  /** Why the whole target is skipped, if it is. */
+  skip?: string;
+  /** Operations the backend lacks, with the reason; their tests are skipped and 'unsupported' is asserted. */
+  lacks: Partial<Record<Lack, string>>;
+  start(): Promise<{ driver: StorageDriver; stop(): Promise<void>; root?: string }>;
+}
+
+const S3RVER_LACKS =
+  's3rver 3.7.1 does not implement ListParts, AbortMultipartUpload or ListMultipartUploads (TOOLING.md)';
+const S3RVER_NO_PART_CHECKS = 's3rver 3.7.1 completes an upload without checking part ETags or part numbers';
+const S3RVER_UNKNOWN_UPLOAD = 's3rver 3.7.1 answers 500 InternalError, not NoSuchUpload, for an unknown upload id';
+const MOTO_UNKNOWN_UPLOAD = 'moto 5.2.1 answers an HTML 500 to CompleteMultipartUpload with an unknown upload id';
+
+function s3Target(name: 's3rver' | 'moto', start: () => Promise<S3Emulator>, skip?: string): Target {
+  return {
+    name,
+    ...(skip ? { skip } : {}),
+    lacks:
+      name === 's3rver'
+        ? {
+            listParts: S3RVER_LACKS,
+            abort: S3RVER_LACKS,
+            listUploads: S3RVER_LACKS,
+            partChecks: S3RVER_NO_PART_CHECKS,
+            unknownUpload: S3RVER_UNKNOWN_UPLOAD,
+          }
+        : { unknownUpload: MOTO_UNKNOWN_UPLOAD },
+    async start() {
+      const emulator = await start();
+      // A key prefix ("default folder") so the suite also proves nothing escapes it.
+      const driver = new S3Driver(emulator.driverOptions('contract-suite'));
+      return {
+        driver,
+        async stop() {
+          await driver.close();
+          await emulator.stop();
+        },
+      };
+    },
+  };
+}
+
+export const targets: Target[] = [
+  {
+    name: 'local',
+    lacks: {},
+    async start() {
+      const root = mkdtempSync(path.join(tmpdir(), 'clipnest-driver-'));
+      return {
+        driver: new LocalDriver({ root }),
+        root,
+        stop: async () => rmSync(root, { recursive: true, force: true }),
+      };
+    },
+  },
+  s3Target('s3rver', () => startS3rver()),
+  s3Target(
+    'moto',
+    () => startMoto(),
+    motoAvailable()
+      ? undefined
+      : 'moto unavailable: python3 -m moto.server cannot run here (CI has it) or CLIPNEST_NO_MOTO=1',
+  ),
+];
+
+// ---------- helpers ----------
+
+export function streamOf(data: string | Uint8Array): ReadableStream<Uint8Array> {
+  const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (bytes.length > 0) controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}
+
+/** A generated stream of `total` bytes in 1 MiB chunks, hashing what it produces (never one buffer). */
+export function generated(
+  total: number,
+  chunk = 1024 * 1024,
+): { stream: ReadableStream<Uint8Array>; digest(): string } {
+  const hash = createHash('sha256');
+  let sent = 0;
+  let counter = 0;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (sent >= total) {
+          controller.close();
+          return;
+        }
+        const n = Math.min(chunk, total - sent);
+        const buf = Buffer.allocUnsafe(n);
+        buf.fill(counter++ % 251);
+        buf.writeUInt32BE(counter, 0);
+        hash.update(buf);
+        sent += n;
+        controller.enqueue(buf);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { stream, digest: () => hash.digest('hex') };
+}
+
+export async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
+  return new Response(stream).text();
+}
+
+export async function digestOf(stream: ReadableStream<Uint8Array>): Promise<{ bytes: number; hash: string }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
+    hash.update(chunk);
+    bytes += chunk.length;
+  }
+  return { bytes, hash: hash.digest('hex') };
+}
+
+export async function expectCode(promise: Promise<unknown>, code: StorageErrorCode): Promise<void> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err, `expected StorageError('${code}')`).toBeInstanceOf(StorageError);
+  expect((err as StorageError).code).toBe(code);
+}
+
+export async function names(driver: StorageDriver, dir: string): Promise<string[]> {
+  const all: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await driver.list(dir, cursor ? { cursor } : {});
+    all.push(...page.entries.map((e) => (e.isDir ? `${e.name}/` : e.name)));
+    cursor = page.cursor;
+  } while (cursor);
+  return all;
+}
+
+export async function readRange(driver: StorageDriver, p: string, range: ByteRange) {
+  const r = await driver.read(p, { range });
+  return { ...r, body: await text(r.stream) };
+}
+
+/** What a started target gives its tests. */
+export interface TargetContext {
+  readonly driver: StorageDriver;
+  /** The local target's root directory (undefined for the others). */
+  readonly localRoot: string | undefined;
+  /** A fresh directory name per test. */
+  dir(): string;
+}
+
+/**
+ * One `driver contract: <target>` describe per target (skipped with the reason when the target cannot run): the
+ * target starts before its tests and stops after them.
+ */
+export function describeTargets(body: (target: Target, ctx: TargetContext) => void): void {
+  for (const target of targets) {
+    const suite = target.skip ? describe.skip : describe;
+    const title = target.skip
+      ? `driver contract: ${target.name} (skipped: ${target.skip})`
+      : `driver contract: ${target.name}`;
+    suite(title, () => {
+      let started: Awaited<ReturnType<Target['start']>> | undefined;
+      let n = 0;
+      const ctx: TargetContext = {
+        get driver() {
+          return started!.driver;
+        },
+        get localRoot() {
+          return started?.root;
+        },
+        dir: () => `t${++n}`,
+      };
+      beforeAll(async () => {
+        started = await target.start();
+      }, 90_000);
+      afterAll(async () => {
+        await started?.stop();
+      }, 30_000);
+      body(target, ctx);
+    });
+  }
+}
