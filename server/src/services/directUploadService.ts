@@ -117,7 +117,7 @@ export class DirectUploadService {
     const ttl = putUrlTtl(input.size, config.signature_expires_in);
     let url: string;
     try {
-      // Length and type are signed: S3 refuses a PUT of other bytes than announced (see s3Driver.presign).
+      // Length and type are signed: S3 refuses a PUT of other bytes than announced (see s3/driver.ts presign).
       url = await driver.presign(plan.storagePath, 'put', ttl, {
         contentType: plan.mimetype,
         contentLength: input.size,
