@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { PasteSortField } from '@clipnest/contract';
-import { dialectOf } from '../db/counters.js';
+import { dialectOf } from '../db/database.js';
 import type { Database, PastesTable } from '../db/schema.js';
 
 export type PasteRow = Selectable<PastesTable>;
