@@ -9,9 +9,9 @@ export const JSON_COMPRESS_THRESHOLD = 1024;
 /** Above this, the fastest brotli setting: a long list must not hold the event loop for long. */
 const LARGE = 64 * 1024;
 /**
- * Below this, brotli quality 1 too: quality 2 clears a 256 KB hash table on every call, whatever the size of the
- * answer, which on a paste view (1.5 KB) cost more than the compression itself (the other work of the request
- * ran slower after it); quality 1 sizes its table to the input and writes a few bytes more (300 → 305).
+ * Below this, brotli quality 1 too: quality 2 clears a large hash table on every call, whatever the size of the
+ * answer, which on a paste view cost more than the compression itself (the other work of the request ran slower
+ * after it); quality 1 sizes its table to the input and writes a few bytes more (docs/benchmarks.md, Pastes).
  */
 const SMALL = 8 * 1024;
 
@@ -33,12 +33,12 @@ function brotliSettings(size: number): { quality: number; lgwin: number } {
 
 /**
  * Settings for on-the-fly compression: they must cost less than the bytes they save (bench/paste.bench.mjs).
- * - brotli quality 2 from {@link SMALL} to {@link LARGE}: as small as quality 4 on JSON lists (smaller on a 28 KB
- *   listing), half its CPU; quality 1 outside (see SMALL and LARGE).
+ * - brotli quality 2 from {@link SMALL} to {@link LARGE}: about as small as quality 4 on JSON lists, for half its
+ *   CPU; quality 1 outside (see SMALL and LARGE; docs/benchmarks.md, Figures moved out of the code).
  * - Windows fitted to the body (brotli `LGWIN`, gzip `windowBits` and `memLevel`): the encoder's tables then
  *   take tens of KB instead of several MB. Large per-request allocations were most of the cost in the
  *   server: glibc (fixed thresholds, scripts/server-bundle.mjs) hands freed heap tops back to the system, and
- *   each answer then faulted its tables in again (gzip 6 of the paste answer: 32 µs → 15 µs of CPU).
+ *   each answer then faulted its tables in again (docs/benchmarks.md, Figures moved out of the code).
  */
 export function compressOptions(coding: ContentCoding, size: number): zlib.ZlibOptions | zlib.BrotliOptions {
   if (coding === 'gzip') return gzipSettings(size);
