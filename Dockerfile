@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# Clipnest: multi-stage build (docs/deployment.md). Build stage: dependencies, the native addons (sendfile, compression)
+# Clipnest: multi-stage build (docs/deployment.md). Build stage: dependencies, the sendfile addon
 # (node-gyp), the web app and the server bundle. Runtime stage: production dependencies and the builds only,
 # running as the unprivileged `node` user with its data in the /data volume.
 
@@ -15,7 +15,7 @@ COPY web/package.json web/
 COPY e2e/package.json e2e/
 COPY bench/package.json bench/
 COPY native/ native/
-# Compiles better-sqlite3 and the native addons (native/: sendfile, compression) against this Node.
+# Compiles better-sqlite3 and the sendfile addon (native/) against this Node.
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund

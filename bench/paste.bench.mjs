@@ -238,8 +238,8 @@ ${floor ? row(`context: nginx, a static file of the same ${floor.bytes} bytes`, 
 | compressed view: ≥ 0.5 × health req/s and p99 < 20 ms | ${fmt(brRatio, 2)} ×, ${fmt(viewBr.p99, 2)} ms | ${brMet ? 'yes' : 'no'} |
 
 On-the-fly compression (JSON answers over 1 KB; brotli quality 1 below 8 KB, 2 up to 64 KB, with a window fitted to the answer, see
-\`compressOptions\` in server/src/http/compressJson.ts; one call into the brotli inside Node through the addon in
-native/src/compress.c, no zlib stream per answer): the view answer is ${plainSize.bytes} bytes plain and
+\`compressOptions\` in server/src/http/compressJson.ts; node:zlib's synchronous call below 64 KB, its thread pool above):
+the view answer is ${plainSize.bytes} bytes plain and
 ${brSize.bytes} bytes as ${brSize.coding}. Server CPU time per view (median of the rounds, from /proc): ${fmt(cpuView, 0)} µs plain,
 ${fmt(cpuViewBr, 0)} µs compressed, so compression costs ${fmt(cpuViewBr - cpuView, 0)} µs (${fmt(((cpuViewBr - cpuView) / cpuView) * 100, 0)} %) of CPU per answer
 and saves ${plainSize.bytes - brSize.bytes} bytes of it. Throughput: ${fmt((1 - viewBr.rps / view.rps) * 100, 0)} % fewer req/s than plain views
@@ -247,8 +247,8 @@ and saves ${plainSize.bytes - brSize.bytes} bytes of it. Throughput: ${fmt((1 - 
 
 Answers go out at the end of the event-loop turn that made them, all of that turn's answers together
 (server/src/http/answerAtTurnEnd.ts): written one by one between the handlers, each send ran the kernel's loopback
-path and woke wrk again (perf: the kernel's time per plain view fell from 22 to 10 µs). Before that change and the addon, on the same
-machine on 2026-11-27: health 31,384 req/s, view 0.58 × health (p99 12.3 ms), compressed view 0.36 × (p99 21.8 ms),
+path and woke wrk again (perf: the kernel's time per plain view fell from 22 to 10 µs). Before that change and the compression addon
+(since removed), on the same machine on 2026-11-27: health 31,384 req/s, view 0.58 × health (p99 12.3 ms), compressed view 0.36 × (p99 21.8 ms),
 compression 32 µs of CPU per answer.
 
 After the run the first paste showed ${views} views (every counted view was written).

@@ -5,12 +5,6 @@
       "sources": ["src/sendfile.c"],
       "cflags": ["-O2", "-Wall", "-Wextra"],
       "defines": ["NAPI_VERSION=8"]
-    },
-    {
-      "target_name": "clipnest_compress",
-      "sources": ["src/compress.c"],
-      "cflags": ["-O2", "-Wall", "-Wextra"],
-      "defines": ["NAPI_VERSION=8"]
     }
   ]
 }

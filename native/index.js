@@ -1,11 +1,11 @@
-// Loads the optional addons (native/src): `sendfile` and `compress` are null where they are not built.
+// Loads the optional sendfile addon (native/src): `sendfile` is null where it is not built.
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 
 function load(name) {
   if (process.platform !== 'linux') {
-    return { binding: null, error: `the addons are only built on Linux (this is ${process.platform})` };
+    return { binding: null, error: `the addon is only built on Linux (this is ${process.platform})` };
   }
   try {
     return { binding: require(`./build/Release/${name}.node`), error: null };
@@ -15,9 +15,6 @@ function load(name) {
 }
 
 const sendfileAddon = load('clipnest_sendfile');
-const compressAddon = load('clipnest_compress');
 
 export const sendfile = sendfileAddon.binding;
 export const sendfileLoadError = sendfileAddon.error;
-export const compress = compressAddon.binding;
-export const compressLoadError = compressAddon.error;

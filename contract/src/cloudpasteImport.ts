@@ -1,5 +1,5 @@
 /**
- * Moving in from CloudPaste (issue #24): POST /api/admin/import/cloudpaste (admin only).
+ * Moving in from CloudPaste: POST /api/admin/import/cloudpaste (admin only).
  *
  * Body: `{ backup, dry_run?, local_roots?, on_conflict? }`. `backup` is a CloudPaste 1.x backup as
  * exported (full or modules): the parsed object, or the file's text as a string (the web app sends the

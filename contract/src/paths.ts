@@ -1,5 +1,5 @@
 /**
- * The one path normaliser of the app (issue 18): virtual paths (`/mount/dir/file`, API fields, key base
+ * The one path normaliser of the app: virtual paths (`/mount/dir/file`, API fields, key base
  * paths, the SPA's URL paths) and driver paths (server/src/storage/paths.ts) both go through
  * `splitPath`, so `..`, percent-encoded dots / slashes / backslashes / NUL (also double-encoded),
  * backslashes, NUL and other control characters and over-long paths are refused in one place.

@@ -1,4 +1,4 @@
-// WebDAV settings page (issue 20): where to connect, and a live check of what an identity sees at /dav/.
+// WebDAV settings page: where to connect, and a live check of what an identity sees at /dav/.
 import { z } from './zod.js';
 
 /** Who the live check lists `/dav/` for: the admin, or the holder of an API key. */

@@ -1,6 +1,5 @@
-// npm install hook: compiles the addons (sendfile, compress) with node-gyp on Linux. They are optional: when there
-// is no compiler (or another OS), install still succeeds; the server then streams files and compresses with
-// node:zlib.
+// npm install hook: compiles the sendfile addon with node-gyp on Linux. It is optional: when there is no compiler
+// (or another OS), install still succeeds; the server then streams local downloads through JavaScript.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -29,7 +28,7 @@ function nodeGyp() {
 }
 
 if (process.platform !== 'linux') {
-  console.log('[@clipnest/native] not Linux: no addons; downloads are streamed, answers compressed by node:zlib');
+  console.log('[@clipnest/native] not Linux: no sendfile addon; downloads are streamed');
   process.exit(0);
 }
 // Node's own headers when they are installed beside it (Debian's nodejs, official tarballs): no download.
@@ -41,7 +40,7 @@ const localHeaders =
 const result = spawnSync(process.execPath, [nodeGyp(), 'rebuild', ...localHeaders], { cwd: here, stdio: 'inherit' });
 if (result.status !== 0) {
   console.warn(
-    '[@clipnest/native] the addons did not build (need python3, make and a C compiler); ' +
-      'Clipnest works without them: it streams downloads and compresses with node:zlib',
+    '[@clipnest/native] the sendfile addon did not build (needs python3, make and a C compiler); ' +
+      'Clipnest works without it: it streams downloads',
   );
 }

@@ -9,7 +9,7 @@ const seconds = z.coerce
   .number({ error: 'must be a number of seconds' })
   .positive('must be greater than 0')
   .max(86_400, 'must be at most 86400');
-/** 128 MiB: a restore holds the body and its parsed rows at once (about 2.5× the body at peak, see docs). */
+/** 128 MiB: a restore holds the body and its parsed rows at once (a few times the body at peak, docs/benchmarks.md). */
 export const DEFAULT_BACKUP_MAX_BYTES = 128 * 1024 * 1024;
 
 const envSchema = z.object({

@@ -5,7 +5,7 @@ import { WebdavService } from './services/webdav/webdavService.js';
 import { readFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { compress, compressLoadError, sendfile, sendfileLoadError } from '@clipnest/native';
+import { sendfile, sendfileLoadError } from '@clipnest/native';
 import { Permission, hasPermission } from '@clipnest/contract';
 import { createApp } from './app.js';
 import { withSendfile, type Fetch } from './http/sendfileEdge.js';
@@ -498,11 +498,6 @@ export async function buildServer(
       : sendfile
         ? 'local downloads use sendfile'
         : `local downloads are streamed: the sendfile addon is not available (${sendfileLoadError ?? 'unknown'})`,
-  );
-  logger.debug(
-    compress
-      ? 'JSON answers are compressed through the native addon'
-      : `JSON answers are compressed by node:zlib: the compression addon is not available (${compressLoadError ?? 'unknown'})`,
   );
 
   // Periodic jobs run once per period across instances (Cluster.runDue: advisory lock + job_runs on PostgreSQL).

@@ -89,7 +89,7 @@ describe.each(dbTargets)('dashboard counters on %s', (target) => {
       const tracked = new Set(
         (await db.selectFrom('row_counts').select('table_name').execute()).map((r) => r.table_name),
       );
-      // A feature table without its counter would silently show 0: its migration must call trackRowCount.
+      // A feature table without its counter would silently show 0: its migration must install its row_counts triggers.
       expect(DASHBOARD_TABLES.filter((t) => tables.has(t) && !tracked.has(t))).toEqual([]);
       await expectCountersExact(db);
     });

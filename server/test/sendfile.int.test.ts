@@ -8,6 +8,7 @@ import { startTestServer, type TestServer } from './support/harness.js';
 import { upload } from './support/fileShares.js';
 
 const MB = 1024 * 1024;
+const METRICS_TOKEN = 'metrics-token-0123456789';
 const openFds = () => readdirSync('/proc/self/fd').length;
 
 /** GET with Node's client: the raw bytes, the status, the headers, and which socket carried it. */
@@ -58,8 +59,8 @@ describe.skipIf(!sendfile)('local downloads through sendfile', () => {
 
   beforeAll(async () => {
     [server, streamed] = await Promise.all([
-      startTestServer('sqlite'),
-      startTestServer('sqlite', { LOCAL_SENDFILE: 'false' }),
+      startTestServer('sqlite', { METRICS_TOKEN }),
+      startTestServer('sqlite', { LOCAL_SENDFILE: 'false', METRICS_TOKEN }),
     ]);
     [token, streamedToken] = await Promise.all([server.login(), streamed.login()]);
     const [a, b] = await Promise.all([
@@ -97,6 +98,37 @@ describe.skipIf(!sendfile)('local downloads through sendfile', () => {
     expect(pick(zero.headers)).toEqual(pick(plain.headers));
     expect(zero.headers['content-length']).toBe(String(content.length));
     expect(zero.headers.etag).toMatch(/^"/);
+  });
+
+  it('counts the bytes sendfile wrote in the metrics, as the streamed path counts its own', async () => {
+    const sentBytes = async (target: TestServer) => {
+      const res = await fetch(`${target.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      const line =
+        /clipnest_http_response_bytes_total\{route="\/api\/file-download\/:slug",app="clipnest"\} (\d+)/.exec(
+          await res.text(),
+        );
+      return Number(line?.[1] ?? 0);
+    };
+    const start = vi.spyOn(sendfile!, 'start');
+    const before = [await sentBytes(server), await sentBytes(streamed)];
+    const [zero, plain] = await Promise.all([
+      get(`${server.url}/api/file-download/${slug}`),
+      get(`${streamed.url}/api/file-download/${streamedSlug}`),
+    ]);
+    expect(start).toHaveBeenCalledTimes(1);
+    expect(zero.body.equals(content)).toBe(true);
+    expect(plain.body.equals(content)).toBe(true);
+    // The answer is counted when it is over, which the client may see a moment before the server does.
+    let counted: number[];
+    const deadline = Date.now() + 5000;
+    do {
+      counted = [(await sentBytes(server)) - before[0]!, (await sentBytes(streamed)) - before[1]!];
+    } while ((counted[0]! < content.length || counted[1]! < content.length) && Date.now() < deadline);
+    // The body and the status line and headers (well under 2 KB), on either path.
+    for (const bytes of counted) {
+      expect(bytes).toBeGreaterThan(content.length);
+      expect(bytes).toBeLessThan(content.length + 2048);
+    }
   });
 
   it('answers ranges with 206 and exactly the asked bytes', async () => {

@@ -1,4 +1,4 @@
-// What several instances on one database agree through (issue #26, docs/deployment.md):
+// What several instances on one database agree through (docs/deployment.md):
 // - `exclusive(name, fn)`: fn runs on one instance at a time. PostgreSQL: a session advisory lock
 //   (pg_try_advisory_lock) held on one pooled connection while fn runs; an instance that cannot take it skips.
 //   SQLite (one instance by design): an in-process guard.

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import {
   Kysely,
   Migrator,
+  PostgresAdapter,
   PostgresDialect,
   SqliteDialect,
   sql,
@@ -17,6 +18,12 @@ import type { Database } from './schema.js';
 import { withStatementCache } from './statementCache.js';
 
 export type Dialect = 'sqlite' | 'postgres';
+
+/** The dialect behind a Kysely instance (a transaction or a repository's handle carries no other sign of it). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema: only the adapter is read
+export function dialectOf(db: Kysely<any>): Dialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
 
 export interface DatabaseHandle {
   db: Kysely<Database>;

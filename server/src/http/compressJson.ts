@@ -1,5 +1,4 @@
 import zlib from 'node:zlib';
-import { compress as addon, type CompressBinding } from '@clipnest/native';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { pickEncoding, type ContentCoding } from './encoding.js';
@@ -10,9 +9,9 @@ export const JSON_COMPRESS_THRESHOLD = 1024;
 /** Above this, the fastest brotli setting: a long list must not hold the event loop for long. */
 const LARGE = 64 * 1024;
 /**
- * Below this, brotli quality 1 too: quality 2 clears a 256 KB hash table on every call, whatever the size of the
- * answer, which on a paste view (1.5 KB) cost more than the compression itself (the other work of the request
- * ran slower after it); quality 1 sizes its table to the input and writes a few bytes more (300 → 305).
+ * Below this, brotli quality 1 too: quality 2 clears a large hash table on every call, whatever the size of the
+ * answer, which on a paste view cost more than the compression itself (the other work of the request ran slower
+ * after it); quality 1 sizes its table to the input and writes a few bytes more (docs/benchmarks.md, Pastes).
  */
 const SMALL = 8 * 1024;
 
@@ -34,12 +33,12 @@ function brotliSettings(size: number): { quality: number; lgwin: number } {
 
 /**
  * Settings for on-the-fly compression: they must cost less than the bytes they save (bench/paste.bench.mjs).
- * - brotli quality 2 from {@link SMALL} to {@link LARGE}: as small as quality 4 on JSON lists (smaller on a 28 KB
- *   listing), half its CPU; quality 1 outside (see SMALL and LARGE).
+ * - brotli quality 2 from {@link SMALL} to {@link LARGE}: about as small as quality 4 on JSON lists, for half its
+ *   CPU; quality 1 outside (see SMALL and LARGE; docs/benchmarks.md, Figures moved out of the code).
  * - Windows fitted to the body (brotli `LGWIN`, gzip `windowBits` and `memLevel`): the encoder's tables then
  *   take tens of KB instead of several MB. Large per-request allocations were most of the cost in the
  *   server: glibc (fixed thresholds, scripts/server-bundle.mjs) hands freed heap tops back to the system, and
- *   each answer then faulted its tables in again (gzip 6 of the paste answer: 32 µs → 15 µs of CPU).
+ *   each answer then faulted its tables in again (docs/benchmarks.md, Figures moved out of the code).
  */
 export function compressOptions(coding: ContentCoding, size: number): zlib.ZlibOptions | zlib.BrotliOptions {
   if (coding === 'gzip') return gzipSettings(size);
@@ -52,36 +51,6 @@ export function compressOptions(coding: ContentCoding, size: number): zlib.ZlibO
       [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size,
     },
   };
-}
-
-/** Largest output buffer kept between answers; a larger answer gets a buffer of its own. */
-const SCRATCH_MAX = 1 << 20;
-let scratch = Buffer.alloc(0);
-
-/**
- * Compression through the native addon: node:zlib's sync calls build a stream, a native handle and a 16 KB
- * output buffer per call, which cost a paste view several times the compression itself (native/src/compress.c).
- * The answer is compressed into a reused buffer and copied out at its compressed size (from Node's buffer pool
- * when small). Null when the addon cannot; node:zlib then does it, with the same settings and the same bytes.
- */
-export function compressWithAddon(binding: CompressBinding, coding: ContentCoding, body: Buffer): Buffer | null {
-  const size = body.byteLength;
-  const bound = coding === 'gzip' ? binding.gzipBound(size) : binding.brotliBound(size);
-  if (bound === 0) return null;
-  if (bound > scratch.byteLength && bound <= SCRATCH_MAX) {
-    scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, 2 ** Math.ceil(Math.log2(bound))));
-  }
-  const out = bound <= scratch.byteLength ? scratch : Buffer.allocUnsafeSlow(bound);
-  let written: number;
-  if (coding === 'gzip') {
-    const { level, windowBits, memLevel } = gzipSettings(size);
-    written = binding.gzip(body, out, level, windowBits, memLevel);
-  } else {
-    const { quality, lgwin } = brotliSettings(size);
-    written = binding.brotli(body, out, quality, lgwin, zlib.constants.BROTLI_MODE_TEXT);
-  }
-  if (written < 0) return null;
-  return out === scratch ? Buffer.from(out.subarray(0, written)) : out.subarray(0, written);
 }
 
 const JSON_CODINGS: readonly ContentCoding[] = ['br', 'gzip'];
@@ -97,13 +66,37 @@ function jsonCoding(acceptEncoding: string | undefined): ContentCoding | null {
   return lastCoding;
 }
 
-/** `body` compressed with the on-the-fly settings above. */
+/** `body` compressed with the on-the-fly settings above, on this thread: for answers below {@link LARGE}. */
 export function compress(coding: ContentCoding, body: Buffer): Buffer {
-  const packed = addon && compressWithAddon(addon, coding, body);
-  if (packed) return packed;
-  return coding === 'gzip'
-    ? zlib.gzipSync(body, compressOptions(coding, body.byteLength))
-    : zlib.brotliCompressSync(body, compressOptions(coding, body.byteLength));
+  const options = compressOptions(coding, body.byteLength);
+  return coding === 'gzip' ? zlib.gzipSync(body, options) : zlib.brotliCompressSync(body, options);
+}
+
+/**
+ * `body` compressed on the thread pool, as a stream of one chunk: a large answer does not hold the event loop
+ * for the time of its compression. `done` gets the compressed bytes (kept answers keep them).
+ */
+function compressedStream(
+  coding: ContentCoding,
+  body: Buffer,
+  done?: (packed: Uint8Array) => void,
+): ReadableStream<Uint8Array> {
+  const packed = new Promise<Buffer>((resolve, reject) => {
+    const callback = (error: Error | null, result: Buffer) => (error ? reject(error) : resolve(result));
+    if (coding === 'gzip') zlib.gzip(body, compressOptions(coding, body.byteLength), callback);
+    else zlib.brotliCompress(body, compressOptions(coding, body.byteLength), callback);
+  });
+  // Read only when the client reads: an answer dropped before that must not leave an unhandled rejection.
+  packed.catch(() => undefined);
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const result = await packed;
+      const bytes = new Uint8Array(result.buffer, result.byteOffset, result.byteLength);
+      done?.(bytes);
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
 }
 
 /**
@@ -145,29 +138,40 @@ function sendText(
   bodies?: Map<ContentCoding | 'identity', Uint8Array>,
 ): Response {
   const headers = { 'Content-Type': 'application/json' };
-  const encoded = (coding: ContentCoding | 'identity'): Uint8Array => {
-    const hit = bodies?.get(coding);
+  const plain = (): Uint8Array => {
+    const hit = bodies?.get('identity');
     if (hit) return hit;
-    const plain = bodies?.get('identity') ?? Buffer.from(typeof text === 'string' ? text : text());
-    bodies?.set('identity', plain);
-    if (coding === 'identity') return plain;
-    const packed = compress(coding, Buffer.from(plain.buffer, plain.byteOffset, plain.byteLength));
-    const body = new Uint8Array(packed.buffer as ArrayBuffer, packed.byteOffset, packed.byteLength);
-    bodies?.set(coding, body);
-    return body;
+    const bytes = Buffer.from(typeof text === 'string' ? text : text());
+    bodies?.set('identity', bytes);
+    return bytes;
   };
   if (!bodies) {
     const value = text as string;
     if (value.length < JSON_COMPRESS_THRESHOLD) return c.body(value, status, headers);
-  } else if (encoded('identity').byteLength < JSON_COMPRESS_THRESHOLD) {
-    return c.body(encoded('identity') as Uint8Array<ArrayBuffer>, status, headers);
+  } else if (plain().byteLength < JSON_COMPRESS_THRESHOLD) {
+    return c.body(plain() as Uint8Array<ArrayBuffer>, status, headers);
   }
   const coding = jsonCoding(requestHeader(c, 'accept-encoding'));
   c.header('Vary', 'Accept-Encoding', { append: true });
   if (!coding || c.req.method === 'HEAD') {
     return bodies
-      ? c.body(encoded('identity') as Uint8Array<ArrayBuffer>, status, headers)
+      ? c.body(plain() as Uint8Array<ArrayBuffer>, status, headers)
       : c.body(text as string, status, headers);
   }
-  return c.body(encoded(coding) as Uint8Array<ArrayBuffer>, status, { ...headers, 'Content-Encoding': coding });
+  const compressedHeaders = { ...headers, 'Content-Encoding': coding };
+  const kept = bodies?.get(coding);
+  if (kept) return c.body(kept as Uint8Array<ArrayBuffer>, status, compressedHeaders);
+  const bytes = plain();
+  const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (body.byteLength >= LARGE) {
+    return c.body(
+      compressedStream(coding, body, (packed) => bodies?.set(coding, packed)),
+      status,
+      compressedHeaders,
+    );
+  }
+  const packed = compress(coding, body);
+  const compressed = new Uint8Array(packed.buffer as ArrayBuffer, packed.byteOffset, packed.byteLength);
+  bodies?.set(coding, compressed);
+  return c.body(compressed, status, compressedHeaders);
 }

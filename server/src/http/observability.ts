@@ -4,7 +4,7 @@
 // - Access log: one `info` line per request (method, route pattern, path without its query, status, ms, bytes),
 //   written when the response has been sent.
 // - Metrics: requests by route and status, latency histograms (to the response's end), bytes in/out as the
-//   socket counts them (headers included; sendfile downloads bypass Node and are not counted),
+//   socket counts them (headers included) plus what the sendfile addon wrote to the socket past Node,
 //   requests and uploads in flight, plus whatever gauges the server adds (tasks by status).
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -58,7 +58,7 @@ export class HttpMetrics {
     });
     this.bytesOut = new Counter({
       name: 'clipnest_http_response_bytes_total',
-      help: 'Bytes sent (status line, headers and body; not sendfile downloads), by route pattern',
+      help: 'Bytes sent (status line, headers and body, sendfile downloads included), by route pattern',
       labelNames: ['route'],
       registers,
     });
@@ -102,6 +102,17 @@ interface NodeBindings {
   outgoing?: ServerResponse;
 }
 
+/** Transfers written to a response's socket past Node (sendfile): the bytes they sent, once they are over. */
+const nativeTransfers = new WeakMap<object, Promise<number>>();
+
+/**
+ * Counts a transfer that writes to `outgoing`'s socket without Node (which cannot see those bytes): the request's
+ * log line and metrics wait for it and add its bytes. Called before the response can close.
+ */
+export function countNativeTransfer(outgoing: object, sent: Promise<number>): void {
+  nativeTransfers.set(outgoing, sent);
+}
+
 /** The middleware that gives every request an id, a log line and its metrics. */
 export function observe(options: { logger: Logger; metrics?: HttpMetrics }) {
   const { logger, metrics } = options;
@@ -128,11 +139,16 @@ export function observe(options: { logger: Logger; metrics?: HttpMetrics }) {
     let status = 500;
     let route = '*';
     const done = () => {
+      const native = outgoing && nativeTransfers.get(outgoing);
+      if (native) void native.then(finish, () => finish(0));
+      else finish(0);
+    };
+    const finish = (nativeBytes: number) => {
       metrics?.inFlight.dec();
       if (upload) metrics?.activeUploads.dec();
       const seconds = (performance.now() - started) / 1000;
       const bytesIn = socket ? socket.bytesRead - read0 : 0;
-      const bytesOut = socket ? socket.bytesWritten - written0 : 0;
+      const bytesOut = (socket ? socket.bytesWritten - written0 : 0) + nativeBytes;
       if (metrics) {
         metrics.requests.inc({ method, route, status: String(status) });
         metrics.duration.observe({ method, route }, seconds);

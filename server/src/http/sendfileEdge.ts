@@ -11,6 +11,7 @@ import type { SendfileBinding } from '@clipnest/native';
 import type { Context } from 'hono';
 import type { Logger } from '../lib/logger.js';
 import { fileBodySource, type FileBodySource } from '../storage/fileBody.js';
+import { countNativeTransfer } from './observability.js';
 
 /** Smaller bodies are streamed: a thread of their own is not worth it. */
 export const SENDFILE_MIN_BYTES = 64 * 1024;
@@ -31,7 +32,7 @@ export function fileBody(c: Context, stream: ReadableStream<Uint8Array>, status:
 }
 
 /** The socket's descriptor when the response goes out on a plain (not TLS) TCP socket and nothing is sent yet. */
-function plainSocketFd(outgoing: ServerResponse): number | undefined {
+export function plainSocketFd(outgoing: ServerResponse): number | undefined {
   const socket = outgoing.socket as (Socket & { encrypted?: boolean; _handle?: { fd?: unknown } }) | null;
   if (outgoing.headersSent || !socket || socket.destroyed || socket.encrypted) return undefined;
   const fd = socket._handle?.fd;
@@ -65,25 +66,28 @@ export function withSendfile(
   if (!options.enabled || !binding) return fetch;
   let active = 0;
 
-  /** Sends the file's range after the response's headers; the stream is cancelled (file closed) at the end. */
+  /**
+   * Sends the file's range after the response's headers; the stream is cancelled (file closed) at the end.
+   * Resolves with the bytes sendfile wrote (Node's socket does not count them).
+   */
   const transfer = async (
     outgoing: ServerResponse,
     response: Response,
     stream: ReadableStream<Uint8Array>,
     source: FileBodySource,
     fds: { socket: number; file: number },
-  ): Promise<void> => {
+  ): Promise<number> => {
     active += 1;
     try {
       await sendHeaders(outgoing, response);
       // A socket still open keeps its descriptor; a closed one may have handed the number on.
       if (outgoing.destroyed || outgoing.socket?.destroyed !== false) {
         outgoing.destroy();
-        return;
+        return 0;
       }
       // The native thread writes to the socket's descriptor: Node sees no activity, the stall timer below counts.
       outgoing.socket?.setTimeout(0);
-      await new Promise<void>((resolve) => {
+      return await new Promise<number>((resolve) => {
         const handle = binding.start(fds.socket, fds.file, source.start, source.length, stallMs, (errno, sent) => {
           outgoing.off('close', onClose);
           if (errno === 0) outgoing.end();
@@ -93,7 +97,7 @@ export function withSendfile(
             }
             outgoing.destroy();
           }
-          resolve();
+          resolve(sent);
         });
         const onClose = () => binding.cancel(handle);
         outgoing.once('close', onClose);
@@ -101,6 +105,7 @@ export function withSendfile(
     } catch (error) {
       logger.debug(`sendfile could not start: ${error instanceof Error ? error.message : String(error)}`);
       outgoing.destroy();
+      return 0;
     } finally {
       active -= 1;
       await stream.cancel().catch(() => undefined);
@@ -128,9 +133,11 @@ export function withSendfile(
     }
     const file = source.claim();
     if (file === undefined) return response;
-    void transfer(outgoing, response, stream, source, { socket, file }).catch((error: unknown) =>
-      logger.error('sendfile transfer failed', error),
-    );
+    const sent = transfer(outgoing, response, stream, source, { socket, file }).catch((error: unknown) => {
+      logger.error('sendfile transfer failed', error);
+      return 0;
+    });
+    countNativeTransfer(outgoing, sent);
     return RESPONSE_ALREADY_SENT;
   };
 }

@@ -1,4 +1,4 @@
-// How long a request may take, per phase (issue 16 point 5). Node's own `requestTimeout` (300 s for the
+// How long a request may take, per phase. Node's own `requestTimeout` (300 s for the
 // whole request) would end every upload that needs longer, so it is off; instead:
 // - upload routes (bodies of any size): the socket is closed when no byte arrives for `uploadIdleMs`;
 // - every other request: its body must be complete within `requestTimeoutMs` (the old total limit);

@@ -3,7 +3,7 @@
 // the top level or one level down) are censored, and every message, error text and string field that can hold a
 // secret goes through `scrubSecrets` (bearer/API keys, passwords, tokens in query strings, presigned URLs'
 // signatures and credentials). Plain fields (numbers, method, route pattern, request id, client address) are
-// written as they are, so the access line costs a few microseconds (issue 43).
+// written as they are, so the access line stays cheap (docs/benchmarks.md, Request logging cost).
 import { pino, type Logger as PinoLogger } from 'pino';
 
 export type LogLevel = 'silent' | 'error' | 'info' | 'debug';
@@ -149,8 +149,8 @@ function flushBase(base: PinoLogger): Promise<void> {
 
 /**
  * Lines wait in memory until this many bytes (~130 access lines) or the next tick of FLUSH_EVERY_MS: each write
- * is a trip to libuv's thread pool, whose thread takes the server's core a while (at 4 KB, writes were still
- * ~8% of a loaded server's CPU).
+ * is a trip to libuv's thread pool, whose thread takes the server's core a while; with small batches the writes
+ * were a visible share of a loaded server's CPU (docs/benchmarks.md, Figures moved out of the code).
  */
 const BUFFER_BYTES = 32 * 1024;
 const FLUSH_EVERY_MS = 250;

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
-import { dialectOf } from '../db/counters.js';
+import { dialectOf } from '../db/database.js';
 import type { Database, DavLocksTable, DavPropertiesTable } from '../db/schema.js';
 
 export type DavLockRow = DavLocksTable;

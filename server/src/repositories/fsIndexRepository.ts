@@ -83,7 +83,8 @@ export class FsIndexRepository {
   /**
    * One page of names containing `needle` (lower-cased) in the scopes, folders first, and the total, in one scan:
    * `count(*) over ()` counts the matches before the limit. `mount_id || ''` keeps the planner off the
-   * (mount_id, parent) index, whose row-by-row lookups are 5× slower than scanning the table for a substring match.
+   * (mount_id, parent) index, whose row-by-row lookups are slower than scanning the table for a substring match
+   * (docs/benchmarks.md, Figures moved out of the code).
    */
   async search(scopes: IndexScope[], needle: string, page: { limit: number; offset: number }) {
     if (scopes.length === 0) return { rows: [] as FsIndexRow[], total: 0 };

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { PasteSortField } from '@clipnest/contract';
-import { dialectOf } from '../db/counters.js';
+import { dialectOf } from '../db/database.js';
 import type { Database, PastesTable } from '../db/schema.js';
 
 export type PasteRow = Selectable<PastesTable>;
@@ -108,7 +108,7 @@ export class PasteRepository {
    * lock the rows in id order, so they wait a moment for each other instead of deadlocking (which would cost
    * a second and the batch). PostgreSQL: ONE statement whatever the batch size. Views on this instance that
    * overlap the write wait for it, and each statement is a round trip through a busy event loop: a statement
-   * per paste made the flush the slowest request of every second (issue #26, docs/benchmarks.md "Scale-out").
+   * per paste made the flush the slowest request of every second (docs/benchmarks.md "Scale-out").
    */
   async addViews(counts: ReadonlyMap<string, number>): Promise<ReadonlyMap<string, number>> {
     const sorted = [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -150,7 +150,7 @@ export class PasteRepository {
    */
   async consumeOpenViewBySlug(slug: string, nowIso: string): Promise<PasteRow | undefined> {
     // Plain SQL rather than the builder: this runs on every public view, and skipping the builder's
-    // compile step measured ~20% faster for this call.
+    // compile step made this call measurably faster (docs/benchmarks.md, Figures moved out of the code).
     const { rows } = await sql<PasteRow>`
       update pastes set views = views + 1
        where slug = ${slug} and password_hash is null

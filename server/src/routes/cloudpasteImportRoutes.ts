@@ -6,7 +6,7 @@ import { ok } from '../http/envelope.js';
 import { readJson } from '../http/input.js';
 import type { CloudpasteImportService } from '../services/cloudpasteImport/cloudpasteImportService.js';
 
-/** POST /api/admin/import/cloudpaste (admin): a CloudPaste backup in, a report out (issue #24). */
+/** POST /api/admin/import/cloudpaste (admin): a CloudPaste backup in, a report out. */
 export function cloudpasteImportRoutes(deps: { cloudpasteImport: CloudpasteImportService; guard: Guard }) {
   const { cloudpasteImport, guard } = deps;
   return new Hono<AppEnv>().post('/cloudpaste', async (c) => {

@@ -1,4 +1,4 @@
-// The WebDAV settings page's server side (issue 20): where clients connect, and a live check of what an
+// The WebDAV settings page's server side: where clients connect, and a live check of what an
 // identity (the admin, or an API key) sees at /dav/.
 import {
   Permission,

@@ -1,6 +1,7 @@
 // Streams that move many buffers (an upload's socket chunks) leave them dead in the young generation, and V8
-// only collects when that fills or when ~64 MB of external memory piles up: one upload grew the process by
-// ~45 MB of dead chunks. A minor GC every few MB of bytes moved keeps that flat for ~1 ms each.
+// only collects when that fills or when a large amount of external memory piles up: one upload grew the process
+// by tens of MB of dead chunks. A minor GC every few MB of bytes moved keeps that flat, cheaply
+// (docs/benchmarks.md, Figures moved out of the code).
 import v8 from 'node:v8';
 import vm from 'node:vm';
 

@@ -7,7 +7,7 @@ import { AppError } from '../errors.js';
 export const DAV = 'DAV:';
 
 /**
- * Bounds of a WebDAV request body (issue 34, point 1): bytes are bounded by the route (1 MB); these bound
+ * Bounds of a WebDAV request body: bytes are bounded by the route (1 MB); these bound
  * the document's shape so that parsing and serialising stay linear in its size whatever it holds.
  */
 export const XML_LIMITS = {

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Several instances on one database (issue #26):
+ * Several instances on one database:
  * - `tasks.lease_until`: a running task belongs to `runner` until this ISO time; the runner renews it while
  *   it works (heartbeat). Another instance claims a task whose lease ran out (its instance died) and resumes it.
  * - `job_runs`: when each periodic background job (sweeps, …) last ran and where, so a job due every N minutes

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * What the admin sees of a blocked client (issue 35): once a bucket of `secret_attempts` reaches its limit, the row
+ * What the admin sees of a blocked client: once a bucket of `secret_attempts` reaches its limit, the row
  * keeps the client's address (`client`: IPv4, or an IPv6 /64), the door of the last wrong secret (`door`: login,
  * webdav, api_key, paste, file) and when the block began (`blocked_at`, ISO). All three stay null below the limit
  * (a client that never got blocked leaves only a hash) and are cleared when a new window opens.
