@@ -1,4 +1,4 @@
-// The shapes of the fs tree (VFS_CONTRACT.md). Do not rename once committed: copy tasks, zip, search and
+// The shapes of the fs tree (docs/storage.md, "The fs tree"). Do not rename once committed: copy tasks, zip, search and
 // WebDAV build on them.
 import type { MountView } from '@clipnest/contract';
 import type { Principal } from '../services/principal.js';

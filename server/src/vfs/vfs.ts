@@ -1,4 +1,4 @@
-// The fs tree (VFS_CONTRACT.md): one place for path normalisation, mount resolution (longest prefix),
+// The fs tree (docs/storage.md, "The fs tree"): one place for path normalisation, mount resolution (longest prefix),
 // permission bits, a key's basic_path confinement, the listing cache and its invalidation. Services (fs API,
 // copy tasks, zip, search, share creation, WebDAV) call it and never a driver of a mount directly.
 import {
