@@ -1,11 +1,6 @@
-import {
-  hasPermission,
-  Permission,
-  SHAREX_KIND_PERMISSION,
-  type ApiKeyView,
-  type SharexKind,
-  type SharexUploader,
-} from '@clipnest/contract';
+import { hasPermission, Permission } from '@clipnest/contract/permissions';
+import { SHAREX_KIND_PERMISSION, type SharexKind, type SharexUploader } from '@clipnest/contract/integrations';
+import type { ApiKeyView } from '@clipnest/contract';
 import { Copy, Download } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../components/ui/button';

@@ -1,4 +1,5 @@
 import type { FsEntryView, OfficePreviewResult } from '@clipnest/contract';
+import { archiveFormatOf } from '@clipnest/contract/archives';
 import { FS_UPDATE_MAX_BYTES } from '@clipnest/contract/fs-limits';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
@@ -18,6 +19,7 @@ import { formatBytes } from '../../../lib/format';
 import { ImagePreview } from '../../../components/preview/ImagePreview';
 import { fileLink, useUpdateText } from '../api';
 import { entryKind, isEditable } from '../kinds';
+import { ArchivePreview } from './ArchivePreview';
 
 async function readText(path: string, signal: AbortSignal): Promise<string> {
   const url = `${apiUrl('/fs/download')}?path=${encodeURIComponent(path)}`;
@@ -247,6 +249,8 @@ export function PreviewDialog({
                 onDirtyChange={setDirty}
                 onEscape={requestClose}
               />
+            ) : archiveFormatOf(entry.name) && !entry.isDirectory ? (
+              <ArchivePreview key={entry.path} entry={entry} />
             ) : entryKind(entry) === 'office' ? (
               <OfficeFramePreview key={entry.path} entry={entry} />
             ) : (
