@@ -4,6 +4,7 @@ import type { LinkPreview, LinkPreviewService } from '../services/linkPreviewSer
 import { withoutControls } from '../services/linkPreviewText.js';
 import type { ShellHead } from './appShellCsp.js';
 import { requestOrigin } from './clientAddress.js';
+import { prepaintPaste } from './sharePrepaint.js';
 
 /** Longest slug segment looked at (encoded): slugs are 64 characters at most. */
 const MAX_SEGMENT = 64 * 12;
@@ -73,7 +74,8 @@ export function previewHead(preview: LinkPreview, origin: string): ShellHead {
 }
 
 /**
- * The `<head>` additions of a shell request (webApp.ts): link-preview meta for a shared paste or file page, nothing
+ * The `<head>` additions of a shell request (webApp.ts): link-preview meta for a shared paste or file page (and an
+ * open plain-text paste's first paint for its `#root`), nothing
  * for any other path (no lookup either). A failed lookup is logged and the page served plain: never an error page.
  */
 export function linkPreviewHead(deps: {
@@ -87,9 +89,12 @@ export function linkPreviewHead(deps: {
       const url = new URL(c.req.url);
       const page = sharePagePath(url.pathname);
       if (!page) return undefined;
-      const preview =
-        page.kind === 'paste' ? await deps.previews.paste(page.slug) : await deps.previews.file(page.slug);
-      return previewHead(preview, requestOrigin(c, deps.trustProxy, deps.publicUrl));
+      const origin = requestOrigin(c, deps.trustProxy, deps.publicUrl);
+      if (page.kind === 'file') return previewHead(await deps.previews.file(page.slug), origin);
+      // An open plain-text paste's page is painted with its text too (sharePrepaint.ts), from the same read.
+      const { preview, open } = await deps.previews.pastePage(page.slug);
+      const head = previewHead(preview, origin);
+      return open ? { ...head, root: prepaintPaste(open) } : head;
     } catch (error) {
       deps.logger.error('link preview: the lookup failed; the page is served without it', error);
       return undefined;

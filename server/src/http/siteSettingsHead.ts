@@ -37,9 +37,11 @@ export function joinHeads(
   return async (c) => {
     const parts = (await Promise.all(heads.map((head) => head(c)))).filter((part) => part !== undefined);
     if (parts.length === 0) return undefined;
+    const root = parts.map((part) => part.root ?? '').join('');
     return {
       markup: parts.map((part) => part.markup).join(''),
       replacesDescription: parts.some((part) => part.replacesDescription),
+      ...(root ? { root } : {}),
     };
   };
 }
