@@ -21,6 +21,9 @@ test.describe('server-painted paste pages', () => {
     await expect(bare.getByRole('heading', { level: 1 })).toHaveText('Prepainted');
     await expect(bare.getByTestId('plain-text').locator('pre').last()).toHaveText(content);
     await expect(bare.locator('b')).toHaveCount(0);
+    // Any public page: the frame with the site title.
+    await bare.goto('/');
+    await expect(bare.locator('[data-prepaint="frame"] header a[href="/"]')).toHaveText(/\S/);
     await noScript.close();
 
     const context = await browser.newContext({ baseURL: BASE_URL, locale: 'en-US', serviceWorkers: 'block' });

@@ -1,6 +1,7 @@
 // Server-rendered first paint of shared paste pages (issue 36.4): an open plain-text paste's page carries its text in
 // `#root`, rendered by react-dom/server, before any script runs. Reading the page never counts a view; a
-// password-protected, encrypted, view-limited, expired or Markdown paste gets none of its content rendered; the
+// password-protected, encrypted, view-limited, expired or Markdown paste gets none of its content rendered (every
+// public page gets the frame: the site title); the
 // paste's text can add no markup to the page.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -71,6 +72,7 @@ describe.each(dbTargets)('server-rendered paste pages on %s', (target) => {
     for (let i = 0; i < 5; i++) {
       const root = rootOf(await page(paste.slug));
       expect(root).toContain('data-prepaint="paste"');
+      expect(root).toContain('>Clipnest</span></a>');
       expect(root).toContain('first line of the paste\nsecond line, with &quot;quotes&quot; &amp; ampersands');
       expect(root).toMatch(/<h1[^>]*>Deploy notes<\/h1>/);
       // The line numbers of PlainTextView, as the app renders them.
@@ -124,16 +126,28 @@ describe.each(dbTargets)('server-rendered paste pages on %s', (target) => {
         expect(html, slug).not.toContain(secret);
         expect(html, slug).not.toContain(remark);
         expect(html, slug).not.toContain(enc.content.slice(0, 24));
-        expect(rootOf(html), slug).toBe('</div>\n    ');
+        // The frame only (the site title), none of the paste.
+        expect(rootOf(html), slug).toContain('data-prepaint="frame"');
+        expect(rootOf(html), slug).not.toContain('<h1');
       }
     }
-    // Markdown renders on the client (no sanitiser on the server): the root stays empty.
-    expect(rootOf(await page(markdown.slug))).toBe('</div>\n    ');
+    // Markdown renders on the client (no sanitiser on the server): the frame only.
+    const markdownRoot = rootOf(await page(markdown.slug));
+    expect(markdownRoot).toContain('data-prepaint="frame"');
+    expect(markdownRoot).not.toContain(secret);
     for (const slug of [withPassword.slug, limited.slug, burn.slug, encrypted.body.data!.slug]) {
       expect(await views(slug), slug).toBe(0);
     }
     // The one-view paste is still there for its reader.
     const read = await server.call<PasteView>('GET', `/api/paste/${burn.slug}`);
     expect(read.body.data!.content).toBe(body.content);
+  });
+
+  it('the admin panel and the precached /index.html get no first paint', async () => {
+    for (const urlPath of ['/admin', '/admin/settings', '/index.html']) {
+      const html = await (await fetch(server.url + urlPath)).text();
+      expect(rootOf(html), urlPath).toBe('</div>\n    ');
+    }
+    expect(rootOf(await (await fetch(`${server.url}/upload`)).text())).toContain('data-prepaint="frame"');
   });
 });

@@ -59,6 +59,8 @@ export interface ShellHead {
   markup: string;
   /** It carries its own `<meta name="description">`: the shell's is left out. */
   replacesDescription: boolean;
+  /** What the page's server-rendered first paint shows (http/sharePrepaint.ts renders it into `root`). */
+  prepaint?: { siteTitle?: string; paste?: { slug: string; remark: string; content: string } };
   /**
    * Markup written into the shell's empty `<div id="root"></div>` (http/sharePrepaint.ts), escaped by whoever built
    * it; the app's first render replaces it. Left out when the shell has no such element.

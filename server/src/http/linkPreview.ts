@@ -4,7 +4,6 @@ import type { LinkPreview, LinkPreviewService } from '../services/linkPreviewSer
 import { withoutControls } from '../services/linkPreviewText.js';
 import type { ShellHead } from './appShellCsp.js';
 import { requestOrigin } from './clientAddress.js';
-import { prepaintPaste } from './sharePrepaint.js';
 
 /** Longest slug segment looked at (encoded): slugs are 64 characters at most. */
 const MAX_SEGMENT = 64 * 12;
@@ -94,7 +93,7 @@ export function linkPreviewHead(deps: {
       // An open plain-text paste's page is painted with its text too (sharePrepaint.ts), from the same read.
       const { preview, open } = await deps.previews.pastePage(page.slug);
       const head = previewHead(preview, origin);
-      return open ? { ...head, root: prepaintPaste(open) } : head;
+      return open ? { ...head, prepaint: { paste: open } } : head;
     } catch (error) {
       deps.logger.error('link preview: the lookup failed; the page is served without it', error);
       return undefined;
