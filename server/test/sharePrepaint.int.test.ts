@@ -3,26 +3,12 @@
 // password-protected, encrypted, view-limited, expired or Markdown paste gets none of its content rendered (every
 // public page gets the frame: the site title); the
 // paste's text can add no markup to the page.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { PasteCreated, PasteView } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encryptPaste } from '../../web/src/lib/e2ee';
-import { dbTargets, startTestServer, type TestServer } from './support/harness.js';
-import { createPaste } from './support/pastes.js';
-
-const INDEX = `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="UTF-8" />
-    <title>Clipnest</title>
-    <script>document.documentElement.lang = 'en';</script>
-  </head>
-  <body>
-    <div id="root"></div>
-    <script type="module" src="/assets/app-abc.js"></script>
-  </body>
-</html>`;
+import { dbTargets, type TestServer } from './support/harness.js';
+import { createPaste, pasteViewCount } from './support/pastes.js';
+import { SHELL_INDEX as INDEX, startShellServer } from './support/webShell.js';
 
 /** What the page's `#root` holds (everything up to the app's script). */
 function rootOf(html: string): string {
@@ -36,18 +22,14 @@ function rootOf(html: string): string {
 describe.each(dbTargets)('server-rendered paste pages on %s', (target) => {
   let server: TestServer;
   let token: string;
-  const dist = path.join(process.env.TMPDIR ?? '/tmp', `clipnest-prepaint-dist-${process.pid}-${target}`);
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    mkdirSync(path.join(dist, 'assets'), { recursive: true });
-    writeFileSync(path.join(dist, 'index.html'), INDEX);
-    writeFileSync(path.join(dist, 'assets', 'app-abc.js'), 'console.log(1)');
-    server = await startTestServer(target, { WEB_DIST_DIR: dist });
+    ({ server, close } = await startShellServer(target, INDEX, 'prepaint'));
     token = await server.login();
   });
   afterAll(async () => {
-    await server?.close();
-    rmSync(dist, { recursive: true, force: true });
+    await close?.();
   });
 
   async function page(slug: string): Promise<string> {
@@ -56,15 +38,7 @@ describe.each(dbTargets)('server-rendered paste pages on %s', (target) => {
     return res.text();
   }
 
-  async function views(slug: string): Promise<number> {
-    await server.built.services.pastes.flushViews();
-    const row = await server.built.database.db
-      .selectFrom('pastes')
-      .select('views')
-      .where('slug', '=', slug)
-      .executeTakeFirstOrThrow();
-    return Number(row.views);
-  }
+  const views = async (slug: string) => Number((await pasteViewCount(server, slug)).views);
 
   it('an open plain-text paste: its text and title rendered in #root, no view counted however often it is read', async () => {
     const content = 'first line of the paste\nsecond line, with "quotes" & ampersands';
