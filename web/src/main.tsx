@@ -30,8 +30,9 @@ const siteConfig = Promise.race([
 ]);
 warmUpClassMerge();
 await Promise.all([i18nReady, firstScreen, siteConfig]);
-// An open plain-text paste's page comes with its text painted by the server (server/src/http/sharePrepaint.ts): a
-// static first paint, not the app's own markup, so it is not hydrated. The root's first render replaces it whole.
+// A public page comes with a first paint by the server (server/src/http/sharePrepaint.ts: the frame with the site
+// title, and an open plain-text paste's text): static markup, not the app's own tree, so it is not hydrated. The
+// root's first render replaces it whole.
 createRoot(root).render(
   <StrictMode>
     <App />
