@@ -6,6 +6,7 @@ import { clientAddress } from './http/clientAddress.js';
 import type { AppEnv } from './http/env.js';
 import { createErrorHandler } from './http/onError.js';
 import { linkPreviewHead } from './http/linkPreview.js';
+import { withPrepaint } from './http/sharePrepaint.js';
 import { joinHeads, siteSettingsHead } from './http/siteSettingsHead.js';
 import { createWebAppHandler } from './http/webApp.js';
 import type { Logger } from './lib/logger.js';
@@ -212,14 +213,16 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   });
   app.route('/api', api);
 
-  const head = joinHeads(
-    siteSettingsHead({ settings: services.settings, logger: options.logger }),
-    linkPreviewHead({
-      previews: services.linkPreviews,
-      trustProxy: options.trustProxy,
-      publicUrl: services.publicUrl,
-      logger: options.logger,
-    }),
+  const head = withPrepaint(
+    joinHeads(
+      siteSettingsHead({ settings: services.settings, logger: options.logger }),
+      linkPreviewHead({
+        previews: services.linkPreviews,
+        trustProxy: options.trustProxy,
+        publicUrl: services.publicUrl,
+        logger: options.logger,
+      }),
+    ),
   );
   app.get('*', createWebAppHandler(options.webDistDir, { head }));
   app.all('*', (c) => c.text('Method Not Allowed', 405));

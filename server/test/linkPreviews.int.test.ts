@@ -2,30 +2,14 @@
 // chat shows a card. Only an open, unprotected share shows anything of its own; reading the page never counts a
 // view; protected shares show generic texts; the CSP of the shell stays as it was.
 import { createHash } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { FileView, PasteCreated, PasteView } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { encryptPaste } from '../../web/src/lib/e2ee';
 import { upload } from './support/fileShares.js';
-import { dbTargets, startTestServer, type TestServer } from './support/harness.js';
-import { createPaste, pasteViewsToday } from './support/pastes.js';
+import { dbTargets, type TestServer } from './support/harness.js';
+import { createPaste, pasteViewCount, pasteViewsToday } from './support/pastes.js';
+import { SHELL_BOOT as BOOT, SHELL_DESCRIPTION, SHELL_INDEX as INDEX, startShellServer } from './support/webShell.js';
 
-const BOOT = "document.documentElement.lang = 'en';";
-const SHELL_DESCRIPTION = 'Clipnest: self-hosted online clipboard and file sharing';
-const INDEX = `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="UTF-8" />
-    <meta name="description" content="${SHELL_DESCRIPTION}" />
-    <title>Clipnest</title>
-    <script>${BOOT}</script>
-  </head>
-  <body>
-    <div id="root"></div>
-    <script type="module" src="/assets/app-abc.js"></script>
-  </body>
-</html>`;
 const HOUR = 3600_000;
 
 /** The content of every `<meta property|name="key">` of the page. */
@@ -43,19 +27,15 @@ function meta(html: string, key: string): string | undefined {
 describe.each(dbTargets)('link previews on %s', (target) => {
   let server: TestServer;
   let token: string;
-  const dist = path.join(process.env.TMPDIR ?? '/tmp', `clipnest-og-dist-${process.pid}-${target}`);
+  let close: () => Promise<void>;
   const bootHash = `'sha256-${createHash('sha256').update(BOOT).digest('base64')}'`;
 
   beforeAll(async () => {
-    mkdirSync(path.join(dist, 'assets'), { recursive: true });
-    writeFileSync(path.join(dist, 'index.html'), INDEX);
-    writeFileSync(path.join(dist, 'assets', 'app-abc.js'), 'console.log(1)');
-    server = await startTestServer(target, { WEB_DIST_DIR: dist });
+    ({ server, close } = await startShellServer(target, INDEX, 'og'));
     token = await server.login();
   });
   afterAll(async () => {
-    await server?.close();
-    rmSync(dist, { recursive: true, force: true });
+    await close?.();
   });
 
   /** GET of a page: the shell, its policy still allowing the boot script by its hash. */
@@ -70,14 +50,7 @@ describe.each(dbTargets)('link previews on %s', (target) => {
     return html;
   }
 
-  async function pasteRow(slug: string) {
-    await server.built.services.pastes.flushViews();
-    return server.built.database.db
-      .selectFrom('pastes')
-      .select(['views', 'max_views'])
-      .where('slug', '=', slug)
-      .executeTakeFirstOrThrow();
-  }
+  const pasteRow = (slug: string) => pasteViewCount(server, slug);
 
   async function fileViews(slug: string): Promise<number> {
     const row = await server.built.database.db

@@ -30,6 +30,9 @@ const siteConfig = Promise.race([
 ]);
 warmUpClassMerge();
 await Promise.all([i18nReady, firstScreen, siteConfig]);
+// A public page comes with a first paint by the server (server/src/http/sharePrepaint.ts: the frame with the site
+// title, and an open plain-text paste's text): static markup, not the app's own tree, so it is not hydrated. The
+// root's first render replaces it whole.
 createRoot(root).render(
   <StrictMode>
     <App />

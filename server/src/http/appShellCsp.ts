@@ -59,6 +59,13 @@ export interface ShellHead {
   markup: string;
   /** It carries its own `<meta name="description">`: the shell's is left out. */
   replacesDescription: boolean;
+  /** What the page's server-rendered first paint shows (http/sharePrepaint.ts renders it into `root`). */
+  prepaint?: { siteTitle?: string; paste?: { slug: string; remark: string; content: string } };
+  /**
+   * Markup written into the shell's empty `<div id="root"></div>` (http/sharePrepaint.ts), escaped by whoever built
+   * it; the app's first render replaces it. Left out when the shell has no such element.
+   */
+  root?: string;
 }
 
 /** The first match of `pattern` (global) that lies outside every range of `skip`. */
@@ -90,6 +97,8 @@ export function appShellRenderer(indexHtml: string): (head?: ShellHead) => AppSh
     description && description.index >= afterOpen && description.index + description[0].length <= insertAt
       ? ([description.index, description.index + description[0].length] as const)
       : undefined;
+  const rootAt = firstOutside(indexHtml, /<div id="root"><\/div>/g, scripts);
+  const rootInsertAt = rootAt && rootAt.index > insertAt ? rootAt.index + '<div id="root">'.length : undefined;
   return (head) => {
     const nonce = randomBytes(18).toString('base64');
     const meta = `<meta name="clipnest-csp-nonce" content="${nonce}" />`;
@@ -99,7 +108,11 @@ export function appShellRenderer(indexHtml: string): (head?: ShellHead) => AppSh
     const middle = cut
       ? indexHtml.slice(afterOpen, cut[0]) + indexHtml.slice(cut[1], insertAt)
       : indexHtml.slice(afterOpen, insertAt);
-    const html = opening + middle + head.markup + indexHtml.slice(insertAt);
+    const body =
+      head.root && rootInsertAt !== undefined
+        ? indexHtml.slice(insertAt, rootInsertAt) + head.root + indexHtml.slice(rootInsertAt)
+        : indexHtml.slice(insertAt);
+    const html = opening + middle + head.markup + body;
     return { html, csp: appShellCsp(hashes, nonce) };
   };
 }

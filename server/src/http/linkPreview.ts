@@ -73,7 +73,8 @@ export function previewHead(preview: LinkPreview, origin: string): ShellHead {
 }
 
 /**
- * The `<head>` additions of a shell request (webApp.ts): link-preview meta for a shared paste or file page, nothing
+ * The `<head>` additions of a shell request (webApp.ts): link-preview meta for a shared paste or file page (and an
+ * open plain-text paste's first paint for its `#root`), nothing
  * for any other path (no lookup either). A failed lookup is logged and the page served plain: never an error page.
  */
 export function linkPreviewHead(deps: {
@@ -87,9 +88,12 @@ export function linkPreviewHead(deps: {
       const url = new URL(c.req.url);
       const page = sharePagePath(url.pathname);
       if (!page) return undefined;
-      const preview =
-        page.kind === 'paste' ? await deps.previews.paste(page.slug) : await deps.previews.file(page.slug);
-      return previewHead(preview, requestOrigin(c, deps.trustProxy, deps.publicUrl));
+      const origin = requestOrigin(c, deps.trustProxy, deps.publicUrl);
+      if (page.kind === 'file') return previewHead(await deps.previews.file(page.slug), origin);
+      // An open plain-text paste's page is painted with its text too (sharePrepaint.ts), from the same read.
+      const { preview, open } = await deps.previews.pastePage(page.slug);
+      const head = previewHead(preview, origin);
+      return open ? { ...head, prepaint: { paste: open } } : head;
     } catch (error) {
       deps.logger.error('link preview: the lookup failed; the page is served without it', error);
       return undefined;

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { SITE_DEFAULTS } from '@clipnest/contract';
 import type { Logger } from '../lib/logger.js';
 import type { SettingsService } from '../services/settingsService.js';
 import type { ShellHead } from './appShellCsp.js';
@@ -22,6 +23,8 @@ export function siteSettingsHead(deps: {
       return {
         markup: `  <meta name="${SITE_SETTINGS_META}" content="${escapeAttribute(JSON.stringify(site))}" />\n  `,
         replacesDescription: false,
+        // The header of the first paint shows the title as the app does (web/src/lib/siteConfig.ts).
+        prepaint: { siteTitle: site.site_title.trim() || SITE_DEFAULTS.site_title },
       };
     } catch (error) {
       deps.logger.error('site settings: the read failed; the page is served without them', error);
@@ -37,9 +40,11 @@ export function joinHeads(
   return async (c) => {
     const parts = (await Promise.all(heads.map((head) => head(c)))).filter((part) => part !== undefined);
     if (parts.length === 0) return undefined;
+    const prepaint = Object.assign({}, ...parts.map((part) => part.prepaint)) as ShellHead['prepaint'];
     return {
       markup: parts.map((part) => part.markup).join(''),
       replacesDescription: parts.some((part) => part.replacesDescription),
+      ...(parts.some((part) => part.prepaint) ? { prepaint } : {}),
     };
   };
 }

@@ -9,6 +9,19 @@ import type { SettingsService } from './settingsService.js';
 /** Characters of a paste's text read for its preview: enough for a title and a 160-character description. */
 const EXCERPT_CHARS = 2000;
 
+/**
+ * Longest text (UTF-16 code units) of an open paste its page is painted with on the server (http/sharePrepaint.ts):
+ * a longer one renders on the client only, so a page never carries a huge text twice (in the HTML and as data).
+ */
+export const PREPAINT_MAX_CHARS = 64 * 1024;
+
+/** An open plain-text paste whose text its page may show before any script (http/sharePrepaint.ts). */
+export interface OpenPaste {
+  slug: string;
+  remark: string;
+  content: string;
+}
+
 export interface LinkPreview {
   siteName: string;
   /** What the card shows of the share; absent when it is missing, expired or used up (the site name only). */
@@ -41,17 +54,33 @@ export class LinkPreviewService {
   }
 
   async paste(slug: string): Promise<LinkPreview> {
+    return (await this.pastePage(slug, EXCERPT_CHARS)).preview;
+  }
+
+  /**
+   * A paste page's preview, and the paste itself when its page may be painted with its text on the server: open
+   * (no password, not end-to-end encrypted, no view limit, so no burn after reading either), live, plain text, at
+   * most `prepaintChars` long. One read by the slug index, no view counted.
+   */
+  async pastePage(
+    slug: string,
+    prepaintChars: number = PREPAINT_MAX_CHARS,
+  ): Promise<{ preview: LinkPreview; open?: OpenPaste }> {
     const [siteName, row] = await Promise.all([
       this.siteName(),
-      // The same slugs PasteService looks up.
-      slug.length <= SLUG_MAX ? this.deps.pastes.findPreviewBySlug(slug, EXCERPT_CHARS) : undefined,
+      // The same slugs PasteService looks up. The excerpt is '' unless the paste is open (the SQL decides).
+      slug.length <= SLUG_MAX
+        ? this.deps.pastes.findPreviewBySlug(slug, Math.max(EXCERPT_CHARS, prepaintChars + 1))
+        : undefined,
     ]);
-    if (!row || this.gone(row)) return { siteName };
+    if (!row || this.gone(row)) return { preview: { siteName } };
     const readable = row.password_hash === null && row.encryption === null && row.max_views === 0;
     const texts = readable
-      ? pasteTexts(row, row.excerpt)
+      ? pasteTexts(row, row.excerpt.slice(0, EXCERPT_CHARS))
       : { title: LINK_PREVIEW_TEXTS.pasteTitle, description: LINK_PREVIEW_TEXTS.protectedDescription };
-    return { siteName, share: { kind: 'paste', slug: row.slug, ...texts } };
+    const preview: LinkPreview = { siteName, share: { kind: 'paste', slug: row.slug, ...texts } };
+    const paintable = readable && row.type === 'text' && row.excerpt.length <= prepaintChars;
+    return paintable ? { preview, open: { slug: row.slug, remark: row.remark, content: row.excerpt } } : { preview };
   }
 
   async file(slug: string): Promise<LinkPreview> {

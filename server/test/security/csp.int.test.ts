@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/harness.js';
+import type { TestServer } from '../support/harness.js';
+import { startShellServer } from '../support/webShell.js';
 
 const BOOT = "document.documentElement.lang = 'en';";
 const INDEX = `<!doctype html><html><head><title>Clipnest</title><script>${BOOT}</script></head><body><div id="root"></div><script type="module" src="/assets/app-abc.js"></script></body></html>`;
@@ -10,16 +9,12 @@ const INDEX = `<!doctype html><html><head><title>Clipnest</title><script>${BOOT}
 /** The app shell's Content-Security-Policy: no inline script but its own (by hash) and the admin's (by nonce). */
 describe('app shell Content-Security-Policy', () => {
   let server: TestServer;
-  const dist = path.join(process.env.TMPDIR ?? '/tmp', `clipnest-csp-dist-${process.pid}`);
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    mkdirSync(path.join(dist, 'assets'), { recursive: true });
-    writeFileSync(path.join(dist, 'index.html'), INDEX);
-    writeFileSync(path.join(dist, 'assets', 'app-abc.js'), 'console.log(1)');
-    server = await startTestServer('sqlite', { WEB_DIST_DIR: dist });
+    ({ server, close } = await startShellServer('sqlite', INDEX, 'csp'));
   });
   afterAll(async () => {
-    await server?.close();
-    rmSync(dist, { recursive: true, force: true });
+    await close?.();
   });
 
   function directives(csp: string): Map<string, string[]> {

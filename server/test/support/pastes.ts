@@ -34,3 +34,13 @@ export async function pasteViewsToday(server: TestServer): Promise<number> {
     .executeTakeFirst();
   return Number(row?.value ?? 0);
 }
+
+/** A paste's views and view limit as stored, after writing the view counts the service still buffers. */
+export async function pasteViewCount(server: TestServer, slug: string): Promise<{ views: number; max_views: number }> {
+  await server.built.services.pastes.flushViews();
+  return server.built.database.db
+    .selectFrom('pastes')
+    .select(['views', 'max_views'])
+    .where('slug', '=', slug)
+    .executeTakeFirstOrThrow();
+}

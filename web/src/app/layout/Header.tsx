@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import { NavLink } from '../../lib/navigation';
 import { GithubIcon } from '../../components/GithubIcon';
 import { Logo } from '../../components/Logo';
+import { BRAND_CLASS, BRAND_TITLE_CLASS, HEADER_CLASS, HEADER_ROW_CLASS } from './frame';
 import { IconButton, type IconButtonProps } from '../../components/ui/icon-button';
 import { cn } from '../../lib/cn';
 import { useSiteConfig } from '../../lib/siteConfig';
@@ -51,14 +52,11 @@ export function Header() {
   const { t } = useTranslation();
   const site = useSiteConfig();
   return (
-    <header className="sticky top-0 z-30 border-b border-border bg-background/85 backdrop-blur-md supports-[backdrop-filter]:bg-background/75">
-      <div className="mx-auto flex h-14 max-w-screen-2xl items-center gap-2 px-3 sm:px-5">
-        <Link
-          to="/"
-          className="-ms-1 flex min-w-0 items-center gap-2.5 rounded-lg px-1 py-1 font-semibold tracking-tight"
-        >
+    <header className={HEADER_CLASS}>
+      <div className={HEADER_ROW_CLASS}>
+        <Link to="/" className={BRAND_CLASS}>
           <Logo />
-          <span className="truncate text-[17px]" data-testid="site-title">
+          <span className={BRAND_TITLE_CLASS} data-testid="site-title">
             {site.site_title}
           </span>
         </Link>

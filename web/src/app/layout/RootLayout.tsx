@@ -11,6 +11,7 @@ import { RouteErrorBoundary } from '../pwa/RouteErrorBoundary';
 import { AnnouncementBanner } from './AnnouncementBanner';
 import { DocumentTitle } from './DocumentTitle';
 import { Footer } from './Footer';
+import { FRAME_CLASS, MAIN_CLASS, PUBLIC_MAIN_CLASS } from './frame';
 import { Header } from './Header';
 import { SessionWatcher } from './SessionWatcher';
 import { SiteCustomizations } from './SiteCustomizations';
@@ -70,7 +71,7 @@ export function RootLayout({ children }: { children: ReactNode }) {
   const pathname = usePathname();
   const onAdmin = pathname === '/admin' || pathname.startsWith('/admin/');
   return (
-    <div className="flex min-h-dvh flex-col">
+    <div className={FRAME_CLASS}>
       <a
         href="#main"
         className="sr-only z-50 rounded-lg bg-primary px-4 py-2 text-primary-foreground focus:not-sr-only focus:fixed focus:start-3 focus:top-3"
@@ -78,12 +79,7 @@ export function RootLayout({ children }: { children: ReactNode }) {
         {t('app.skipToContent')}
       </a>
       <Header />
-      <main
-        id="main"
-        tabIndex={-1}
-        // Public pages fill the screen, so the footer starts below the fold and never jumps as a lazy screen arrives.
-        className={cn('flex flex-1 flex-col outline-none', !onAdmin && 'min-h-dvh px-4 py-8 sm:px-6 sm:py-12')}
-      >
+      <main id="main" tabIndex={-1} className={cn(MAIN_CLASS, !onAdmin && PUBLIC_MAIN_CLASS)}>
         {pathname === '/' && <AnnouncementBanner />}
         <RouteErrorBoundary resetKey={pathname}>
           <Suspense fallback={<PageFallback />}>{children}</Suspense>
