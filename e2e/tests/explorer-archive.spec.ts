@@ -7,13 +7,16 @@ import { adminToken } from '../support/api';
 import { expect, seedStorage, test } from '../support/fixtures';
 import { localStorage, mount } from '../support/mounts';
 
-const archivePath = '/arch42/bundle.zip';
+// Fresh names per worker: a worker that restarts after a failure runs beforeAll again.
+const run = Date.now().toString(36);
+const mountPath = `/arch${run}`;
+const archivePath = `${mountPath}/bundle.zip`;
 
 test.describe('archive preview in the explorer', () => {
   test.beforeAll(async () => {
     const token = await adminToken();
-    const { config, root } = await localStorage(token, 'arch42');
-    await mount(token, 'arch42', '/arch42', config.id);
+    const { config, root } = await localStorage(token, `arch${run}`);
+    await mount(token, `arch${run}`, mountPath, config.id);
     mkdirSync(root, { recursive: true });
     writeFileSync(
       path.join(root, 'bundle.zip'),
@@ -27,7 +30,7 @@ test.describe('archive preview in the explorer', () => {
   });
 
   test('lists the entries with sizes, flags a slip name, and saves one entry', async ({ adminPage: page }) => {
-    await page.goto(`/mount-explorer/arch42?preview=${encodeURIComponent(archivePath)}`);
+    await page.goto(`/mount-explorer${mountPath}?preview=${encodeURIComponent(archivePath)}`);
     const preview = page.getByTestId('fs-archive-preview');
     await expect(preview).toBeVisible();
     await expect(preview.getByRole('status')).toHaveText('4 entries');
@@ -45,10 +48,10 @@ test.describe('archive preview in the explorer', () => {
   });
 
   test('a broken archive says why instead of a listing', async ({ adminPage: page, token }) => {
-    const { config, root } = await localStorage(token, 'arch42b');
-    await mount(token, 'arch42b', '/arch42b', config.id);
+    const { config, root } = await localStorage(token, `broken${run}`);
+    await mount(token, `broken${run}`, `/broken${run}`, config.id);
     writeFileSync(path.join(root, 'broken.zip'), 'not a zip');
-    await page.goto(`/mount-explorer/arch42b?preview=${encodeURIComponent('/arch42b/broken.zip')}`);
+    await page.goto(`/mount-explorer/broken${run}?preview=${encodeURIComponent(`/broken${run}/broken.zip`)}`);
     await expect(page.getByRole('dialog')).toContainText('not a readable zip archive');
   });
 
@@ -62,7 +65,7 @@ test.describe('archive preview in the explorer', () => {
           const context = await browser.newContext({ viewport: { width, height: 844 } });
           const page = await context.newPage();
           await seedStorage(page, { themeMode: theme, language: lang, admin_token: token });
-          await page.goto(`/mount-explorer/arch42?preview=${encodeURIComponent(archivePath)}`);
+          await page.goto(`/mount-explorer${mountPath}?preview=${encodeURIComponent(archivePath)}`);
           await expect(page.getByTestId('fs-archive-preview')).toBeVisible();
           await page.screenshot({ path: path.join(out, `archive-${lang}-${theme}-${width}.png`) });
           await context.close();

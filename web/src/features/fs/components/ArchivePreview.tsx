@@ -6,7 +6,7 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { IconButton } from '../../../components/ui/icon-button';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { api, apiUrl, errorMessage } from '../../../lib/api';
+import { api, apiUrl, errorMessage, isApiError } from '../../../lib/api';
 import { authorizationHeader, getSession } from '../../../lib/auth';
 import { downloadBlob } from '../../../lib/downloadBlob';
 import { formatBytes, formatDateTime } from '../../../lib/format';
@@ -60,7 +60,7 @@ function EntryRow({ archive, entry }: { archive: string; entry: ArchiveEntry }) 
               title={t('fs.archive.unsafeHelp')}
             >
               <TriangleAlert className="size-3" aria-hidden="true" />
-              {t('fs.archive.unsafe')}
+              <span className="sr-only sm:not-sr-only">{t('fs.archive.unsafe')}</span>
             </span>
           )}
         </div>
@@ -98,7 +98,11 @@ export function ArchivePreview({ entry }: { entry: FsEntryView }) {
     staleTime: 5 * 60 * 1000,
   });
   if (listing.isPending) return <Skeleton className="h-64 w-full" />;
-  if (listing.isError) return <Alert tone="warning">{errorMessage(listing.error)}</Alert>;
+  if (listing.isError) {
+    // The server says what is wrong with the file (not a zip, cut short…): more use here than a generic text.
+    const { error } = listing;
+    return <Alert tone="warning">{(isApiError(error) && error.serverMessage) || errorMessage(error)}</Alert>;
+  }
   const { entries, total_entries: total, truncated } = listing.data;
   if (entries.length === 0) return <p className="text-sm text-muted-foreground">{t('fs.archive.empty')}</p>;
   const shown = all ? entries : entries.slice(0, FIRST_ROWS);
