@@ -3,7 +3,10 @@
 # (node-gyp), the web app and the server bundle. Runtime stage: production dependencies and the builds only,
 # running as the unprivileged `node` user with its data in the /data volume.
 
-FROM node:24-bookworm-slim AS build
+# Node 24 LTS, pinned to 24.18.1: better-sqlite3 12 compiled against the headers of 24.19 or later aborts the
+# process when a statement is garbage-collected (nodejs/node#65446). better-sqlite3 13 fixes it but needs Node 22+,
+# and Clipnest still supports 20; when 20 goes, move to better-sqlite3 13 and the newest 24. CI tests this version.
+FROM node:24.18.1-bookworm-slim AS build
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
@@ -20,7 +23,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:24-bookworm-slim AS runtime
+FROM node:24.18.1-bookworm-slim AS runtime
 ENV NODE_ENV=production \
   HOST=0.0.0.0 \
   PORT=8787 \

