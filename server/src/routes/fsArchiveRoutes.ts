@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { fsArchiveEntryQuerySchema, fsPathQuerySchema } from '@clipnest/contract';
 import { Hono } from 'hono';
 import type { Guard } from '../http/auth.js';
@@ -27,7 +26,7 @@ export function fsArchiveRoutes(deps: { archives: ArchiveService; guard: Guard }
       return replyContent(c, {
         kind: 'body',
         read: {
-          stream: Readable.toWeb(opened.stream) as ReadableStream<Uint8Array>,
+          stream: opened.stream,
           size: opened.entry.size,
           contentLength: opened.entry.size,
         },

@@ -1,6 +1,6 @@
-import type { Readable } from 'node:stream';
 import { archiveFormatOf, type ArchiveEntry, type ArchiveListing, type ArchiveFormat } from '@clipnest/contract';
 import { AppError } from '../../errors.js';
+import { webFromNode } from '../../storage/streams.js';
 import type { Vfs } from '../../vfs/vfs.js';
 import { mimetypeOf } from '../fsService.js';
 import type { Principal } from '../principal.js';
@@ -10,7 +10,7 @@ import { listZip, openZipEntry } from './zipArchive.js';
 
 export interface ArchiveEntryContent {
   entry: ArchiveEntry;
-  stream: Readable;
+  stream: ReadableStream<Uint8Array>;
   /** The entry's base name (what a download saves it as). */
   filename: string;
   mimetype: string;
@@ -54,6 +54,6 @@ export class ArchiveService {
         ? await openZipEntry(source, name, signal)
         : await openTarEntry(source, format === 'tar.gz', name, signal);
     const filename = name.split('/').filter(Boolean).pop() ?? 'entry';
-    return { ...opened, filename, mimetype: mimetypeOf(filename) };
+    return { entry: opened.entry, stream: webFromNode(opened.stream), filename, mimetype: mimetypeOf(filename) };
   }
 }

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { nodeFromWeb } from '../../storage/streams.js';
 
 /** A file read by byte ranges (a vfs file, a share's object): what archive readers need, nothing more. */
 export interface RangeSource {
@@ -10,12 +10,6 @@ export interface RangeSource {
 
 /** Small reads (headers, the central directory) are served from one window of this size, read at once. */
 export const RANGE_WINDOW_BYTES = 1024 * 1024;
-
-export async function readAll(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of Readable.fromWeb(stream as WebReadableStream<Uint8Array>)) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 /**
  * Serves many small reads from few storage round trips: a read that fits in the current window is answered
@@ -31,7 +25,7 @@ export class WindowedReader {
 
   async stream(start: number, end: number): Promise<Readable> {
     if (end - start > RANGE_WINDOW_BYTES) {
-      return Readable.fromWeb((await this.source.read(start, end, this.signal)) as WebReadableStream<Uint8Array>);
+      return nodeFromWeb(await this.source.read(start, end, this.signal));
     }
     return Readable.from([await this.bytes(start, end)]);
   }
@@ -42,7 +36,7 @@ export class WindowedReader {
       return hit.bytes.subarray(start - hit.start, end - hit.start);
     }
     const windowEnd = Math.min(this.source.size, Math.max(end, start + RANGE_WINDOW_BYTES));
-    const bytes = await readAll(await this.source.read(start, windowEnd, this.signal));
+    const bytes = Buffer.from(await new Response(await this.source.read(start, windowEnd, this.signal)).arrayBuffer());
     this.window = { start, bytes };
     return bytes.subarray(0, end - start);
   }

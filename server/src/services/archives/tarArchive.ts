@@ -1,9 +1,9 @@
 import { Readable, Transform } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createGunzip } from 'node:zlib';
 import { ARCHIVE_LIMITS, type ArchiveEntry, type ArchiveListing } from '@clipnest/contract';
 import tar from 'tar-stream';
 import { AppError } from '../../errors.js';
+import { nodeFromWeb } from '../../storage/streams.js';
 import { isUnsafeEntryName } from './entryNames.js';
 import type { RangeSource } from './rangeSource.js';
 
@@ -35,9 +35,7 @@ async function openExtract(source: RangeSource, gzip: boolean, signal?: AbortSig
   const limit = ARCHIVE_LIMITS.maxTarScanBytes;
   let expanded = 0;
   let cut = source.size > limit;
-  const stored = Readable.fromWeb(
-    (await source.read(0, Math.min(source.size, limit), signal)) as WebReadableStream<Uint8Array>,
-  );
+  const stored = nodeFromWeb(await source.read(0, Math.min(source.size, limit), signal));
   const input = gzip ? stored.pipe(createGunzip()) : stored;
   const limited = input.pipe(
     new Transform({

@@ -1,12 +1,28 @@
 /** The fs API (spec §7 /api/fs/*) as query and mutation hooks. Paths are virtual (`/mount/dir/file`). */
 import type { FileView, FsEntryView, FsFileLink, FsListing, FsRemoveResult } from '@clipnest/contract';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../lib/api';
+import { api, apiUrl } from '../../lib/api';
+import { authorizationHeader, getSession } from '../../lib/auth';
 import { readThrough } from '../../lib/offline/readThrough';
 
 export const FS_QUERY_KEY = ['fs'] as const;
 /** Entries per list page: the first rows paint from the first page while the rest load on scroll. */
 export const FS_PAGE_SIZE = 500;
+
+/**
+ * A raw fs answer (file bytes, not the JSON envelope) fetched with the session's credentials. An error status
+ * throws with the server's message when it sent one.
+ */
+export async function fsFetch(path: string, query: Record<string, string>, signal?: AbortSignal): Promise<Response> {
+  const header = authorizationHeader(getSession());
+  const response = await fetch(`${apiUrl(path)}?${new URLSearchParams(query)}`, {
+    signal,
+    headers: header ? { Authorization: header } : {},
+  });
+  if (response.ok) return response;
+  const body = (await response.json().catch(() => null)) as { message?: unknown } | null;
+  throw new Error(typeof body?.message === 'string' && body.message ? body.message : `HTTP ${response.status}`);
+}
 
 export const fsListKey = (path: string) => [...FS_QUERY_KEY, 'list', path] as const;
 

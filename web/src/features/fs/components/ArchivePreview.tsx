@@ -6,12 +6,12 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { IconButton } from '../../../components/ui/icon-button';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { api, apiUrl, errorMessage, isApiError } from '../../../lib/api';
-import { authorizationHeader, getSession } from '../../../lib/auth';
+import { api, errorMessage, isApiError } from '../../../lib/api';
 import { downloadBlob } from '../../../lib/downloadBlob';
 import { formatBytes, formatDateTime } from '../../../lib/format';
 import { toast } from '../../../lib/toast';
 import { useTranslation } from '../../../lib/useTranslation';
+import { fsFetch } from '../api';
 
 /** Rows drawn at first; the rest on request (a listing holds up to ARCHIVE_LIMITS.maxListedEntries). */
 const FIRST_ROWS = 500;
@@ -19,15 +19,7 @@ const FIRST_ROWS = 500;
 const ENTRY_DOWNLOAD_MAX_BYTES = 200 * 1024 * 1024;
 
 async function saveEntry(archive: string, entry: ArchiveEntry): Promise<void> {
-  const query = new URLSearchParams({ path: archive, entry: entry.name, download: '1' });
-  const header = authorizationHeader(getSession());
-  const response = await fetch(`${apiUrl('/fs/archive/entry')}?${query}`, {
-    headers: header ? { Authorization: header } : {},
-  });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as { message?: string } | null;
-    throw new Error(body?.message ?? `HTTP ${response.status}`);
-  }
+  const response = await fsFetch('/fs/archive/entry', { path: archive, entry: entry.name, download: '1' });
   downloadBlob(await response.blob(), entry.name.split('/').filter(Boolean).pop() ?? 'entry');
 }
 

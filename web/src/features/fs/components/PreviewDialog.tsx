@@ -13,20 +13,15 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Textarea } from '../../../components/ui/input';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { api, apiUrl, errorMessage } from '../../../lib/api';
-import { authorizationHeader, getSession } from '../../../lib/auth';
+import { api, errorMessage } from '../../../lib/api';
 import { formatBytes } from '../../../lib/format';
 import { ImagePreview } from '../../../components/preview/ImagePreview';
-import { fileLink, useUpdateText } from '../api';
+import { fileLink, fsFetch, useUpdateText } from '../api';
 import { entryKind, isEditable } from '../kinds';
 import { ArchivePreview } from './ArchivePreview';
 
 async function readText(path: string, signal: AbortSignal): Promise<string> {
-  const url = `${apiUrl('/fs/download')}?path=${encodeURIComponent(path)}`;
-  const header = authorizationHeader(getSession());
-  const response = await fetch(url, { signal, headers: header ? { Authorization: header } : {} });
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  return response.text();
+  return (await fsFetch('/fs/download', { path }, signal)).text();
 }
 
 /** Ctrl+S, or ⌘S on a Mac. */
