@@ -20,6 +20,7 @@ import {
   streamOf,
   text,
 } from './support/driverContract.js';
+import { liveMemoryGrowth } from './support/liveMemory.js';
 
 // ---------- the contract ----------
 
@@ -464,33 +465,23 @@ describeTargets((target, ctx) => {
     await driver.write(`${d}/warm-up.bin`, generated(20 * 1024 * 1024).stream);
     await driver.remove(`${d}/warm-up.bin`);
     const source = generated(total);
-    const before = process.memoryUsage().rss;
-    let peak = before;
-    const timer = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss);
-    }, 20);
-    let entry;
-    try {
+    let entry: Awaited<ReturnType<typeof driver.write>> | undefined;
+    const writeGrowth = await liveMemoryGrowth(async () => {
       entry = await driver.write(`${d}/big.bin`, source.stream, { size: total });
-    } finally {
-      clearInterval(timer);
-    }
-    const growthMb = (peak - before) / 1024 / 1024;
-    console.log(`[${target.name}] 200 MB write: RSS growth ${growthMb.toFixed(1)} MB`);
-    expect(entry.size).toBe(total);
-    expect(growthMb).toBeLessThan(100);
-    const readBefore = process.memoryUsage().rss;
-    let readPeak = readBefore;
-    const readTimer = setInterval(() => {
-      readPeak = Math.max(readPeak, process.memoryUsage().rss);
-    }, 20);
-    try {
+    });
+    const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+    expect(entry?.size).toBe(total);
+    const readGrowth = await liveMemoryGrowth(async () => {
       const back = await digestOf((await driver.read(`${d}/big.bin`)).stream);
       expect(back).toEqual({ bytes: total, hash: source.digest() });
-    } finally {
-      clearInterval(readTimer);
-    }
-    expect((readPeak - readBefore) / 1024 / 1024).toBeLessThan(100);
+    });
+    console.log(
+      `[${target.name}] 200 MB: live memory growth ${mb(writeGrowth)} MB writing, ${mb(readGrowth)} MB reading`,
+    );
+    // A buffered copy would hold 200 MB; S3 uploads keep a few parts in flight (37-46 MB measured here, with the
+    // emulator in this process too).
+    expect(writeGrowth).toBeLessThan(96 * 1024 * 1024);
+    expect(readGrowth).toBeLessThan(64 * 1024 * 1024);
     await driver.remove(`${d}/big.bin`);
   });
 
