@@ -1,17 +1,30 @@
 import { ErrorStatus, type ErrorKind, type ValidationErrorData } from '@clipnest/contract';
 
+/**
+ * Why an error was raised, where one kind covers cases a protocol answers differently (never sent to clients):
+ * `mount_boundary` is a change aimed at a mount point or a virtual folder above the mounts (400 in the API,
+ * 403 over WebDAV).
+ */
+export type AppErrorReason = 'mount_boundary';
+
 /** The one error type services throw; `http/onError.ts` turns it into the envelope. */
 export class AppError extends Error {
   readonly kind: ErrorKind;
   readonly data?: unknown;
   readonly headers?: Record<string, string>;
+  readonly reason?: AppErrorReason;
 
-  constructor(kind: ErrorKind, message: string, options: { data?: unknown; headers?: Record<string, string> } = {}) {
+  constructor(
+    kind: ErrorKind,
+    message: string,
+    options: { data?: unknown; headers?: Record<string, string>; reason?: AppErrorReason } = {},
+  ) {
     super(message);
     this.name = 'AppError';
     this.kind = kind;
     this.data = options.data;
     this.headers = options.headers;
+    this.reason = options.reason;
   }
 
   get status(): number {
@@ -20,6 +33,10 @@ export class AppError extends Error {
 
   static validation(message: string, fields?: ValidationErrorData['fields']): AppError {
     return new AppError('VALIDATION', message, fields ? { data: { fields } } : {});
+  }
+  /** 400 for a change aimed at a mount point or a virtual folder above the mounts. */
+  static mountBoundary(message: string, fields?: ValidationErrorData['fields']): AppError {
+    return new AppError('VALIDATION', message, { ...(fields ? { data: { fields } } : {}), reason: 'mount_boundary' });
   }
   static unauthorized(message = 'unauthorized, please log in'): AppError {
     return new AppError('UNAUTHORIZED', message);

@@ -2,7 +2,7 @@
 // WebDAV build on them.
 import type { MountView } from '@clipnest/contract';
 import type { Principal } from '../services/principal.js';
-import type { Entry } from '../storage/types.js';
+import type { Entry, WriteOptions } from '../storage/types.js';
 
 /** A mount point as the tree works with it: a `mounts` row with real booleans, the same shape the API answers. */
 export type MountRecord = MountView;
@@ -24,6 +24,16 @@ export interface VfsEntry {
   isMount?: boolean;
   /** true for a symbolic link (local storage): walks that index the tree do not descend through it. */
   isLink?: boolean;
+}
+
+/** How a file is written into the tree (`Vfs.write`): the storage's options and what the tree adds. */
+export interface VfsWriteOptions extends WriteOptions {
+  /** 409 when the parent folder does not exist; none is made (WebDAV PUT). */
+  requireParent?: boolean;
+  /** Sees what is at the path (undefined: nothing) before a byte is written; throw to refuse. */
+  before?: (existing: VfsEntry | undefined) => Promise<void> | void;
+  /** A modification time for the written file, set where the storage can. */
+  mtime?: Date;
 }
 
 /**

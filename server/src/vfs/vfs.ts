@@ -22,7 +22,6 @@ import {
   type ReadOptions,
   type ReadResult,
   type WriteBody,
-  type WriteOptions,
 } from '../storage/types.js';
 import { VfsCapabilities } from './capabilities.js';
 import type { VfsDeps, WriteLimit } from './deps.js';
@@ -42,6 +41,7 @@ import type {
   VfsListener,
   VfsListing,
   VfsListOptions,
+  VfsWriteOptions,
 } from './types.js';
 
 export type { VfsDeps, WriteLimit } from './deps.js';
@@ -167,7 +167,7 @@ export class Vfs {
     const mount = longestMount(mounts, path);
     if (!mount) {
       if (path === '/' || hasMountBelow(mounts, path)) {
-        throw AppError.validation(`${path} is a virtual folder above mount points: it holds no files`);
+        throw AppError.mountBoundary(`${path} is a virtual folder above mount points: it holds no files`);
       }
       throw AppError.notFound(`no mount holds ${path}`);
     }
@@ -219,7 +219,7 @@ export class Vfs {
       path === '/' ||
       (!longestMount(mounts, path) && hasMountBelow(mounts, path))
     ) {
-      throw AppError.validation(`${field} ${path} is a mount point: edit or delete the mount instead`, [
+      throw AppError.mountBoundary(`${field} ${path} is a mount point: edit or delete the mount instead`, [
         { path: field, message: 'is a mount point' },
       ]);
     }
@@ -475,22 +475,33 @@ export class Vfs {
     return out;
   }
 
-  /** Streams a file into the tree (MOUNT_UPLOAD). */
+  /**
+   * Streams a file into the tree (MOUNT_UPLOAD). With `requireParent` the parent folder must exist (409; none is
+   * made) and `before` sees what is at the path first (throw to refuse), both from one look at the storage
+   * taken side by side; `mtime` is set on the written file where the storage can: the answer's `lastModified`
+   * is `mtime` then (seconds), else the storage's own time.
+   */
   async write(
     principal: Principal,
     input: string,
     body: WriteBody,
-    options: WriteOptions = {},
+    options: VfsWriteOptions = {},
     field = 'path',
   ): Promise<VfsEntry> {
-    const resolved = await this.resolveWrite(principal, input, field);
-    const limit = await this.checkWrite(resolved, options.size);
+    const { requireParent, before, mtime, ...driverOptions } = options;
+    const resolved =
+      requireParent || before
+        ? await this.resolveWriteAfterLook(principal, input, field, { requireParent: requireParent === true, before })
+        : await this.resolveWrite(principal, input, field);
+    const limit = await this.checkWrite(resolved, driverOptions.size);
     const maxBytes =
-      limit === undefined ? options.maxBytes : Math.min(limit.maxBytes, options.maxBytes ?? Number.POSITIVE_INFINITY);
+      limit === undefined
+        ? driverOptions.maxBytes
+        : Math.min(limit.maxBytes, driverOptions.maxBytes ?? Number.POSITIVE_INFINITY);
     let entry: Entry;
     try {
       entry = await driverOf(resolved).write(resolved.driverPath, body, {
-        ...options,
+        ...driverOptions,
         ...(maxBytes !== undefined ? { maxBytes } : {}),
       });
     } catch (error) {
@@ -500,7 +511,48 @@ export class Vfs {
       }
       throw storageToAppError(error, 'file');
     }
+    if (mtime) {
+      const set = await this.capabilities.setModified(resolved, mtime);
+      if (set) return set;
+    }
     return this.written(resolved, entry);
+  }
+
+  /**
+   * resolveWrite() for a write that must see the target and its parent first: both are looked at side by
+   * side (one storage round trip of waiting), then `before` decides.
+   */
+  private async resolveWriteAfterLook(
+    principal: Principal,
+    input: string,
+    field: string,
+    look: { requireParent: boolean; before: VfsWriteOptions['before'] },
+  ): Promise<Resolved> {
+    const resolved = await this.resolveInside(principal, input, Permission.MOUNT_UPLOAD, field);
+    const [existing] = await Promise.all([
+      this.capabilities.stored(resolved),
+      look.requireParent ? this.assertParentFolder(resolved) : this.assertParentsAreFolders(resolved),
+    ]);
+    await look.before?.(
+      existing ? this.toEntry(resolved.mount, parentVirtualPath(resolved.path), existing) : undefined,
+    );
+    await this.guardWrite(principal, resolved.path, { membership: !existing });
+    return resolved;
+  }
+
+  /** 409 unless the parent of a resolved path is a folder (a mount's root always is). */
+  private async assertParentFolder(resolved: Resolved): Promise<void> {
+    const dir = resolved.driverPath.includes('/')
+      ? resolved.driverPath.slice(0, resolved.driverPath.lastIndexOf('/'))
+      : '';
+    if (dir === '') return;
+    let parent: Entry | undefined;
+    try {
+      parent = await driverOf(resolved).stat(dir);
+    } catch (error) {
+      if (!isStorageError(error, 'not_found')) throw storageToAppError(error, 'folder');
+    }
+    if (!parent?.isDir) throw AppError.conflict(`the parent folder of ${resolved.path} does not exist`);
   }
 
   /** Creates a folder and its parents (MOUNT_UPLOAD); an existing folder is fine. */

@@ -50,7 +50,7 @@ export class CopyService implements TaskExecutor {
       }
       const entry = await vfs.stat(principal, source, Permission.MOUNT_COPY);
       if (entry.isMount && !entry.mountId)
-        throw AppError.validation(`${source} is a virtual folder above mount points: copy the mounts inside it`);
+        throw AppError.mountBoundary(`${source} is a virtual folder above mount points: copy the mounts inside it`);
       // The target is checked as a write (MOUNT_COPY, base path, not a mount point or virtual folder, no
       // file where a parent folder must be); a folder may merge into a mount's root.
       const targetMount = (
@@ -60,7 +60,7 @@ export class CopyService implements TaskExecutor {
         })
       ).mount;
       if (targetMount.path === target && !entry.isDir)
-        throw AppError.validation(`targetPath ${target} is a mount point: name the file inside it`, [
+        throw AppError.mountBoundary(`targetPath ${target} is a mount point: name the file inside it`, [
           { path: `items.${i}.targetPath`, message: 'is a mount point' },
         ]);
       await this.refuseKindClash(principal, entry, target, input.skipExisting);

@@ -409,7 +409,10 @@ export class WebdavService {
     }
   }
 
-  /** PUT: streams the body into the file; `created` when it did not exist. */
+  /**
+   * PUT: streams the body into the file, in one vfs.write that looks at the target and its parent side by side
+   * first; `created` when it did not exist.
+   */
   async put(
     principal: Principal,
     input: string,
@@ -418,31 +421,30 @@ export class WebdavService {
   ): Promise<{ created: boolean; etag?: string }> {
     requireManage(principal);
     const path = this.deps.vfs.normalise(input);
-    const existing = await this.entry(principal, path);
-    this.assertNotMountPoint(path, existing);
-    if (existing?.isDir) throw new AppError('METHOD_NOT_ALLOWED', `${path} is a folder`);
-    await this.assertParentFolder(principal, path);
-    await this.preconditions(principal, path, options, { membership: !existing });
     const mode = await this.deps.settings.get('webdav_upload_mode');
-    let entry = await this.deps.vfs.write(treePrincipal(principal), path, body, {
+    let existed = false;
+    const entry = await this.deps.vfs.write(treePrincipal(principal), path, body, {
       overwrite: true,
+      requireParent: true,
+      before: async (existing) => {
+        if (existing?.isDir) throw new AppError('METHOD_NOT_ALLOWED', `${path} is a folder`);
+        existed = existing !== undefined;
+        await this.preconditions(principal, path, options, { membership: !existing });
+      },
       ...(options.size !== undefined && mode === 'direct' ? { size: options.size } : {}),
       ...(options.contentType ? { contentType: options.contentType } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.mtime ? { mtime: options.mtime } : {}),
     });
-    if (options.mtime) entry = await this.setModified(principal, path, entry, options.mtime);
-    else if (existing) await this.deps.repo.patchProperties(path, [{ op: 'remove', ns: INTERNAL_NS, name: 'mtime' }]);
-    return { created: !existing, etag: etagOf(entry) };
-  }
-
-  /** A client's modification time (X-OC-Mtime): on the file where the storage can, else kept beside it. */
-  private async setModified(principal: Principal, path: string, entry: VfsEntry, at: Date): Promise<VfsEntry> {
-    const resolved = await this.deps.vfs.resolve(treePrincipal(principal), path, Permission.MOUNT_UPLOAD);
-    const set = await this.deps.vfs.setModified(resolved, at);
-    if (set) return set;
-    const value = JSON.stringify({ at: at.toISOString(), etag: entry.etag });
-    await this.deps.repo.patchProperties(path, [{ op: 'set', ns: INTERNAL_NS, name: 'mtime', value }]);
-    return entry;
+    const at = options.mtime;
+    if (at && entry.lastModified !== at.toISOString()) {
+      // The storage keeps its own time (S3): the client's is kept beside the file, valid while its ETag holds.
+      const value = JSON.stringify({ at: at.toISOString(), etag: entry.etag });
+      await this.deps.repo.patchProperties(path, [{ op: 'set', ns: INTERNAL_NS, name: 'mtime', value }]);
+    } else if (existed) {
+      await this.deps.repo.patchProperties(path, [{ op: 'remove', ns: INTERNAL_NS, name: 'mtime' }]);
+    }
+    return { created: !existed, etag: etagOf(entry) };
   }
 
   /** MKCOL. */
