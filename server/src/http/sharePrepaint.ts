@@ -7,7 +7,7 @@ import { PagePrepaint, type PagePrepaintProps } from '../../../web/src/app/layou
 import type { ShellHead } from './appShellCsp.js';
 
 /**
- * A public page's first paint (issue 36.4), rendered with React's own server renderer from the web app's component
+ * A public page's first paint, rendered with React's own server renderer from the web app's component
  * and written into the shell's `#root` (appShellCsp.ts); the app's first render replaces it. React escapes every
  * text: a title or paste can add no markup. The frame shows the site title; an open plain-text paste's page shows
  * its text too, and only what LinkPreviewService.pastePage hands out gets here: never a password-protected,

@@ -29,7 +29,7 @@ export interface LinkPreview {
 }
 
 /**
- * Link previews of shared paste and file pages (Open Graph / Twitter meta, issue 36.5): one read by the slug
+ * Link previews of shared paste and file pages (Open Graph / Twitter meta): one read by the slug
  * index, never a counted view or a decryption. Only a share anyone may open without a secret and without using up
  * a view (no password, not end-to-end encrypted, no view limit) shows anything of its own; the others get the
  * generic texts of LINK_PREVIEW_TEXTS.

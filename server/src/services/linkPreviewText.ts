@@ -1,7 +1,7 @@
 import { SITE_DEFAULTS, fileExtension, fileKindOf, type FileKind } from '@clipnest/contract';
 
 /**
- * The texts of link previews that are not the share's own (issue 36.5). English only: a chat app's crawler sees
+ * The texts of link previews that are not the share's own. English only: a chat app's crawler sees
  * one language, and these never carry anything of a protected share.
  */
 export const LINK_PREVIEW_TEXTS = {

@@ -1,4 +1,4 @@
-// What a crash mid-upload leaves behind (issue 16 point 9), swept at start and periodically:
+// What a crash mid-upload leaves behind, swept at start and periodically:
 // - local storage: temp files of writes that never finished (`.clipnest-*.tmp`, driver.sweepTemp);
 // - S3 (and any driver listing its multipart uploads): unfinished multipart uploads of share objects
 //   that the server started for a form or PUT upload and that no upload session owns. Backends that

@@ -7,7 +7,7 @@ import type { AdminPrincipal } from './principal.js';
 const SYSTEM: AdminPrincipal = { type: 'admin', adminId: 'system', username: 'system', tokenHash: '', expiresAt: '' };
 
 /**
- * Whether `path` can be a key's base folder (issue 35 point 16):
+ * Whether `path` can be a key's base folder:
  * - 'ok': "/", a folder above mounts, a mount, or a path inside a mount: an existing folder, or one that does
  *   not exist yet (the first upload or mkdir makes it; on S3 an empty folder does not exist at all, so a fresh
  *   prefix could never be picked otherwise). A storage that does not answer does not block the key either.

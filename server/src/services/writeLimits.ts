@@ -1,4 +1,4 @@
-// The one limit of writes into mounted storage (issue 34 point 10): fs upload and update, presign and
+// The one limit of writes into mounted storage: fs upload and update, presign and
 // multipart init, WebDAV PUT, copies (WebDAV COPY/MOVE across storages, copy tasks). The Vfs asks it for every
 // write (Vfs.checkWrite); the answer is the spec's 413: the max upload size, or "insufficient storage" with
 // the file size, remaining space and total capacity when the storage config's total_capacity would be passed.

@@ -1,4 +1,4 @@
-// The one copy engine of the tree (issue #37 point 1): REST copy tasks (one call per planned item) and WebDAV
+// The one copy engine of the tree: REST copy tasks (one call per planned item) and WebDAV
 // COPY / MOVE (one call per request, run as a task for a folder) both call Vfs.copy. Same storage config at
 // both ends (one mount or two mounts of one config, each with its own root): the storage copies by itself
 // (S3 CopyObject, local fs.copyFile / cp); otherwise every file streams through the server (read → write with
@@ -14,7 +14,7 @@ import type { Vfs } from './vfs.js';
 
 /**
  * Bounds of a tree copied through the server (WebDAV COPY / MOVE across storages, copy tasks): the tree is
- * walked before a byte is copied, and a walk past these answers 413 naming the limit (issue 34, point 13).
+ * walked before a byte is copied, and a walk past these answers 413 naming the limit.
  */
 export const TREE_COPY_LIMITS = {
   /** Files and folders below the copied folder. */

@@ -1,5 +1,5 @@
 // The driver behind a resolved path, kept where only the vfs reaches it: `Resolved` carries no driver, so a
-// service cannot call one (issue #37 point 1). Files outside server/src/vfs never import this module (a test
+// service cannot call one. Files outside server/src/vfs never import this module (a test
 // of server/src/vfs checks the sources).
 import type { StorageDriver } from '../storage/types.js';
 import type { Resolved } from './types.js';

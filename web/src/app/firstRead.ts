@@ -1,6 +1,6 @@
 /**
  * The first screen's data request, sent while the screen's code still downloads (main.tsx): a cold load of a
- * shared paste or file waits one round trip less (issue 21). It is the screen's own query, so the screen finds the
+ * shared paste or file waits one round trip less. It is the screen's own query, so the screen finds the
  * answer in the cache and never sends it twice (each answer counts a view on the server).
  */
 import { matchRoute } from 'wouter';

@@ -11,7 +11,7 @@ type Loader<P> = () => Promise<{ default: ComponentType<P> }>;
  * A screen chunk that renders once its code and the text areas it uses are in, both fetched at once.
  * `preload` starts both early (main.tsx calls it for the first URL, in parallel with the core texts, and renders
  * once they are in). A screen already loaded renders at once: unlike `lazy`, no fallback is committed first and
- * replaced a moment later (a second render of the page on every cold load, issue 21). While loading it suspends;
+ * replaced a moment later (a second render of the page on every cold load). While loading it suspends;
  * a failed load goes to the route's error boundary, and the next render tries again.
  */
 function screen<P extends object>(load: Loader<P>, areas: readonly TextArea[] = []) {

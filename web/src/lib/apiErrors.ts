@@ -25,7 +25,7 @@ export type ErrorMessageKey =
 
 /**
  * Finer causes the server names in `data.reason` where one kind covers cases the user must tell apart.
- * The UI words each one itself; the server's sentence stays a detail (issue 35 point 12).
+ * The UI words each one itself; the server's sentence stays a detail.
  */
 export const ERROR_REASONS = ['url_refused', 'url_unreachable'] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];

@@ -2,7 +2,7 @@ import { detectLanguage, type Language } from './language';
 import { safeStorage, StorageKeys } from './storageKeys';
 import { translate, type MessageTree, type TKey, type TOptions } from './translate';
 
-// Texts load per language and per area (issue 21): a visitor downloads only the language they read, the core
+// Texts load per language and per area: a visitor downloads only the language they read, the core
 // texts every screen uses, and the areas of the screens they open (a shared paste never pays for the admin panel).
 // Keys stay one tree (`paste.…`, `files.…`); locales/resources.ts keeps the typed, complete set for tests.
 type Loader = () => Promise<{ default: unknown }>;

@@ -2,7 +2,7 @@
  * Public site settings (title, favicon, footer, announcement, custom code) used by the shell.
  * Cached in localStorage for 24 hours (spec §4, §9) so the first paint needs no request, and revalidated on
  * every page load (the server answers an ETag, so an unchanged config costs a 304): a changed title, footer or
- * announcement reaches returning visitors on their next load (issue 35 point 13). The site settings page calls
+ * announcement reaches returning visitors on their next load. The site settings page calls
  * `refreshSiteConfig()` after saving so every open view updates at once.
  */
 import type { SiteSettings } from '@clipnest/contract';

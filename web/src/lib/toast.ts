@@ -1,5 +1,5 @@
 /**
- * `toast` with sonner's API, but sonner (and its toaster) load only when the first toast is shown (issue 21):
+ * `toast` with sonner's API, but sonner (and its toaster) load only when the first toast is shown:
  * most visits never show one, and a shared paste should not download it. Import `toast` from here, not 'sonner'.
  */
 import type * as SonnerModule from 'sonner';

@@ -4,7 +4,7 @@ import type { Messages } from '../locales/resources';
  * Text lookup for the app's messages: dotted keys, `{{name}}` placeholders and plural forms in the i18next JSON v4
  * layout (`key_one`, `key_other`, … chosen by `Intl.PluralRules`, `key_zero` for a count of 0 when present), which
  * is all the app uses of i18next. Kept here instead of i18next + react-i18next: they were 15.8 KB br and the
- * largest part of the shell every route downloads and runs (issue 21).
+ * largest part of the shell every route downloads and runs.
  */
 export type MessageTree = { [key: string]: string | MessageTree };
 

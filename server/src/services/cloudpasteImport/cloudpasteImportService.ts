@@ -57,7 +57,7 @@ export interface CloudpasteImportDeps {
 }
 
 /**
- * Moves a CloudPaste 1.x backup in (issue #24): checks the file whole, plans every row (the report), then
+ * Moves a CloudPaste 1.x backup in: checks the file whole, plans every row (the report), then
  * writes the plan in one transaction unless it is a dry run. Rows already imported (same CloudPaste id) are
  * skipped, so a second run creates nothing.
  */

@@ -1,7 +1,7 @@
 // Server-side jobs kept in the database (tasks + task_items, migration 0011): one generic runner walks a
 // task's pending items through the executor of its type, records per-file status, bytes and speed, and
 // answers cancel, retry of failed files and clear-completed.
-// Several instances (0017, issue #26): a running task is leased to its runner (`runner`, `lease_until`),
+// Several instances (migration 0017): a running task is leased to its runner (`runner`, `lease_until`),
 // renewed while it runs. Every instance polls for tasks to claim (`startClaiming`): pending ones and running
 // ones whose lease ran out because their instance died; the claimer resumes the unfinished items, acting as
 // the task's creator. A graceful stop hands its tasks back (pending) so another instance takes them at once.

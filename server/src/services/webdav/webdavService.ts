@@ -1,4 +1,4 @@
-// WebDAV over the fs tree (spec §1, issue 20). Every path goes through the Vfs (normalisation, mounts,
+// WebDAV over the fs tree (spec §1). Every path goes through the Vfs (normalisation, mounts,
 // permissions, base paths, listing cache); dead properties and locks live in the database.
 import { Permission, isPathWithin, joinVirtualPath, parentVirtualPath, type WebdavLockView } from '@clipnest/contract';
 import { AppError } from '../../errors.js';
@@ -233,7 +233,7 @@ export class WebdavService {
   }
 
   /**
-   * PROPFIND as pages (issue 34, point 15): the resource first, then its members (Depth 1) PROPFIND_PAGE at a
+   * PROPFIND as pages: the resource first, then its members (Depth 1) PROPFIND_PAGE at a
    * time, giving the event loop a turn before each page, so a folder of 100,000 entries never holds up other
    * requests. `total` counts every item the pages will hold. Dead properties are those inside the caller's
    * scope only (a key sees none of the folders above its base path). A folder with no time of its own is as
@@ -489,7 +489,7 @@ export class WebdavService {
     if (op === 'move') this.assertNotMountPoint(from, source);
     const target = await this.entry(principal, to);
     this.assertNotMountPoint(to, target);
-    // Before anything is deleted (issue 34, point 5): a destination that is the source, holds it (an ancestor:
+    // Before anything is deleted: a destination that is the source, holds it (an ancestor:
     // overwriting it would delete the source) or lies inside it (a copy into itself), in the tree or in the
     // storage behind two mounts of one config, is refused with 403 (RFC 4918 9.8.5 / 9.9.4, as Apache mod_dav).
     await this.deps.vfs.assertApart(from, to);

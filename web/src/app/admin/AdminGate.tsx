@@ -9,7 +9,7 @@ import { getLastValidatedAt } from '../../lib/auth';
 import { revalidateSession, validationAttempted } from '../../lib/sessionValidation';
 import { useSession } from '../../lib/useSession';
 
-// The sidebar (with its Radix drawer and menus) loads with the first signed-in page, not with the login (issue 21).
+// The sidebar (with its Radix drawer and menus) loads with the first signed-in page, not with the login.
 const AdminSidebar = lazy(() => import('./AdminSidebar').then((m) => ({ default: m.AdminSidebar })));
 const AdminMobileBar = lazy(() => import('./AdminSidebar').then((m) => ({ default: m.AdminMobileBar })));
 

@@ -48,7 +48,7 @@ function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
     </li>
   );
 
-  // One sign-out for every session (issue 35 point 16): an admin's token is revoked on the server, a key is
+  // One sign-out for every session: an admin's token is revoked on the server, a key is
   // forgotten on this device (the key itself stays valid; an admin revokes it under Key management).
   async function handleLogout() {
     const keySession = session.type === 'apikey';

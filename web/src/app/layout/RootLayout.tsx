@@ -16,7 +16,7 @@ import { Header } from './Header';
 import { SessionWatcher } from './SessionWatcher';
 import { SiteCustomizations } from './SiteCustomizations';
 
-// The service worker registers once the page has loaded and the browser is idle (issue 21): its code and its
+// The service worker registers once the page has loaded and the browser is idle: its code and its
 // precache (the shell only, see pwaPrecache.ts) never compete with the first screen.
 // The environment switcher (spec §1) loads only when the address asks for it.
 const EnvSwitcher = lazy(() => import('./EnvSwitcher'));

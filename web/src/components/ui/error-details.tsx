@@ -8,7 +8,7 @@ export function serverDetail(error: unknown): string | undefined {
 }
 
 /**
- * The server's sentence behind a "Details" expander, under a localised message (issue 35 point 12): the
+ * The server's sentence behind a "Details" expander, under a localised message: the
  * message the user reads is chosen by the error's kind; the server's words are only for who wants them.
  */
 export function ErrorDetails({ detail, className }: { detail: string | undefined; className?: string }) {

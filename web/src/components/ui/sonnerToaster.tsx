@@ -11,7 +11,7 @@ function Mounted() {
 
 /**
  * Top centre, just below the sticky header (h-14 and its border): a toast never covers the header's links and
- * menus, which people reach for right after an action (issue 35 point 18), nor the bottom-right corner where
+ * menus, which people reach for right after an action, nor the bottom-right corner where
  * forms and cards keep their primary actions (DESIGN.md) and where a hovered toast would never go away.
  */
 const BELOW_HEADER = { top: 'calc(3.5rem + 9px)' };

@@ -13,7 +13,7 @@ import {
 } from 'react';
 import { createPortal } from 'react-dom';
 
-// A small tooltip of its own (issue 21): Radix's tooltip brought a popper and floating-ui into every page for a
+// A small tooltip of its own: Radix's tooltip brought a popper and floating-ui into every page for a
 // label. Hover (mouse, after a short delay) or keyboard focus shows it; leaving, blur, a press, Escape or a scroll
 // hides it. While shown, the trigger is described by it (aria-describedby), as Radix did.
 type Side = 'top' | 'bottom' | 'left' | 'right';

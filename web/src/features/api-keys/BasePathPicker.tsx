@@ -1,7 +1,7 @@
 import { FolderPicker } from '../fs/components/FolderPicker';
 // The picker shows the fs texts (up, no folders); they are not in the shell.
 
-/** Picks a key's base path in the mount tree (issue 35 point 16): any folder, "All mounts" included. */
+/** Picks a key's base path in the mount tree: any folder, "All mounts" included. */
 export default function BasePathPicker({
   start,
   title,

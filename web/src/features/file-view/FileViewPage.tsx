@@ -194,7 +194,7 @@ function Details({ file, onRefresh }: { file: PublicFileDetails; onRefresh: () =
         </div>
       </FileSummary>
 
-      {/* The owner's look is not counted and asks no password (issue 35 point 14): say so, visitors differ. */}
+      {/* The owner's look is not counted and asks no password: say so, visitors differ. */}
       {file.is_owner && (file.max_views > 0 || file.has_password) && (
         <p className="text-xs text-muted-foreground" data-testid="owner-note">
           {t('files.view.ownerNote')}

@@ -2,7 +2,7 @@ import { useTranslation } from '../../lib/useTranslation';
 import { LazyQrCode as QrCode } from '../../components/share/LazyQrCode';
 import { Dialog, DialogContent } from '../../components/ui/dialog';
 
-/** The file link's QR code in a dialog: a chunk of its own, loaded when first opened (issue 21). */
+/** The file link's QR code in a dialog: a chunk of its own, loaded when first opened. */
 export default function QrDialog({
   link,
   filename,

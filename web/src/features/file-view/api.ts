@@ -21,7 +21,7 @@ export function publicFileQuery(slug: string) {
       readThrough(
         'files',
         slug,
-        // Sent with the session (admin token or API key): the owner's look is not counted (issue 35 point 14).
+        // Sent with the session (admin token or API key): the owner's look is not counted.
         () => api.get<PublicFileInfo>(publicFilePath(slug), { signal, handleAuthErrors: false }),
         (file) => !file.requires_password,
       ),

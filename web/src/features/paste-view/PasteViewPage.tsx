@@ -20,7 +20,7 @@ import { pasteShareUrl, pasteViewQuery, rawPasteUrl, unlockPaste } from '../past
 import { PlainTextView } from '../pastes/PlainTextView';
 
 // Most shared pastes are Markdown: the renderer starts loading with this screen, next to the paste itself,
-// instead of after it arrives (one round trip less before the text shows, issue 21).
+// instead of after it arrives (one round trip less before the text shows).
 void loadMarkdownRuntime().catch(() => undefined);
 
 const InlineEditor = lazy(() => import('./PasteEditor'));
@@ -134,7 +134,7 @@ function PasteContent({
           </div>
         </div>
         <Meta paste={paste} />
-        {/* The owner's look is not counted and asks no password (issue 35 point 14): say so, visitors differ. */}
+        {/* The owner's look is not counted and asks no password: say so, visitors differ. */}
         {paste.is_owner && (paste.max_views > 0 || paste.has_password) && (
           <p className="text-xs text-muted-foreground" data-testid="owner-note">
             {t('paste.view.ownerNote')}

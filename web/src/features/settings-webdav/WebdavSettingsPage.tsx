@@ -33,7 +33,7 @@ import { BlockedAddresses } from './BlockedAddresses';
 
 const KEYS: SettingKey[] = ['webdav_upload_mode'];
 
-/** Where each client connects (spec §3, issue 20): the address as that client wants it, with a copy button. */
+/** Where each client connects (spec §3): the address as that client wants it, with a copy button. */
 function ClientAddresses({ origin }: { origin: URL }) {
   const { t } = useTranslation();
   const host = origin.host;

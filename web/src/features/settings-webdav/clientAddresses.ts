@@ -1,4 +1,4 @@
-/** The address each WebDAV client wants (issue 20): same server, different spellings. */
+/** The address each WebDAV client wants: same server, different spellings. */
 export interface ClientAddress {
   client: 'windows' | 'macos' | 'ios' | 'rclone' | 'davfs2' | 'linuxFiles' | 'cyberduck' | 'android';
   address: string;
