@@ -38,6 +38,7 @@ import { mountRoutes } from './routes/mountRoutes.js';
 import { fsRoutes } from './routes/fsRoutes.js';
 import { fsUploadRoutes } from './routes/fsUploadRoutes.js';
 import { davRoutes } from './webdav/davRoutes.js';
+import { nextcloudRoutes } from './routes/nextcloudRoutes.js';
 import { webdavSettingsRoutes } from './routes/webdavSettingsRoutes.js';
 import type { DavAuth } from './services/webdav/davAuth.js';
 import type { SecretAttemptLimiter } from './services/secretAttemptLimiter.js';
@@ -172,6 +173,18 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   app.use('/dav/*', davClient);
   const dav = davRoutes({ ...services, logger: options.logger });
   app.route('/dav', dav);
+  // Nextcloud's and ownCloud's apps: their discovery answers and the same tree at their addresses.
+  for (const path of ['/status.php', '/nextcloud/status.php', '/owncloud/status.php', '/ocs/*', '/remote.php/*']) {
+    app.use(path, davClient);
+  }
+  app.route(
+    '/',
+    nextcloudRoutes({
+      davAuth: services.davAuth,
+      productName: async () => (await services.settings.get('site_title')) || 'Clipnest',
+    }),
+  );
+  app.route('/remote.php', davRoutes({ ...services, logger: options.logger, flavour: 'nextcloud' }));
 
   const api = new Hono<AppEnv>();
   api.route('/', systemRoutes(services));

@@ -1,5 +1,7 @@
 import { DavRepository } from './repositories/davRepository.js';
 import { DavAuth } from './services/webdav/davAuth.js';
+import { FolderEtags } from './services/webdav/folderEtags.js';
+import { ChunkedUploads } from './services/webdav/chunkedUploads.js';
 import { DavLocks } from './services/webdav/davLocks.js';
 import { WebdavService } from './services/webdav/webdavService.js';
 import { readFileSync } from 'node:fs';
@@ -319,7 +321,10 @@ function buildServices(
     principalOf: principalOfCreator,
   });
   const copies = new CopyService({ vfs, tasks });
+  const folderEtags = new FolderEtags({ repo: davRepository, logger });
+  vfs.onChange((change) => folderEtags.changed(change));
   const webdav = new WebdavService({
+    folderEtags,
     vfs,
     copies,
     fs,
@@ -328,6 +333,11 @@ function buildServices(
     locks: davLocks,
     space: new StorageSpaceService({ storageConfigs, clock }),
     keyName: async (id) => (await apiKeyRepository.findById(id))?.name,
+  });
+  const chunkedUploads = new ChunkedUploads({
+    dir: path.join(config.dataDir, 'tmp', 'nextcloud-chunks'),
+    webdav,
+    logger,
   });
   const davAuth = new DavAuth({ auth, apiKeys, limiter: secretAttempts, clock });
   apiKeys.onChange(async (change) => {
@@ -399,6 +409,8 @@ function buildServices(
   );
   const archives = new ArchiveService({ vfs });
   return {
+    folderEtags,
+    chunkedUploads,
     cluster,
     cloudpasteImport,
     auth,
@@ -576,6 +588,8 @@ export async function buildServer(
       clearInterval(uploadSweep);
       services.urlUploads.close();
       await services.tasks.close();
+      await services.folderEtags.flush();
+      services.chunkedUploads.close();
       await services.search.stop();
       await cluster.close();
       await services.storageRegistry.closeAll();

@@ -20,7 +20,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** A request that moves a file body in: form/raw uploads, chunked and multipart parts, WebDAV PUT. */
 function isUpload(method: string, path: string): boolean {
   if (method !== 'PUT' && method !== 'POST') return false;
-  if (path.startsWith('/dav')) return method === 'PUT';
+  if (path.startsWith('/dav') || path.startsWith('/remote.php/')) return method === 'PUT';
   return /^\/api\/(upload|s3\/upload|fs\/(put|form)|upload-direct)/.test(path);
 }
 

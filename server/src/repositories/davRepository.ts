@@ -11,6 +11,9 @@ function below(dir: string) {
   return sql<SqlBool>`path like ${pattern} escape '\\'`;
 }
 
+/** Where a folder's tree token is kept (an internal property no client can read or write). */
+export const FOLDER_TOKEN = { ns: 'urn:x-clipnest:webdav-internal', name: 'tree' } as const;
+
 /** WebDAV dead properties and locks (migration 0013), keyed by virtual path. */
 export class DavRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -40,6 +43,25 @@ export class DavRepository {
             .values({ path, ns: change.ns, name: change.name, value: change.value })
             .execute();
         }
+      }
+    });
+  }
+
+  /** Gives folders a new tree token (their ETag changes): one transaction for all of them. */
+  async setFolderTokens(paths: string[], token: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < paths.length; i += 500) {
+        const chunk = paths.slice(i, i + 500);
+        await trx
+          .deleteFrom('dav_properties')
+          .where('ns', '=', FOLDER_TOKEN.ns)
+          .where('name', '=', FOLDER_TOKEN.name)
+          .where('path', 'in', chunk)
+          .execute();
+        await trx
+          .insertInto('dav_properties')
+          .values(chunk.map((path) => ({ path, ns: FOLDER_TOKEN.ns, name: FOLDER_TOKEN.name, value: token })))
+          .execute();
       }
     });
   }

@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import type { AppEnv } from '../http/env.js';
 import type { Principal } from '../services/principal.js';
 import type { IfList } from '../services/webdav/types.js';
-import { XML_TYPE, type PropRequest } from './davReplies.js';
+import { XML_TYPE, type DavView, type PropRequest } from './davReplies.js';
 import { parseIf } from './ifHeader.js';
 import { DAV, child, elements, parseXml, type XmlElement } from './xml.js';
 
@@ -13,10 +13,13 @@ export type Ctx = Context<AppEnv>;
 /** Request bodies of PROPFIND / PROPPATCH / LOCK are small documents. */
 const XML_BODY_MAX = 1024 * 1024;
 
-/** The virtual path of a /dav URL path (still percent-encoded); 400 for an encoded slash inside a name. */
-export function davPathOf(rawPath: string): string | undefined {
-  if (rawPath !== '/dav' && !rawPath.startsWith('/dav/')) return undefined;
-  const segments = rawPath.slice(4).split('/');
+/**
+ * The virtual path of a URL path under `base` (still percent-encoded; `/dav` unless a Nextcloud-style address);
+ * 400 for an encoded slash inside a name.
+ */
+export function davPathOf(rawPath: string, base = '/dav'): string | undefined {
+  if (rawPath !== base && !rawPath.startsWith(`${base}/`)) return undefined;
+  const segments = rawPath.slice(base.length).split('/');
   const decoded = segments.map((s) => {
     let part: string;
     try {
@@ -77,6 +80,8 @@ export class DavRequest {
     readonly method: string,
     readonly path: string,
     readonly principal: Principal,
+    /** Where hrefs point (the base the request came in under) and what the replies add. */
+    readonly view: DavView,
     private readonly publicUrl?: string,
   ) {}
 
@@ -100,8 +105,11 @@ export class DavRequest {
     return parseXml(Buffer.concat(chunks).toString('utf8'));
   }
 
-  /** A Destination or If-tag URL as a virtual path: undefined when it points at another host. 403 outside /dav. */
-  pathOfUrl(value: string): string | undefined {
+  /**
+   * A Destination or If-tag URL as a virtual path: undefined when it points at another host. 403 when it is not
+   * under this request's base (or the base `baseOf` finds in it: a chunked upload's MOVE names a file address).
+   */
+  pathOfUrl(value: string, baseOf?: (rawPath: string) => string | undefined): string | undefined {
     let url: URL;
     const decoded = utf8HeaderUrl(value);
     try {
@@ -113,8 +121,9 @@ export class DavRequest {
     const host = this.header('host') ?? here.host;
     const publicHost = this.publicUrl ? new URL(this.publicUrl).host : undefined;
     if (url.host !== host && url.host !== here.host && url.host !== publicHost) return undefined;
-    const path = davPathOf(url.pathname);
-    if (path === undefined) throw AppError.forbidden('the destination is outside /dav');
+    const base = baseOf ? baseOf(url.pathname) : this.view.base;
+    const path = base === undefined ? undefined : davPathOf(url.pathname, base);
+    if (path === undefined) throw AppError.forbidden(`the destination is outside ${base ?? this.view.base}`);
     return path;
   }
 

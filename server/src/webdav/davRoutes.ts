@@ -1,14 +1,18 @@
-// /dav and /dav/…: authenticate, hand the request to its method's handler (handlers/), turn errors into XML
-// (ARCHITECTURE.md).
+// The tree over WebDAV: /dav/…, and for Nextcloud/ownCloud apps /remote.php/webdav/… and
+// /remote.php/dav/files/<user>/… (same tree, their properties added). Authenticates, hands the request to its
+// method's handler (handlers/), turns errors into XML (ARCHITECTURE.md).
 import { Hono } from 'hono';
 import { AppError } from '../errors.js';
 import type { AppEnv } from '../http/env.js';
 import type { Logger } from '../lib/logger.js';
 import type { DavAuth } from '../services/webdav/davAuth.js';
 import type { WebdavService } from '../services/webdav/webdavService.js';
-import { errorReply } from './davReplies.js';
+import { errorReply, PLAIN_VIEW, type DavView } from './davReplies.js';
 import { davPathOf, DavRequest, rawPathOf, xmlResponse, type Ctx } from './davRequest.js';
+import { chunkedUpload, uploadsBaseOf } from './handlers/chunkedUpload.js';
 import { davHandlers } from './handlers/index.js';
+import { nextcloudBaseOf } from './nextcloudPaths.js';
+import type { ChunkedUploads } from '../services/webdav/chunkedUploads.js';
 
 const METHODS = ['OPTIONS', ...Object.keys(davHandlers)].join(', ');
 
@@ -17,8 +21,18 @@ function davStatusOf(error: AppError): number {
   return error.reason === 'mount_boundary' ? 403 : error.status;
 }
 
-export function davRoutes(deps: { webdav: WebdavService; davAuth: DavAuth; logger: Logger; publicUrl?: string }) {
+export type DavFlavour = 'plain' | 'nextcloud';
+
+export function davRoutes(deps: {
+  webdav: WebdavService;
+  davAuth: DavAuth;
+  logger: Logger;
+  publicUrl?: string;
+  flavour?: DavFlavour;
+  chunkedUploads?: ChunkedUploads;
+}) {
   const { webdav, davAuth } = deps;
+  const nextcloud = deps.flavour === 'nextcloud';
 
   const handle = async (c: Ctx): Promise<Response> => {
     c.header('DAV', '1, 2');
@@ -26,7 +40,11 @@ export function davRoutes(deps: { webdav: WebdavService; davAuth: DavAuth; logge
     const method = c.req.method.toUpperCase();
     // A fragment never belongs in a request (a client that sends one means something else: refuse it).
     if (c.req.url.includes('#')) throw AppError.validation('the request URI must not carry a fragment');
-    const path = davPathOf(rawPathOf(c)) as string;
+    const rawPath = rawPathOf(c);
+    const uploadsBase = nextcloud && deps.chunkedUploads ? uploadsBaseOf(rawPath) : undefined;
+    const base = uploadsBase ?? (nextcloud ? nextcloudBaseOf(rawPath) : PLAIN_VIEW.base);
+    if (base === undefined) throw AppError.notFound('not a WebDAV address: use /remote.php/dav/files/<user>/');
+    const path = davPathOf(rawPath, base) as string;
     if (method === 'OPTIONS') {
       c.header('Allow', METHODS);
       c.header('Accept-Ranges', 'bytes');
@@ -38,7 +56,10 @@ export function davRoutes(deps: { webdav: WebdavService; davAuth: DavAuth; logge
       c.header('Allow', METHODS);
       throw new AppError('METHOD_NOT_ALLOWED', `${method} is not supported`);
     }
-    return handler(new DavRequest(c, method, path, principal, deps.publicUrl), { webdav });
+    const view: DavView = nextcloud ? { base, oc: { writable: webdav.mayWrite(principal) } } : PLAIN_VIEW;
+    const req = new DavRequest(c, method, path, principal, view, deps.publicUrl);
+    if (uploadsBase && deps.chunkedUploads) return chunkedUpload(req, deps.chunkedUploads);
+    return handler(req, { webdav });
   };
 
   return new Hono<AppEnv>()

@@ -2,7 +2,7 @@
 // permissions, base paths, listing cache); dead properties and locks live in the database.
 import { Permission, isPathWithin, joinVirtualPath, parentVirtualPath, type WebdavLockView } from '@clipnest/contract';
 import { AppError } from '../../errors.js';
-import type { DavRepository } from '../../repositories/davRepository.js';
+import { FOLDER_TOKEN, type DavRepository } from '../../repositories/davRepository.js';
 import type { WriteBody } from '../../storage/types.js';
 import { longestMount } from '../../vfs/mountTable.js';
 import type { VfsEntry } from '../../vfs/types.js';
@@ -15,6 +15,7 @@ import type { CopyService } from '../tasks/copyService.js';
 import { StorageSpaceService, type SpaceFigures } from '../storageSpace.js';
 import { requireManage, treePrincipal } from './davAuth.js';
 import { DEFAULT_LOCK_SECONDS, MAX_LOCK_SECONDS, covers, lockIdOf, type DavLocks, type LockScope } from './davLocks.js';
+import { folderEtag, type FolderEtags } from './folderEtags.js';
 import type { DavLock, DavPropertyChange, DavPropfindItem, DavResource, IfList } from './types.js';
 
 /** Live properties a PROPPATCH may not change. */
@@ -75,6 +76,8 @@ export class WebdavService {
       space: Pick<StorageSpaceService, 'of'>;
       /** The name of the API key with this id (the admin's lock list), undefined once it is gone. */
       keyName?: (id: string) => Promise<string | undefined>;
+      /** Folder ETags that follow changes below them (stored shortly after each change). */
+      folderEtags?: Pick<FolderEtags, 'flush'>;
     },
   ) {}
 
@@ -280,12 +283,14 @@ export class WebdavService {
     const scope = caller.type === 'apikey' ? caller.basicPath || '/' : '/';
     const dead = new Map<string, DavPropfindItem['dead']>();
     const mtimes = new Map<string, { at: string; etag?: string }>();
+    const trees = new Map<string, string>();
     for (const row of rows) {
-      if (!isPathWithin(row.path, scope)) continue;
       if (row.ns === INTERNAL_NS) {
         if (row.name === 'mtime') mtimes.set(row.path, JSON.parse(row.value) as { at: string; etag?: string });
+        else if (row.name === FOLDER_TOKEN.name) trees.set(row.path, row.value);
         continue;
       }
+      if (!isPathWithin(row.path, scope)) continue;
       let list = dead.get(row.path);
       if (!list) dead.set(row.path, (list = []));
       list.push({ ns: row.ns, name: row.name, xml: row.value });
@@ -293,7 +298,11 @@ export class WebdavService {
     const item = (resource: DavResource): DavPropfindItem => {
       const mtime = mtimes.size === 0 ? undefined : mtimes.get(resource.path);
       return {
-        resource: mtime && mtime.etag === resource.etag ? { ...resource, lastModified: new Date(mtime.at) } : resource,
+        resource: resource.isDir
+          ? { ...resource, etag: folderEtag(resource.path, resource.lastModified, trees.get(resource.path)) }
+          : mtime && mtime.etag === resource.etag
+            ? { ...resource, lastModified: new Date(mtime.at) }
+            : resource,
         dead: dead.get(resource.path) ?? [],
         locks: locks.length === 0 ? [] : locks.filter((l) => covers(l, resource.path)),
       };
@@ -541,6 +550,27 @@ export class WebdavService {
   /** 403 unless the caller may write over WebDAV at all (checked before a request body is read). */
   assertMayWrite(principal: Principal): void {
     requireManage(principal);
+  }
+
+  /**
+   * The ETag a PROPFIND answers for a path right now (tree tokens of changes not yet stored are stored first):
+   * Nextcloud-style clients take a new folder's ETag from the MKCOL answer.
+   */
+  async currentEtag(principal: Principal, path: string): Promise<string | undefined> {
+    await this.deps.folderEtags?.flush();
+    const { pages } = await this.propfindPages(principal, path, '0');
+    for await (const page of pages) return page[0]?.resource.etag;
+    return undefined;
+  }
+
+  /** Whether the caller may change anything over WebDAV (what ownCloud's permission letters tell a client). */
+  mayWrite(principal: Principal): boolean {
+    try {
+      requireManage(principal);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /**

@@ -12,7 +12,8 @@ export const lock: DavHandler = async (req, { webdav }) => {
   const ifLists = req.ifLists();
   if (!body) {
     if (!ifLists) throw AppError.validation('a LOCK refresh needs an If header with the lock token');
-    return req.xml(lockReply(await webdav.refreshLock(req.principal, req.path, ifLists, timeoutSeconds)), 200);
+    const refreshed = await webdav.refreshLock(req.principal, req.path, ifLists, timeoutSeconds);
+    return req.xml(lockReply(refreshed, req.view.base), 200);
   }
   if (body.ns !== DAV || body.local !== 'lockinfo') throw AppError.validation('expected a DAV:lockinfo body');
   const scopeEl = child(body, DAV, 'lockscope');
@@ -30,7 +31,7 @@ export const lock: DavHandler = async (req, { webdav }) => {
     ...(ifLists ? { ifLists } : {}),
   });
   req.c.header('Lock-Token', `<${granted.token}>`);
-  return req.xml(lockReply(granted), created ? 201 : 200);
+  return req.xml(lockReply(granted, req.view.base), created ? 201 : 200);
 };
 
 export const unlock: DavHandler = async (req, { webdav }) => {

@@ -51,11 +51,11 @@ export const propfind: DavHandler = async (req, { webdav }) => {
   if (total <= STREAM_FROM) {
     const items = [];
     for await (const page of pages) items.push(...page);
-    return req.xml(propfindReply(items, request), 207);
+    return req.xml(propfindReply(items, request, req.view), 207);
   }
   // A big folder: the multistatus goes out in chunks as it is written, never whole in memory, and the
   // service gives the event loop a turn between pages of members (other requests go on being answered).
-  const chunks = propfindStream(pages, request);
+  const chunks = propfindStream(pages, request, req.view);
   const encoder = new TextEncoder();
   req.c.header('Content-Type', XML_TYPE);
   return req.c.body(

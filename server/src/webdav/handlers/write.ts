@@ -2,16 +2,23 @@
 import { Readable } from 'node:stream';
 import { AppError } from '../../errors.js';
 import { nodeRequestBody } from '../../http/requestBody.js';
-import { proppatchReply } from '../davReplies.js';
+import { ocIdOf, proppatchReply } from '../davReplies.js';
+import type { DavRequest } from '../davRequest.js';
 import { DAV, child, elements, serialize } from '../xml.js';
 import type { DavHandler } from './types.js';
 
 /** Nextcloud-style clients send the file's modification time as Unix seconds. */
-function ocMtimeOf(value: string | undefined): Date | undefined {
+export function ocMtimeOf(value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
   const seconds = /^\s*\d{1,12}(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
   if (!Number.isFinite(seconds)) throw AppError.validation('X-OC-Mtime must be Unix seconds');
   return new Date(Math.floor(seconds) * 1000);
+}
+
+/** What Nextcloud-style clients read from a PUT or MKCOL answer instead of asking again. */
+function ocHeaders(req: DavRequest, etag: string | undefined): void {
+  req.c.header('OC-FileId', ocIdOf(req.path));
+  if (etag) req.c.header('OC-ETag', etag);
 }
 
 export const put: DavHandler = async (req, { webdav }) => {
@@ -29,6 +36,7 @@ export const put: DavHandler = async (req, { webdav }) => {
   });
   if (result.etag) req.c.header('ETag', result.etag);
   if (mtime) req.c.header('X-OC-MTime', 'accepted');
+  if (req.view.oc) ocHeaders(req, result.etag);
   return req.empty(result.created ? 201 : 204);
 };
 
@@ -43,6 +51,7 @@ export const mkcol: DavHandler = async (req, { webdav }) => {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'MKCOL with a body is not supported');
   }
   await webdav.mkcol(req.principal, req.path, { ifLists: req.ifLists() });
+  if (req.view.oc) ocHeaders(req, await webdav.currentEtag(req.principal, req.path));
   return req.empty(201);
 };
 
@@ -66,5 +75,5 @@ export const proppatch: DavHandler = async (req, { webdav }) => {
   });
   const results = await webdav.proppatch(req.principal, req.path, changes, { ifLists: req.ifLists() });
   const target = await webdav.find(req.principal, req.path);
-  return req.xml(proppatchReply(target?.path ?? req.path, target?.isDir ?? false, results), 207);
+  return req.xml(proppatchReply(target?.path ?? req.path, target?.isDir ?? false, results, req.view.base), 207);
 };
