@@ -79,7 +79,7 @@ export function twoFactorRoutes(deps: {
         const created = await passkeys.register(principal, input, rp(c), c.var.clientAddress);
         return ok(c, created, { status: 201, message: 'passkey added' });
       })
-      .patch('/passkeys/:id', async (c) => {
+      .put('/passkeys/:id', async (c) => {
         const principal = await guard.admin(c);
         const input = await readJson(c, passkeyRenameSchema, SMALL);
         return ok(c, await passkeys.rename(principal, c.req.param('id'), input.name, c.var.clientAddress));

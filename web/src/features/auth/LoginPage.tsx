@@ -1,4 +1,5 @@
-import { Eye, EyeOff, KeyRound, UserRound } from 'lucide-react';
+import type { SecondFactorRequired } from '@clipnest/contract';
+import { Eye, EyeOff, Fingerprint, KeyRound, UserRound } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
 import { toast } from '../../lib/toast';
@@ -11,8 +12,10 @@ import { Input } from '../../components/ui/input';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { takeLogoutNotice } from '../../lib/auth';
 import { useSiteConfig } from '../../lib/siteConfig';
-import { LoginError, loginWithApiKey, loginWithPassword } from './authApi';
+import { passkeyCancelled, passkeysSupported } from '../../lib/passkeys';
+import { LoginError, SecondFactorNeeded, loginWithApiKey, loginWithPasskey, loginWithPassword } from './authApi';
 import type { LoginFailure } from './loginErrors';
+import { SecondFactorStep } from './SecondFactorStep';
 
 type Mode = 'password' | 'apikey';
 
@@ -78,6 +81,19 @@ function PasswordForm() {
   const [fieldErrors, setFieldErrors] = useState<{ username?: string; password?: string }>({});
   const [failure, setFailure] = useState<LoginFailure | null>(null);
   const [busy, setBusy] = useState(false);
+  const [secondFactor, setSecondFactor] = useState<SecondFactorRequired['methods'] | null>(null);
+
+  async function withPasskey() {
+    setFailure(null);
+    setBusy(true);
+    try {
+      await loginWithPasskey();
+      toast.success(t('login.success'));
+    } catch (error) {
+      setBusy(false);
+      if (!passkeyCancelled(error)) setFailure(toFailure(error));
+    }
+  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -92,12 +108,26 @@ function PasswordForm() {
       await loginWithPassword(username.trim(), password);
       toast.success(t('login.success'));
     } catch (error) {
-      setFailure(toFailure(error));
       setBusy(false);
+      if (error instanceof SecondFactorNeeded) setSecondFactor(error.methods);
+      else setFailure(toFailure(error));
     }
   }
 
   const message = failureText(failure);
+  if (secondFactor) {
+    return (
+      <SecondFactorStep
+        username={username.trim()}
+        password={password}
+        methods={secondFactor}
+        onBack={() => {
+          setSecondFactor(null);
+          setPassword('');
+        }}
+      />
+    );
+  }
   return (
     <form onSubmit={submit} noValidate className="flex flex-col gap-4">
       <Field id={`${id}-username`} label={t('login.username')} error={fieldErrors.username}>
@@ -125,6 +155,12 @@ function PasswordForm() {
       <Button type="submit" size="lg" loading={busy} className="mt-1 w-full">
         {busy ? t('login.submitting') : t('login.submit')}
       </Button>
+      {passkeysSupported() && (
+        <Button type="button" variant="secondary" className="w-full" disabled={busy} onClick={() => void withPasskey()}>
+          <Fingerprint className="size-4" aria-hidden="true" />
+          {t('login.withPasskey')}
+        </Button>
+      )}
     </form>
   );
 }
