@@ -129,9 +129,15 @@ export function SecondFactorStep({
         {recovery ? t('login.twoFactor.useCode') : t('login.twoFactor.useRecovery')}
       </Button>
       {passkey && (
-        <Button type="button" variant="secondary" className="w-full" onClick={() => void signWithPasskey()} disabled={busy}>
+        <Button
+          type="button"
+          variant="secondary"
+          className="w-full"
+          onClick={() => void signWithPasskey()}
+          disabled={busy}
+        >
           <Fingerprint className="size-4" aria-hidden="true" />
-          {t('login.twoFactor.signWithPasskey')}
+          {t('login.twoFactor.usePasskey')}
         </Button>
       )}
       <Button type="button" variant="ghost" size="sm" className="self-start" onClick={onBack}>
