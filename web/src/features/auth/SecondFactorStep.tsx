@@ -106,7 +106,7 @@ export function SecondFactorStep({
           inputMode={recovery ? 'text' : 'numeric'}
           autoCapitalize={recovery ? 'characters' : 'none'}
           spellCheck={false}
-          maxLength={recovery ? 16 : 8}
+          maxLength={16}
           placeholder={recovery ? 'XXXXX-XXXXX' : '123456'}
           className="font-mono text-lg tracking-widest"
         />
