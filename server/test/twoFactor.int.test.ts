@@ -9,6 +9,7 @@ import {
   startTestServer,
   type TestServer,
 } from './support/harness.js';
+import { download } from './support/backups.js';
 import { basicAuth } from './support/webdav.js';
 
 /** Turns TOTP on for the admin; answers the secret and the recovery codes. */
@@ -290,5 +291,52 @@ describe.each(dbTargets)('admin sessions on %s', (target) => {
     expect(res.status).toBe(200);
     expect((await server.call('GET', '/api/test/admin-token', { token: other })).status).toBe(401);
     expect((await server.call('GET', '/api/test/admin-token', { token: me })).status).toBe(200);
+  });
+});
+
+describe.each(dbTargets)('backups and two-factor sign-in on %s', (target) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(target);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('keeps second factors out of backups; restoring the account leaves the password alone, never locked out', async () => {
+    const token = await server.login();
+    const { secret, codes } = await enableTotp(server, token);
+    const { file } = await download(server, token, { backup_type: 'full' });
+    expect(Object.keys(file.tables)).not.toEqual(
+      expect.arrayContaining([expect.stringMatching(/^admin_(second_factor|recovery_codes|passkeys|tokens)$/)]),
+    );
+    expect(JSON.stringify(file.tables)).not.toContain(secret);
+
+    // Merge keeps the admin as it is (2FA on).
+    const merged = await server.call('POST', '/api/admin/backup/restore', {
+      token,
+      body: { mode: 'merge', backup: file },
+    });
+    expect(merged.status).toBe(200);
+    expect((await login(server)).body.kind).toBe('totp_required');
+
+    const preview = await server.call<{ warnings: string[] }>('POST', '/api/admin/backup/preview', {
+      token,
+      body: { mode: 'overwrite', backup: file },
+    });
+    expect(preview.body.data!.warnings.join()).toMatch(/two-factor sign-in and passkeys are not in backups/);
+    const restored = await server.call('POST', '/api/admin/backup/restore', {
+      token,
+      body: { mode: 'overwrite', backup: file },
+    });
+    expect(restored.status).toBe(200);
+    // The restored account signs in with its password alone; the old codes mean nothing any more.
+    const after = await login(server);
+    expect(after.status, after.body.message).toBe(200);
+    const status = await server.call('GET', '/api/admin/2fa', { token: after.body.data!.token });
+    expect(status.body.data).toMatchObject({ totp_enabled: false, recovery_codes_left: 0 });
+    expect(await server.built.database.db.selectFrom('admin_recovery_codes').selectAll().execute()).toEqual([]);
+    expect(secret).toBeTruthy();
+    expect(codes).toHaveLength(10);
   });
 });
