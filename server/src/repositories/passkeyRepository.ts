@@ -91,6 +91,16 @@ export class PasskeyRepository {
     return row;
   }
 
+  async liveChallenges(purpose: string, now: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('admin_challenges')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('purpose', '=', purpose)
+      .where('expires_at', '>', now)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   async sweepChallenges(now: string): Promise<number> {
     const result = await this.db.deleteFrom('admin_challenges').where('expires_at', '<=', now).executeTakeFirst();
     return Number(result.numDeletedRows);

@@ -26,6 +26,11 @@ export interface RelyingParty {
 /** A challenge lives this long: time enough to touch a security key or unlock a phone. */
 const CHALLENGE_TTL_MS = 5 * 60_000;
 const MAX_PASSKEYS = 20;
+/**
+ * Sign-in challenges are asked for without credentials; past this many waiting at once (far beyond one admin's
+ * use) new ones are refused for a minute instead of letting anonymous requests fill the table.
+ */
+const MAX_LIVE_LOGIN_CHALLENGES = 1000;
 
 function view(row: PasskeyRow): PasskeyView {
   return {
@@ -174,6 +179,16 @@ export class PasskeyService {
 
   /** Options for a sign-in with a passkey (any of the admin's: the authenticator offers the ones it holds). */
   async authenticationOptions(rp: RelyingParty): Promise<PasskeyOptionsResult> {
+    const now = isoNow(this.deps.clock);
+    if ((await this.deps.repo.liveChallenges('login', now)) >= MAX_LIVE_LOGIN_CHALLENGES) {
+      await this.deps.repo.sweepChallenges(now);
+      if ((await this.deps.repo.liveChallenges('login', now)) >= MAX_LIVE_LOGIN_CHALLENGES) {
+        throw new AppError('RATE_LIMITED', 'too many passkey sign-ins in progress, try again in a minute', {
+          headers: { 'Retry-After': '60' },
+          data: { retry_after: 60 },
+        });
+      }
+    }
     const options = await generateAuthenticationOptions({ rpID: rp.rpID, userVerification: 'preferred' });
     const challengeId = await this.saveChallenge(null, 'login', options.challenge);
     return { challenge_id: challengeId, options: options as unknown as Record<string, unknown> };
