@@ -1,6 +1,6 @@
 import type { SecondFactorRequired } from '@clipnest/contract';
 import { Eye, EyeOff, Fingerprint, KeyRound, UserRound } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
 import { toast } from '../../lib/toast';
 import { Logo } from '../../components/Logo';
@@ -15,7 +15,9 @@ import { useSiteConfig } from '../../lib/siteConfig';
 import { passkeyCancelled, passkeysSupported } from '../../lib/passkeys';
 import { LoginError, SecondFactorNeeded, loginWithApiKey, loginWithPasskey, loginWithPassword } from './authApi';
 import type { LoginFailure } from './loginErrors';
-import { SecondFactorStep } from './SecondFactorStep';
+
+// Only a sign-in with two-factor on gets this far: it loads then, not with the login page.
+const SecondFactorStep = lazy(() => import('./SecondFactorStep').then((m) => ({ default: m.SecondFactorStep })));
 
 type Mode = 'password' | 'apikey';
 
@@ -117,15 +119,17 @@ function PasswordForm() {
   const message = failureText(failure);
   if (secondFactor) {
     return (
-      <SecondFactorStep
-        username={username.trim()}
-        password={password}
-        methods={secondFactor}
-        onBack={() => {
-          setSecondFactor(null);
-          setPassword('');
-        }}
-      />
+      <Suspense fallback={<div className="h-72" aria-busy="true" />}>
+        <SecondFactorStep
+          username={username.trim()}
+          password={password}
+          methods={secondFactor}
+          onBack={() => {
+            setSecondFactor(null);
+            setPassword('');
+          }}
+        />
+      </Suspense>
     );
   }
   return (
