@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { call } from '../support/api';
-import { E2E_ADMIN } from '../support/env';
+import { E2E_ADMIN, E2E_PORT } from '../support/env';
 import { expect, seedStorage, test } from '../support/fixtures';
 import { totpCode } from '../support/totp';
 
@@ -18,7 +18,10 @@ test.describe.serial('two-factor screenshots', () => {
   test.afterAll(async () => {
     const login = await call<{ token: string }>('POST', '/admin/login', { body: { ...E2E_ADMIN, totp: recovery[0] } });
     const token = login.envelope.data?.token;
-    if (token) await call('POST', '/admin/2fa/disable', { token, body: { code: recovery[1] } });
+    if (!token) return;
+    await call('POST', '/admin/2fa/disable', { token, body: { code: recovery[1] } });
+    const keys = await call<{ items: { id: string }[] }>('GET', '/admin/passkeys', { token });
+    for (const key of keys.envelope.data?.items ?? []) await call('DELETE', `/admin/passkeys/${key.id}`, { token });
   });
 
   for (const { theme, lang, width } of combos) {
@@ -35,7 +38,27 @@ test.describe.serial('two-factor screenshots', () => {
     });
   }
 
-  test('turn on', async ({ token }) => {
+  test('turn on, with a passkey', async ({ page, token }) => {
+    // A passkey needs a host name (localhost) and an authenticator (Chromium's virtual one).
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    await seedStorage(page, { admin_token: token });
+    await page.goto(`http://localhost:${E2E_PORT}/admin/account`);
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.getByRole('dialog').getByLabel('Name').fill('MacBook Pro');
+    await page.getByRole('dialog').getByLabel('Current password').fill(E2E_ADMIN.password);
+    await page.getByRole('dialog').getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByTestId('passkey-row')).toHaveCount(1);
     const setup = await call<{ secret: string }>('POST', '/admin/2fa/setup', { token });
     const enable = await call<{ recovery_codes: string[] }>('POST', '/admin/2fa/enable', {
       token,

@@ -63,7 +63,15 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
 }
 
 /** Setup: the QR code (and the secret to type), then a code and the password to turn it on. */
-function SetupForm({ setup, onEnabled }: { setup: TotpSetupResult; onEnabled: (codes: string[]) => void }) {
+function SetupForm({
+  setup,
+  onEnabled,
+  onCancel,
+}: {
+  setup: TotpSetupResult;
+  onEnabled: (codes: string[]) => void;
+  onCancel: () => void;
+}) {
   const { t } = useTranslation();
   const enable = useTotpEnable();
   const [code, setCode] = useState('');
@@ -100,7 +108,7 @@ function SetupForm({ setup, onEnabled }: { setup: TotpSetupResult; onEnabled: (c
           <p className="text-muted-foreground">{t('adminPanel.account.twoFactor.manual')}</p>
           <code
             data-testid="totp-secret"
-            className="mt-1 block break-all rounded-md bg-surface-muted px-2 py-1.5 font-mono text-sm"
+            className="mt-1 block break-words rounded-md bg-surface-muted px-2 py-1.5 font-mono text-sm"
           >
             {setup.secret.replace(/(.{4})/g, '$1 ').trim()}
           </code>
@@ -131,7 +139,10 @@ function SetupForm({ setup, onEnabled }: { setup: TotpSetupResult; onEnabled: (c
           autoComplete="current-password"
         />
       </Field>
-      <div className="flex justify-end">
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button type="button" variant="secondary" onClick={onCancel}>
+          {t('common.cancel')}
+        </Button>
         <Button type="submit" loading={enable.isPending}>
           {t('adminPanel.account.twoFactor.enable')}
         </Button>
@@ -238,7 +249,7 @@ export function TwoFactorSection() {
       />
     );
   } else if (!on && setup.data) {
-    body = <SetupForm setup={setup.data} onEnabled={setCodes} />;
+    body = <SetupForm setup={setup.data} onEnabled={setCodes} onCancel={() => setup.reset()} />;
   } else if (on) {
     const left = status.data?.recovery_codes_left ?? 0;
     body = (
