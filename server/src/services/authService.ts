@@ -139,7 +139,9 @@ export class AuthService {
     try {
       adminId = await this.deps.passkeys.verifyAssertion(input, ctx.rp, ctx.client, { requireUserVerification: true });
     } catch (error) {
-      this.deps.events({ type: 'auth.login.failed', username: '', client: ctx.client, reason: 'passkey_wrong' });
+      if (error instanceof AppError && error.kind === 'TOTP_WRONG') {
+        this.deps.events({ type: 'auth.login.failed', username: '', client: ctx.client, reason: 'passkey_wrong' });
+      }
       throw error;
     }
     const admin = await this.deps.admins.findById(adminId);
