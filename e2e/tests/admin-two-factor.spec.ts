@@ -83,7 +83,6 @@ test.describe('two-factor sign-in', () => {
     spare.push(...codes.slice(2));
     await section.getByRole('button', { name: 'I have saved them' }).click();
     await expect(section.getByTestId('two-factor-state')).toHaveText('On');
-    await expect(section.getByText('8 recovery codes left', { exact: false })).toHaveCount(0);
     await expect(section.getByText(/10 recovery codes left/)).toBeVisible();
 
     // Another browser signs in: the password, then the second step (keyboard only).
