@@ -5,9 +5,32 @@ export const USERNAME_MAX = 64;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 256;
 
+/** A TOTP code (6 digits) or a recovery code (`xxxxx-xxxxx`); spaces and dashes are ignored when it is checked. */
+export const secondFactorCodeSchema = z
+  .string({ error: 'a code is required' })
+  .trim()
+  .min(1, 'a code is required')
+  .max(32, 'the code is too long');
+
+/** A WebAuthn assertion as `@simplewebauthn/browser` gives it, with the challenge it answers. */
+export const passkeyAssertionSchema = z.strictObject({
+  challenge_id: z.string({ error: 'challenge_id is required' }).min(1).max(64),
+  response: z.looseObject({
+    id: z.string().min(1).max(1024),
+    rawId: z.string().min(1).max(1024),
+    type: z.literal('public-key'),
+    response: z.looseObject({}),
+  }),
+});
+export type PasskeyAssertionInput = z.input<typeof passkeyAssertionSchema>;
+
 export const loginSchema = z.strictObject({
   username: z.string({ error: 'username is required' }).trim().min(1, 'username is required').max(USERNAME_MAX),
   password: z.string({ error: 'password is required' }).min(1, 'password is required').max(PASSWORD_MAX),
+  /** The second factor when two-factor sign-in is on: a current TOTP code or an unused recovery code. */
+  totp: secondFactorCodeSchema.optional(),
+  /** Or a passkey as the second factor. */
+  passkey: passkeyAssertionSchema.optional(),
 });
 export type LoginInput = z.input<typeof loginSchema>;
 
@@ -48,6 +71,11 @@ export interface LoginResult {
   token: string;
   username: string;
   expires_at: string;
+}
+
+/** `data` of a 401 `totp_required`: which second factors the sign-in may continue with. */
+export interface SecondFactorRequired {
+  methods: ('totp' | 'recovery_code' | 'passkey')[];
 }
 
 export interface AdminTokenTestResult {

@@ -8,6 +8,10 @@ export const ErrorStatus = {
   UNAUTHORIZED: 401,
   PASSWORD_REQUIRED: 401,
   PASSWORD_WRONG: 401,
+  /** The admin's password was right; the sign-in needs its second factor (a TOTP code, a recovery code or a passkey). */
+  TOTP_REQUIRED: 401,
+  /** The second factor given (code, recovery code, passkey) was wrong or already used. */
+  TOTP_WRONG: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,

@@ -72,7 +72,7 @@ export type WebdavLockView = z.infer<typeof webdavLockViewSchema>;
 export const webdavLockIdSchema = z.string().regex(/^[0-9a-fA-F-]{36}$/, 'a lock id is the UUID of its token');
 
 /** Doors a secret is guessed through; an address blocked at one is blocked at every door of that secret. */
-export const SECRET_DOORS = ['login', 'webdav', 'api_key', 'paste', 'file'] as const;
+export const SECRET_DOORS = ['login', 'second_factor', 'webdav', 'api_key', 'paste', 'file'] as const;
 export type SecretDoor = (typeof SECRET_DOORS)[number];
 
 /** An address the secret-attempt limiter refuses now (GET /api/admin/webdav/blocked). */

@@ -24,6 +24,9 @@ import type { BackupScheduler } from './services/backupScheduler.js';
 import type { CacheRegistry } from './services/cacheRegistry.js';
 import type { PasteService } from './services/pasteService.js';
 import { authRoutes } from './routes/authRoutes.js';
+import { twoFactorRoutes } from './routes/twoFactorRoutes.js';
+import type { TwoFactorService } from './services/twoFactorService.js';
+import type { PasskeyService } from './services/passkeyService.js';
 import { publicSettingsRoutes, settingsRoutes } from './routes/settingsRoutes.js';
 import { systemRoutes } from './routes/systemRoutes.js';
 import { fileRoutes, maxUploadSizeRoutes } from './routes/fileRoutes.js';
@@ -75,6 +78,8 @@ import { timingSafeEqual } from 'node:crypto';
 
 export interface AppServices {
   auth: AuthService;
+  twoFactor: TwoFactorService;
+  passkeys: PasskeyService;
   apiKeys: ApiKeyService;
   settings: SettingsService;
   system: SystemService;
@@ -188,7 +193,8 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
 
   const api = new Hono<AppEnv>();
   api.route('/', systemRoutes(services));
-  api.route('/', authRoutes(services));
+  api.route('/', authRoutes({ ...services, trustProxy: options.trustProxy }));
+  api.route('/admin', twoFactorRoutes({ ...services, trustProxy: options.trustProxy }));
   api.route('/admin/api-keys', apiKeyRoutes(services));
   api.route('/admin/settings', settingsRoutes(services));
   api.route('/public', publicSettingsRoutes(services));

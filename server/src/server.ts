@@ -40,6 +40,11 @@ import { resolveEncryptionKey } from './security/encryptionKey.js';
 import { ApiKeyService } from './services/apiKeyService.js';
 import { basePathState } from './services/treeFolders.js';
 import { AuthService } from './services/authService.js';
+import { TwoFactorService } from './services/twoFactorService.js';
+import { PasskeyService } from './services/passkeyService.js';
+import { SecondFactorRepository } from './repositories/secondFactorRepository.js';
+import { PasskeyRepository } from './repositories/passkeyRepository.js';
+import { noAuthEvents, type AuthEventSink } from './services/authEvents.js';
 import { SecretAttemptLimiter } from './services/secretAttemptLimiter.js';
 import { SecretAttemptRepository } from './repositories/secretAttemptRepository.js';
 import { LinkPreviewService } from './services/linkPreviewService.js';
@@ -137,13 +142,40 @@ function buildServices(
   const { db } = database;
   // One limiter for every secret check; its counters live in the database, shared by every instance.
   const secretAttempts = new SecretAttemptLimiter({ store: new SecretAttemptRepository(db), clock, logger });
+  // Sign-ins, failed sign-ins, second-factor changes and ended sessions: the audit log attaches here.
+  const authEvents: AuthEventSink = noAuthEvents;
   const auth = new AuthService({
     admins: new AdminRepository(db),
     tokens: new AdminTokenRepository(db),
     limiter: secretAttempts,
     clock,
     tokenTtlMs: config.adminTokenTtlMs,
+    events: authEvents,
   });
+  const confirmPassword = (adminId: string, password: string, client: string) =>
+    auth.confirmPassword(adminId, password, client);
+  // `settings` is made below; the title is first asked by a request.
+  const siteTitle = async () => (await settings.get('site_title')) || 'Clipnest';
+  const passkeys = new PasskeyService({
+    repo: new PasskeyRepository(db),
+    clock,
+    limiter: secretAttempts,
+    rpName: siteTitle,
+    confirmPassword,
+    events: authEvents,
+    logger,
+  });
+  const twoFactor = new TwoFactorService({
+    repo: new SecondFactorRepository(db),
+    cipher,
+    clock,
+    limiter: secretAttempts,
+    issuer: siteTitle,
+    confirmPassword,
+    passkeyCount: (adminId) => passkeys.count(adminId),
+    events: authEvents,
+  });
+  auth.attachSecondFactors(twoFactor, passkeys);
   const apiKeyRepository = new ApiKeyRepository(db);
   const apiKeys = new ApiKeyService({
     keys: apiKeyRepository,
@@ -339,7 +371,7 @@ function buildServices(
     webdav,
     logger,
   });
-  const davAuth = new DavAuth({ auth, apiKeys, limiter: secretAttempts, clock });
+  const davAuth = new DavAuth({ auth, apiKeys, limiter: secretAttempts, clock, twoFactor });
   apiKeys.onChange(async (change) => {
     davAuth.forget();
     // A key that may no longer write over WebDAV (disabled, deleted, webdav_manage taken away) holds no locks.
@@ -349,6 +381,7 @@ function buildServices(
     }
   });
   auth.onChange(() => davAuth.forget());
+  twoFactor.onChange(() => davAuth.forget());
   const backupScheduler = new BackupScheduler({
     backups,
     settings,
@@ -414,6 +447,8 @@ function buildServices(
     cluster,
     cloudpasteImport,
     auth,
+    twoFactor,
+    passkeys,
     secretAttempts,
     apiKeys,
     tempSweep,
@@ -525,6 +560,7 @@ export async function buildServer(
   };
   const sweep = periodic('token-sweep', 3600_000, async () => {
     await services.auth.sweepExpiredTokens();
+    await services.passkeys.sweep();
     await services.secretAttempts.sweep();
   });
   const pasteSweep = periodic('paste-sweep', PASTE_SWEEP_INTERVAL_MS, () => services.pastes.sweepExpired());

@@ -12,6 +12,53 @@ export interface AdminTokensTable {
   admin_id: string;
   created_at: string;
   expires_at: string;
+  /** The session's public id (the sessions list names it); null only on rows older than the sessions list. */
+  id: string | null;
+  user_agent: string | null;
+  address: string | null;
+  /** How it signed in: password, totp, recovery_code, passkey. */
+  auth_method: string | null;
+  last_used_at: string | null;
+}
+
+export interface AdminSecondFactorTable {
+  admin_id: string;
+  totp_secret_encrypted: string | null;
+  totp_pending_encrypted: string | null;
+  totp_pending_at: string | null;
+  totp_enabled_at: string | null;
+  totp_last_step: number | null;
+  updated_at: string;
+}
+
+export interface AdminRecoveryCodesTable {
+  id: string;
+  admin_id: string;
+  code_hash: string;
+  created_at: string;
+  used_at: string | null;
+}
+
+export interface AdminPasskeysTable {
+  id: string;
+  admin_id: string;
+  credential_id: string;
+  public_key: string;
+  counter: number;
+  transports: string;
+  name: string;
+  device_type: string;
+  backed_up: number;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface AdminChallengesTable {
+  id: string;
+  admin_id: string | null;
+  purpose: string;
+  challenge: string;
+  expires_at: string;
 }
 
 export interface ApiKeysTable {
@@ -287,6 +334,10 @@ export interface DavLocksTable {
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
+  admin_second_factor: AdminSecondFactorTable;
+  admin_recovery_codes: AdminRecoveryCodesTable;
+  admin_passkeys: AdminPasskeysTable;
+  admin_challenges: AdminChallengesTable;
   api_keys: ApiKeysTable;
   settings: SettingsTable;
   daily_stats: DailyStatsTable;

@@ -4,15 +4,27 @@ import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson } from '../http/input.js';
+import { relyingParty } from '../http/relyingParty.js';
+import { requestHeader } from '../http/requestHeader.js';
 import type { ApiKeyService } from '../services/apiKeyService.js';
 import type { AuthService } from '../services/authService.js';
 
-export function authRoutes(deps: { auth: AuthService; apiKeys: ApiKeyService; guard: Guard }) {
+export function authRoutes(deps: {
+  auth: AuthService;
+  apiKeys: ApiKeyService;
+  guard: Guard;
+  trustProxy: boolean;
+  publicUrl?: string;
+}) {
   const { auth, apiKeys, guard } = deps;
   return new Hono<AppEnv>()
     .post('/admin/login', async (c) => {
       const input = await readJson(c, loginSchema, { maxBytes: 16 * 1024 });
-      const result = await auth.login(input.username, input.password, c.var.clientAddress);
+      const result = await auth.login(input, {
+        client: c.var.clientAddress,
+        userAgent: requestHeader(c, 'user-agent'),
+        rp: relyingParty(c, deps.trustProxy, deps.publicUrl),
+      });
       return ok(c, result, { message: 'logged in' });
     })
     .post('/admin/logout', async (c) => {
@@ -26,7 +38,7 @@ export function authRoutes(deps: { auth: AuthService; apiKeys: ApiKeyService; gu
       const principal = await guard.admin(c);
       const input = await readJson(c, changePasswordSchema, { maxBytes: 16 * 1024 });
       const result = await auth.changeCredentials(principal, input, c.var.clientAddress);
-      return ok(c, result, { message: 'account updated, please log in again' });
+      return ok(c, result, { message: 'account updated: every other sign-in ended' });
     })
     .get('/test/api-key', async (c) => ok(c, apiKeys.describe(await guard.apiKey(c)), { message: 'API key is valid' }));
 }

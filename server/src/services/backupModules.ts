@@ -3,7 +3,9 @@ import type { BackupModule } from '@clipnest/contract';
 /**
  * Which tables each backup module holds, with their primary key.
  * Tables a module names but this install lacks (a feature not built yet) are skipped.
- * Transient tables (login tokens, upload sessions, stats) are never backed up, nor the dashboard
+ * Transient tables (login tokens, upload sessions, stats) are never backed up, nor the admin's second factors (TOTP
+ * secret, recovery codes, passkeys: bound to a device and to this host; an account restored in overwrite mode
+ * signs in with its password alone, so a restore never locks the admin out), nor the dashboard
  * counters (db/counters.ts): they are derived, and the rows a restore writes fire their triggers.
  */
 export const MODULE_TABLES: Record<BackupModule, { table: string; key: string }[]> = {

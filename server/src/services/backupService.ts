@@ -180,7 +180,9 @@ export class BackupService {
     }
     await this.checkReferences(tables, mode);
     if (mode === 'overwrite' && file.modules.includes('account_management')) {
-      warnings.push('the admin account will be replaced: you will be logged out');
+      warnings.push(
+        'the admin account will be replaced: you will be logged out; two-factor sign-in and passkeys are not in backups, so the restored account signs in with its password alone until they are set up again',
+      );
     }
     return {
       file,

@@ -5,6 +5,8 @@ export interface AdminPrincipal {
   username: string;
   tokenHash: string;
   expiresAt: string;
+  /** The session's public id (empty when the admin acts without a session: WebDAV, a resumed task). */
+  sessionId?: string;
   /**
    * Set by WebDAV on the principal it hands the tree: WebDAV checked the locks a write touches itself (with the
    * tokens of the If header), so the Vfs's write guard leaves it alone.

@@ -13,7 +13,7 @@ import type {
 import { sha256Hex } from '../security/secrets.js';
 
 /** What a secret protects; each kind has its own policy and buckets. */
-export type SecretKind = 'login' | 'paste' | 'file' | 'api_key' | 'webdav';
+export type SecretKind = 'login' | 'second_factor' | 'paste' | 'file' | 'api_key' | 'webdav';
 
 export interface SecretAttempt {
   kind: SecretKind;
@@ -29,7 +29,7 @@ export interface SecretPolicy {
    * guesses per window whatever the door (the admin password: the login form, a password change, WebDAV Basic).
    * Kinds sharing a budget must agree on `per`, `maxFailures` and `windowMs`.
    */
-  budget: 'admin_password' | 'api_key' | 'paste' | 'file';
+  budget: 'admin_password' | 'admin_second_factor' | 'api_key' | 'paste' | 'file';
   /** Wrong secrets allowed in one window; the next attempt answers 429. */
   maxFailures: number;
   windowMs: number;
@@ -73,6 +73,16 @@ export const DEFAULT_POLICIES: Record<SecretKind, SecretPolicy> = {
     per: 'client',
     resetOnSuccess: true,
     message: (s) => `too many failed logins, try again in ${s} seconds`,
+  },
+  // The admin's second factor (TOTP codes, recovery codes, passkeys) is a secret of its own with its own budget:
+  // guessing codes must not cost the password's budget, nor a right password clear the codes' failures.
+  second_factor: {
+    budget: 'admin_second_factor',
+    maxFailures: 10,
+    windowMs: 15 * MINUTE,
+    per: 'client',
+    resetOnSuccess: true,
+    message: (s) => `too many wrong codes, try again in ${s} seconds`,
   },
   paste: {
     budget: 'paste',

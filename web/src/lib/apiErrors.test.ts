@@ -106,6 +106,13 @@ describe('401 mapping (spec §8)', () => {
     });
     expect(mapHttpFailure(call)).toEqual({ message: { key: 'errors.verificationFailed' } });
   });
+
+  it('a wrong second-factor code or password sent with the admin token keeps the session', () => {
+    const call = { ...base, status: 401, authKind: 'bearer' as const, path: '/admin/2fa/disable' };
+    expect(mapHttpFailure({ ...call, kind: 'totp_wrong' })).toEqual({ message: { key: 'errors.kinds.totp_wrong' } });
+    expect(mapHttpFailure({ ...call, kind: 'password_wrong' })).toEqual({ message: { key: 'errors.wrongPassword' } });
+    expect(mapHttpFailure({ ...call, kind: 'unauthorized' }).logout).toBe('admin-token-expired');
+  });
 });
 
 describe('other statuses', () => {

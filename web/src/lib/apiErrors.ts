@@ -133,6 +133,11 @@ export function mapHttpFailure(failure: HttpFailure): MappedFailure {
     if (isPasswordCheck(path, failure.body)) {
       return { message: { key: 'errors.wrongPassword' } };
     }
+    // A wrong second-factor code or password sent with a valid session says nothing about the session itself.
+    if (authKind === 'bearer' && (failure.kind === 'totp_wrong' || failure.kind === 'totp_required')) {
+      return { message: kindText(failure.kind) };
+    }
+    if (authKind === 'bearer' && failure.kind === 'password_wrong') return { message: { key: 'errors.wrongPassword' } };
     if (authKind === 'bearer') {
       return { message: { key: 'errors.adminSessionExpired' }, logout: 'admin-token-expired' };
     }

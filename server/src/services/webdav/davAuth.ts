@@ -55,6 +55,8 @@ export class DavAuth {
       apiKeys: Pick<ApiKeyService, 'findKey' | 'usable'>;
       limiter: SecretAttemptLimiter;
       clock: Clock;
+      /** With TOTP on, the admin password alone is refused here: WebDAV takes API keys only. */
+      twoFactor?: { anyEnabled(): Promise<boolean> };
     },
   ) {}
 
@@ -103,6 +105,12 @@ export class DavAuth {
         this.deps.apiKeys.findKey(password),
       );
       if (row) found = { row };
+    }
+    // Checked before any password, whatever the username, so this door tells nothing about the admin's password.
+    if (!found && (await this.deps.twoFactor?.anyEnabled())) {
+      throw unauthorized(
+        'two-factor sign-in is on: WebDAV takes an API key (as user and password), not the admin password',
+      );
     }
     found ??= await this.deps.limiter.attempt<Found | undefined>({ kind: 'webdav', client, target: '*' }, async () => {
       const admin = await this.deps.auth.checkPassword(user, password);

@@ -18,6 +18,9 @@ import { PasswordInput } from '../../components/ui/password-input';
 import { Skeleton } from '../../components/ui/skeleton';
 import { api, errorMessage, isApiError } from '../../lib/api';
 import { logout } from '../../lib/auth';
+import { PasskeysSection } from './PasskeysSection';
+import { SessionsSection } from './SessionsSection';
+import { TwoFactorSection } from './TwoFactorSection';
 
 /** Seconds between a successful change and the automatic logout (spec §4). */
 export const LOGOUT_COUNTDOWN_SECONDS = 5;
@@ -98,7 +101,10 @@ function Countdown({ username, onLogoutNow }: { username: string; onLogoutNow: (
   );
 }
 
-/** Account (spec §4, §5): change the admin username and/or password, then log out after a countdown. */
+/**
+ * Account (spec §4, §5): change the admin username and/or password (then log out after a countdown), two-factor
+ * sign-in, passkeys and the list of sign-ins.
+ */
 export default function AccountPage() {
   const { t } = useTranslation();
   const me = useQuery({
@@ -175,6 +181,8 @@ export default function AccountPage() {
   }
 
   const logoutNow = () => {
+    // The change ended every other sign-in; this one ends here too (best effort: the server may be gone).
+    void api.post('/admin/logout', undefined, { handleAuthErrors: false, timeoutMs: 5000 }).catch(() => undefined);
     logout('user', t('adminPanel.account.loggedOut'));
     toast.success(t('adminPanel.account.loggedOut'), { id: 'account-logged-out' });
   };
@@ -276,6 +284,13 @@ export default function AccountPage() {
             </Button>
           </div>
         </form>
+      )}
+      {changedTo === null && (
+        <>
+          <TwoFactorSection />
+          <PasskeysSection />
+          <SessionsSection />
+        </>
       )}
     </div>
   );

@@ -1,5 +1,6 @@
-import { Eye, EyeOff, KeyRound, UserRound } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import type { SecondFactorRequired } from '@clipnest/contract';
+import { Eye, EyeOff, Fingerprint, KeyRound, UserRound } from 'lucide-react';
+import { lazy, Suspense, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
 import { toast } from '../../lib/toast';
 import { Logo } from '../../components/Logo';
@@ -11,8 +12,12 @@ import { Input } from '../../components/ui/input';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { takeLogoutNotice } from '../../lib/auth';
 import { useSiteConfig } from '../../lib/siteConfig';
-import { LoginError, loginWithApiKey, loginWithPassword } from './authApi';
+import { passkeyCancelled, passkeysSupported } from '../../lib/passkeys';
+import { LoginError, SecondFactorNeeded, loginWithApiKey, loginWithPasskey, loginWithPassword } from './authApi';
 import type { LoginFailure } from './loginErrors';
+
+// Only a sign-in with two-factor on gets this far: it loads then, not with the login page.
+const SecondFactorStep = lazy(() => import('./SecondFactorStep').then((m) => ({ default: m.SecondFactorStep })));
 
 type Mode = 'password' | 'apikey';
 
@@ -78,6 +83,19 @@ function PasswordForm() {
   const [fieldErrors, setFieldErrors] = useState<{ username?: string; password?: string }>({});
   const [failure, setFailure] = useState<LoginFailure | null>(null);
   const [busy, setBusy] = useState(false);
+  const [secondFactor, setSecondFactor] = useState<SecondFactorRequired['methods'] | null>(null);
+
+  async function withPasskey() {
+    setFailure(null);
+    setBusy(true);
+    try {
+      await loginWithPasskey();
+      toast.success(t('login.success'));
+    } catch (error) {
+      setBusy(false);
+      if (!passkeyCancelled(error)) setFailure(toFailure(error));
+    }
+  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -92,12 +110,28 @@ function PasswordForm() {
       await loginWithPassword(username.trim(), password);
       toast.success(t('login.success'));
     } catch (error) {
-      setFailure(toFailure(error));
       setBusy(false);
+      if (error instanceof SecondFactorNeeded) setSecondFactor(error.methods);
+      else setFailure(toFailure(error));
     }
   }
 
   const message = failureText(failure);
+  if (secondFactor) {
+    return (
+      <Suspense fallback={<div className="h-72" aria-busy="true" />}>
+        <SecondFactorStep
+          username={username.trim()}
+          password={password}
+          methods={secondFactor}
+          onBack={() => {
+            setSecondFactor(null);
+            setPassword('');
+          }}
+        />
+      </Suspense>
+    );
+  }
   return (
     <form onSubmit={submit} noValidate className="flex flex-col gap-4">
       <Field id={`${id}-username`} label={t('login.username')} error={fieldErrors.username}>
@@ -125,6 +159,12 @@ function PasswordForm() {
       <Button type="submit" size="lg" loading={busy} className="mt-1 w-full">
         {busy ? t('login.submitting') : t('login.submit')}
       </Button>
+      {passkeysSupported() && (
+        <Button type="button" variant="secondary" className="w-full" disabled={busy} onClick={() => void withPasskey()}>
+          <Fingerprint className="size-4" aria-hidden="true" />
+          {t('login.withPasskey')}
+        </Button>
+      )}
     </form>
   );
 }

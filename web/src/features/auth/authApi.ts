@@ -1,8 +1,15 @@
-import type { AdminTokenTestResult, ApiKeyTestResult, LoginResult } from '@clipnest/contract';
+import type {
+  AdminTokenTestResult,
+  ApiKeyTestResult,
+  LoginResult,
+  PasskeyOptionsResult,
+  SecondFactorRequired,
+} from '@clipnest/contract';
 import { normalizePermissions } from '../../lib/access';
 import { api, isApiError } from '../../lib/api';
 import { isRecord } from '../../lib/apiErrors';
 import { getSession, logout, saveAdminSession, saveApiKeySession } from '../../lib/auth';
+import { passkeyAssertion } from '../../lib/passkeys';
 import {
   adminTokenCheckFailure,
   apiKeyLoginFailure,
@@ -24,18 +31,63 @@ function asFailedCall(error: unknown): FailedCall {
   return { status: 0, message: error instanceof Error ? error.message : String(error) };
 }
 
-/** Username + password: log in, verify the token, then store it. */
-export async function loginWithPassword(username: string, password: string): Promise<void> {
+/** The password was right; the sign-in goes on with a second factor (the methods the server offers). */
+export class SecondFactorNeeded extends Error {
+  constructor(readonly methods: SecondFactorRequired['methods']) {
+    super('second factor needed');
+  }
+}
+
+export type SecondFactor =
+  { totp: string } | { passkey: { challenge_id: string; response: Record<string, unknown> } } | undefined;
+
+/** A passkey's signature over a fresh challenge, for the second step or instead of the password. */
+export async function passkeySignature() {
+  const start = await api.post<PasskeyOptionsResult>('/admin/passkeys/login/options', undefined, {
+    auth: 'none',
+    handleAuthErrors: false,
+  });
+  return passkeyAssertion(start);
+}
+
+/**
+ * Username + password (and the second factor when two-factor sign-in is on): log in, verify the token, then store
+ * it. Throws SecondFactorNeeded when the password was right and a code is needed.
+ */
+export async function loginWithPassword(username: string, password: string, second?: SecondFactor): Promise<void> {
   let result: LoginResult | undefined;
   try {
     result = await api.post<LoginResult>(
       '/admin/login',
-      { username, password },
+      { username, password, ...second },
       { auth: 'none', handleAuthErrors: false },
     );
   } catch (error) {
+    if (isApiError(error) && error.kind === 'totp_required') {
+      const methods = isRecord(error.data) && Array.isArray(error.data.methods) ? error.data.methods : ['totp'];
+      throw new SecondFactorNeeded(methods as SecondFactorRequired['methods']);
+    }
     throw new LoginError(passwordLoginFailure(asFailedCall(error)));
   }
+  await keepToken(result);
+}
+
+/** A passkey instead of the password (the authenticator checks its user: PIN, fingerprint, face). */
+export async function loginWithPasskey(): Promise<void> {
+  const assertion = await passkeySignature();
+  let result: LoginResult | undefined;
+  try {
+    result = await api.post<LoginResult>('/admin/passkeys/login', assertion, {
+      auth: 'none',
+      handleAuthErrors: false,
+    });
+  } catch (error) {
+    throw new LoginError(passwordLoginFailure(asFailedCall(error)));
+  }
+  await keepToken(result);
+}
+
+async function keepToken(result: LoginResult | undefined): Promise<void> {
   if (!isRecord(result)) throw new LoginError({ key: 'login.errors.invalidResponse' });
   if (typeof result.token !== 'string' || !result.token) throw new LoginError({ key: 'login.errors.missingToken' });
   try {

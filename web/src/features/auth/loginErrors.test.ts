@@ -3,6 +3,9 @@ import { adminTokenCheckFailure, apiKeyLoginFailure, passwordLoginFailure } from
 
 describe('login error texts (spec §6, §8), decided on the kind', () => {
   it('password login', () => {
+    expect(passwordLoginFailure({ status: 401, kind: 'totp_wrong', message: 'x' })).toEqual({
+      key: 'login.errors.wrongCode',
+    });
     expect(passwordLoginFailure({ status: 401, kind: 'unauthorized', message: 'x' })).toEqual({
       key: 'login.errors.invalidCredentials',
     });

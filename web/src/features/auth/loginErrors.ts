@@ -14,7 +14,8 @@ export type LoginErrorKey =
   | 'login.errors.missingToken'
   | 'login.errors.adminTokenVerificationFailed'
   | 'login.errors.apiKeyVerificationFailed'
-  | 'login.errors.tooManyAttempts';
+  | 'login.errors.tooManyAttempts'
+  | 'login.errors.wrongCode';
 
 export type LoginFailure = { key: LoginErrorKey } | { text: string };
 
@@ -39,6 +40,7 @@ function transportOrServer(call: FailedCall): LoginFailure | null {
 /** POST /admin/login failed. */
 export function passwordLoginFailure(call: FailedCall): LoginFailure {
   if (call.kind === 'unauthorized') return { key: 'login.errors.invalidCredentials' };
+  if (call.kind === 'totp_wrong') return { key: 'login.errors.wrongCode' };
   return transportOrServer(call) ?? { key: 'login.errors.loginFailed' };
 }
 

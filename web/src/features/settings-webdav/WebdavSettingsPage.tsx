@@ -26,7 +26,7 @@ import { toast } from '../../components/ui/toaster';
 import { errorMessage } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
 import { cn } from '../../lib/cn';
-import { serverOrigin, useWebdavCheck, useWebdavInfo } from './api';
+import { serverOrigin, useTwoFactorOn, useWebdavCheck, useWebdavInfo } from './api';
 import { clientAddresses } from './clientAddresses';
 import { WebdavLocks } from './WebdavLocks';
 import { BlockedAddresses } from './BlockedAddresses';
@@ -90,12 +90,17 @@ function ClientAddresses({ origin }: { origin: URL }) {
 
 function Credentials({ username }: { username: string }) {
   const { t } = useTranslation();
+  const twoFactorOn = useTwoFactorOn().data === true;
   const items = [
-    {
-      icon: UserRound,
-      title: t('adminPanel.webdav.credAdminTitle'),
-      body: t('adminPanel.webdav.credAdmin', { username }),
-    },
+    ...(twoFactorOn
+      ? []
+      : [
+          {
+            icon: UserRound,
+            title: t('adminPanel.webdav.credAdminTitle'),
+            body: t('adminPanel.webdav.credAdmin', { username }),
+          },
+        ]),
     { icon: KeyRound, title: t('adminPanel.webdav.credKeyTitle'), body: t('adminPanel.webdav.credKey') },
   ];
   return (
@@ -104,6 +109,11 @@ function Credentials({ username }: { username: string }) {
       title={t('adminPanel.webdav.credentialsTitle')}
       description={t('adminPanel.webdav.credentialsBody')}
     >
+      {twoFactorOn && (
+        <Alert tone="warning" title={t('adminPanel.webdav.twoFactor.title')}>
+          <span data-testid="webdav-two-factor-note">{t('adminPanel.webdav.twoFactor.body')}</span>
+        </Alert>
+      )}
       <div className="grid gap-3 sm:grid-cols-2">
         {items.map(({ icon: Icon, title, body }) => (
           <div key={title} className="flex gap-3 rounded-lg border border-border p-4">

@@ -1,4 +1,5 @@
 import type {
+  TwoFactorStatus,
   BlockedAddressView,
   ListPage,
   WebdavCheckInput,
@@ -13,6 +14,15 @@ export function useWebdavInfo() {
   return useQuery({
     queryKey: ['admin', 'webdav'],
     queryFn: ({ signal }) => api.get<WebdavInfo>('/admin/webdav', { signal }),
+  });
+}
+
+/** Whether two-factor sign-in is on: WebDAV then refuses the admin password (the page says so). */
+export function useTwoFactorOn() {
+  return useQuery({
+    queryKey: ['admin', '2fa'],
+    queryFn: ({ signal }) => api.get<TwoFactorStatus>('/admin/2fa', { signal }),
+    select: (status) => status.totp_enabled,
   });
 }
 
