@@ -24,3 +24,4 @@ export * from './webdav.js';
 export * from './e2ee.js';
 export * from './integrations.js';
 export * from './archives.js';
+export * from './auditLog.js';

@@ -84,6 +84,8 @@ import { StorageUsage } from './services/storageUsage.js';
 import { mountWriteLimit } from './services/writeLimits.js';
 import { ArchiveService } from './services/archives/archiveService.js';
 import { ThumbnailService } from './services/thumbnailService.js';
+import { AuditLogRepository } from './repositories/auditLogRepository.js';
+import { AuditLog } from './services/audit/auditLog.js';
 
 const packageVersion = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -183,6 +185,7 @@ function buildServices(
         },
       })),
   });
+  const audit = new AuditLog({ repo: new AuditLogRepository(db), settings, clock, logger });
   const stats = new StatsService({ stats: new StatsRepository(db), clock, logger });
   const caches = new CacheRegistry();
   caches.register('settings', settings.cacheHandle());
@@ -400,6 +403,7 @@ function buildServices(
   const archives = new ArchiveService({ vfs });
   return {
     cluster,
+    audit,
     cloudpasteImport,
     auth,
     secretAttempts,
@@ -515,6 +519,8 @@ export async function buildServer(
     await services.auth.sweepExpiredTokens();
     await services.secretAttempts.sweep();
   });
+  // Entries older than the retention setting (audit_log_retention_days; 0 keeps them).
+  const auditSweep = periodic('audit-sweep', 3600_000, () => services.audit.sweep());
   const pasteSweep = periodic('paste-sweep', PASTE_SWEEP_INTERVAL_MS, () => services.pastes.sweepExpired());
   services.backupScheduler.start();
   services.search.start();
@@ -570,6 +576,7 @@ export async function buildServer(
       clearInterval(tempSweep);
       await sweeping;
       clearInterval(pasteSweep);
+      clearInterval(auditSweep);
       await services.stats.flush();
       await services.pastes.flushViews();
       services.backupScheduler.stop();
@@ -577,6 +584,8 @@ export async function buildServer(
       services.urlUploads.close();
       await services.tasks.close();
       await services.search.stop();
+      // After the tasks stopped (their last changes are in), before the database closes.
+      await services.audit.close();
       await cluster.close();
       await services.storageRegistry.closeAll();
       await database.close();

@@ -67,7 +67,7 @@ export function utf8HeaderUrl(value: string): string {
   }
 }
 
-function rawPathOf(c: Ctx): string {
+export function rawPathOf(c: Ctx): string {
   const url = c.req.url;
   const start = url.indexOf('/', url.indexOf('//') + 2);
   const end = url.search(/[?#]/);
@@ -154,6 +154,7 @@ export function davRoutes(deps: { webdav: WebdavService; davAuth: DavAuth; logge
       return c.body(null, 200);
     }
     const principal = await davAuth.authenticate(c.req.header('authorization'), c.var.clientAddress);
+    c.set('principal', principal);
     switch (method) {
       case 'GET':
       case 'HEAD': {
