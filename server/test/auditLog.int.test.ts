@@ -191,7 +191,9 @@ describe.each(dbTargets)('audit log on %s', (target) => {
     expect(put.status).toBe(201);
     const wrongDav = `Basic ${Buffer.from('admin:dav-wrong-password').toString('base64')}`;
     secrets.push('dav-wrong-password');
-    expect((await fetch(`${server.url}/dav/audited/`, { method: 'DELETE', headers: { authorization: wrongDav } })).status).toBe(401);
+    expect(
+      (await fetch(`${server.url}/dav/audited/`, { method: 'DELETE', headers: { authorization: wrongDav } })).status,
+    ).toBe(401);
     const items = (await entries()).items;
     expect(items.find((e) => e.action === 'fs.mkdir')?.target).toContain('path=/audited/docs/');
     expect(items.find((e) => e.action === 'webdav.put')).toMatchObject({
@@ -256,7 +258,12 @@ describe.each(dbTargets)('audit log on %s', (target) => {
     const text = await res.text();
     const lines = text.replace(/^\uFEFF/, '').split('\r\n');
     expect(lines[0]).toBe('at,actor,actor_name,action,target,outcome,status,client,request_id,detail,id');
-    expect(lines.slice(1).filter(Boolean).every((line) => line.includes('auth.login.failed'))).toBe(true);
+    expect(
+      lines
+        .slice(1)
+        .filter(Boolean)
+        .every((line) => line.includes('auth.login.failed')),
+    ).toBe(true);
     expect(text).toContain(`"username==cmd|calc, ""x"""`);
     expect(text).toContain(",'-23.x,");
   });

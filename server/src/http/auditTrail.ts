@@ -46,7 +46,10 @@ function scalar(value: unknown): string | undefined {
 
 function fieldValue(value: unknown): string | undefined {
   if (Array.isArray(value)) {
-    const items = value.slice(0, MAX_LIST).map(scalar).filter((v): v is string => v !== undefined);
+    const items = value
+      .slice(0, MAX_LIST)
+      .map(scalar)
+      .filter((v): v is string => v !== undefined);
     if (items.length === 0) return undefined;
     return items.join(', ') + (value.length > MAX_LIST ? ` … (+${value.length - MAX_LIST})` : '');
   }

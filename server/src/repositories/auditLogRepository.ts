@@ -45,7 +45,13 @@ export class AuditLogRepository {
 
   async list(filter: AuditLogFilter, limit: number, offset: number): Promise<{ rows: AuditRow[]; total: number }> {
     const [rows, count] = await Promise.all([
-      this.filtered(filter).selectAll().orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+      this.filtered(filter)
+        .selectAll()
+        .orderBy('at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(offset)
+        .execute(),
       this.filtered(filter)
         .select((eb) => eb.fn.countAll<number | string>().as('n'))
         .executeTakeFirst(),

@@ -40,7 +40,14 @@ describe('AuditLog', () => {
 
   it('bounds the queue and records how many entries it dropped', async () => {
     const { repo, rows } = fakeRepo();
-    const audit = new AuditLog({ repo, settings, clock, logger: createLogger('silent'), maxQueue: 5, flushDelayMs: 60_000 });
+    const audit = new AuditLog({
+      repo,
+      settings,
+      clock,
+      logger: createLogger('silent'),
+      maxQueue: 5,
+      flushDelayMs: 60_000,
+    });
     for (let i = 0; i < 8; i++) audit.record({ action: 'fs.write' });
     expect(audit.pending).toBe(5);
     await audit.close();
@@ -71,9 +78,9 @@ describe('AuditLog', () => {
 
   it('names actors and outcomes', () => {
     expect(actorOf(null)).toEqual({ actor: 'anonymous', actor_name: null });
-    expect(
-      actorOf({ type: 'admin', adminId: 'a1', username: 'root', tokenHash: '', expiresAt: '' }).actor,
-    ).toBe('admin:root');
+    expect(actorOf({ type: 'admin', adminId: 'a1', username: 'root', tokenHash: '', expiresAt: '' }).actor).toBe(
+      'admin:root',
+    );
     expect(
       actorOf({
         type: 'apikey',
