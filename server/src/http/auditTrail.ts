@@ -134,9 +134,9 @@ export function apiAuditTrail(audit: AuditLog) {
     const rule = apiRuleOf(method, route);
     const status = c.res.status;
     const principal = c.get('principal');
-    const attempted = `${rule?.action ?? `${method} ${route}`}${targetSuffix(c, rule)}`;
     if (c.get('credentialFailure') || ((status === 401 || status === 403) && principal?.type === 'apikey')) {
-      recordKeyFailure(audit, c, attempted);
+      const target = targetOf(c, rule);
+      recordKeyFailure(audit, c, `${rule?.action ?? `${method} ${route}`}${target ? ` ${target}` : ''}`);
       return;
     }
     if (!rule || rule.skip !== undefined) return;
@@ -153,12 +153,6 @@ export function apiAuditTrail(audit: AuditLog) {
       detail: failed ? errorMessage(c) : null,
     });
   };
-}
-
-function targetSuffix(c: Ctx, rule: AuditRule | undefined): string {
-  if (!c.get('credentialFailure') && c.res.status !== 401 && c.res.status !== 403) return '';
-  const target = targetOf(c, rule);
-  return target ? ` ${target}` : '';
 }
 
 /** The WebDAV audit trail: writes (PUT, DELETE, MKCOL, COPY, MOVE, PROPPATCH) and refused credentials. */
@@ -210,4 +204,22 @@ function safePath(c: Ctx, pathOf: (c: Ctx) => string | undefined): string {
   } catch {
     return c.req.path;
   }
+}
+
+/**
+ * Records an event the route table cannot see (a second factor turned on, a sign-in step) for the request `c`:
+ * actor, client address and request id come from the request. For handlers and auth code:
+ * `recordAudit(audit, c, { action: 'auth.2fa.enable' })`.
+ */
+export function recordAudit(
+  audit: AuditLog,
+  c: Ctx,
+  input: { action: string; target?: string | null; status?: number; detail?: string | null },
+): void {
+  audit.record({
+    principal: c.get('principal'),
+    client: c.get('clientAddress'),
+    requestId: c.get('requestId'),
+    ...input,
+  });
 }

@@ -67,6 +67,7 @@ export class AuditLog {
   private queue: AuditRow[] = [];
   private dropped = 0;
   private timer: NodeJS.Timeout | undefined;
+  private timerDelay = 0;
   private writing: Promise<void> = Promise.resolve();
   private seq = 0;
   private closed = false;
@@ -118,8 +119,9 @@ export class AuditLog {
   }
 
   private schedule(delayMs: number): void {
-    if (this.timer && delayMs > 0) return;
+    if (this.timer && (delayMs > 0 || this.timerDelay === 0)) return;
     if (this.timer) clearTimeout(this.timer);
+    this.timerDelay = delayMs;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.flush();
