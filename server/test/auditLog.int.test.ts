@@ -79,7 +79,7 @@ describe.each(dbTargets)('audit log on %s', (target) => {
       target: 'username=admin',
     });
     const ok = page.items.find((e) => e.action === 'auth.login');
-    expect(ok).toMatchObject({ outcome: 'success', status: 200, client: '127.0.0.1' });
+    expect(ok).toMatchObject({ actor: 'admin:admin', outcome: 'success', status: 200, client: '127.0.0.1' });
     // `auth.login` as a filter is the family: the failure is in it too.
     expect(page.items.map((e) => e.action).sort()).toEqual(['auth.login', 'auth.login.failed']);
   });

@@ -8,17 +8,25 @@
  * - `skip`: not recorded, with the reason (a chunk of an upload whose start and end are recorded, a check that
  *   changes nothing).
  * - `bodyKeys`: the target lists the names of the body's fields (which settings changed, never their values).
+ * - `signIn`: a successful answer names the admin who signed in (`username` of its data): that is the actor.
  */
 export type AuditRule =
-  | { action: string; failed?: string; view?: true; bodyKeys?: true; skip?: undefined }
-  | { skip: string; action?: undefined; failed?: undefined; view?: undefined; bodyKeys?: undefined };
+  | { action: string; failed?: string; view?: true; bodyKeys?: true; signIn?: true; skip?: undefined }
+  | {
+      skip: string;
+      action?: undefined;
+      failed?: undefined;
+      view?: undefined;
+      bodyKeys?: undefined;
+      signIn?: undefined;
+    };
 
 const PART = 'one part of an upload: its start and its completion are recorded';
 const READ = 'reads or checks, changes nothing';
 
 export const API_AUDIT_RULES: Record<string, AuditRule> = {
   // sign-in and account
-  'POST /api/admin/login': { action: 'auth.login', failed: 'auth.login.failed' },
+  'POST /api/admin/login': { action: 'auth.login', failed: 'auth.login.failed', signIn: true },
   'POST /api/admin/logout': { action: 'auth.logout' },
   'POST /api/admin/change-password': { action: 'auth.password.change', failed: 'auth.password.change.failed' },
   // API keys

@@ -1,6 +1,7 @@
 import type { Context, Next } from 'hono';
 import { routePath } from 'hono/route';
 import type { AuditLog } from '../services/audit/auditLog.js';
+import type { AdminPrincipal } from '../services/principal.js';
 import { capturedOf } from './auditCapture.js';
 import { apiRuleOf, DAV_AUDIT_RULES, READ_METHODS, type AuditRule } from './auditRules.js';
 import type { AppEnv } from './env.js';
@@ -97,6 +98,14 @@ export function targetOf(c: Ctx, rule?: AuditRule): string | null {
   return [...found].map(([name, value]) => `${name}=${value}`).join(' ');
 }
 
+/** The admin a successful sign-in answered for. */
+function signedIn(c: Ctx): AdminPrincipal | undefined {
+  const data = capturedOf(c).data as { username?: unknown } | undefined;
+  return typeof data?.username === 'string'
+    ? { type: 'admin', adminId: '', username: data.username, tokenHash: '', expiresAt: '' }
+    : undefined;
+}
+
 function errorMessage(c: Ctx): string | null {
   const error = c.error;
   return error instanceof Error ? error.message : null;
@@ -145,7 +154,7 @@ export function apiAuditTrail(audit: AuditLog) {
     const failed = status >= 400;
     audit.record({
       action: failed && rule.failed ? rule.failed : rule.action,
-      principal,
+      principal: rule.signIn && !failed ? (signedIn(c) ?? principal) : principal,
       target: targetOf(c, rule),
       status,
       client: c.get('clientAddress'),
