@@ -20,7 +20,7 @@ test.describe('audit log screenshots', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'intruder', password: 'guess-1' }),
     });
-    const key = await createKey(token, { name: 'nightly-backup-script', permissions: Perm.TEXT });
+    const key = await createKey(token, { name: uniqueName('nightly-backup-script'), permissions: Perm.TEXT });
     const paste = await createPaste(token, { content: '# Notes', slug: uniqueName('notes').toLowerCase() });
     await createPaste(token, { content: 'From the script', slug: uniqueName('script').toLowerCase() }).catch(
       () => undefined,
@@ -45,8 +45,8 @@ test.describe('audit log screenshots', () => {
           await page.goto('/admin/audit-log');
           await expect(page.getByTestId('audit-row').first()).toBeVisible();
           await page.screenshot({ path: path.join(out, `audit-log-${suffix}.png`), fullPage: true });
-          await page.getByLabel(lang === 'en' ? 'From' : '开始日期').fill('2001-01-01');
-          await page.getByLabel(lang === 'en' ? 'To' : '结束日期').fill('2001-01-02');
+          await page.getByLabel(lang === 'en' ? 'From' : '开始日期', { exact: true }).fill('2001-01-01');
+          await page.getByLabel(lang === 'en' ? 'To' : '结束日期', { exact: true }).fill('2001-01-02');
           await expect(page.locator('[data-testid=audit-row]')).toHaveCount(0);
           await page.screenshot({ path: path.join(out, `audit-log-nomatch-${suffix}.png`) });
         });

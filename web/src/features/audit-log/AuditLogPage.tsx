@@ -37,7 +37,8 @@ const ACTION_SUGGESTIONS = [
 const OUTCOME_TONE = { success: 'success', denied: 'warning', failure: 'warning', error: 'danger' } as const;
 
 /** Desktop columns: time, action, actor, target, client. */
-const GRID = 'md:grid md:grid-cols-[9.5rem_minmax(11rem,14rem)_minmax(7rem,11rem)_minmax(0,1fr)_7.5rem] md:items-center md:gap-4';
+const GRID =
+  'md:grid md:grid-cols-[10.5rem_minmax(11rem,14rem)_minmax(7rem,10rem)_minmax(0,1fr)_7rem] md:items-center md:gap-4';
 
 function AuditRow({ entry }: { entry: AuditEntry }) {
   const { t, i18n } = useTranslation();
@@ -48,15 +49,15 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
       data-testid="audit-row"
       data-action={entry.action}
     >
-      <div className="flex items-center justify-between gap-2 md:contents">
+      <div className="flex flex-wrap items-center justify-between gap-x-2 gap-y-1 md:contents">
         <time
           dateTime={entry.at}
-          className="order-2 text-xs tabular-nums text-muted-foreground md:order-none md:text-sm"
+          className="order-2 shrink-0 whitespace-nowrap text-xs tabular-nums text-muted-foreground md:order-none md:text-[13px]"
         >
           {formatDateTime(entry.at, i18n.language)}
         </time>
-        <div className="order-1 flex min-w-0 items-center gap-1.5 md:order-none">
-          <span className="truncate font-mono text-[13px] font-medium" title={entry.action}>
+        <div className="order-1 flex items-center gap-1.5 md:order-none md:min-w-0">
+          <span className="break-all font-mono text-[13px] font-medium md:truncate" title={entry.action}>
             {entry.action}
           </span>
           <Badge tone={OUTCOME_TONE[entry.outcome]} title={String(entry.status)}>
@@ -69,7 +70,7 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
         {actor}
       </span>
       <span
-        className="line-clamp-2 break-all font-mono text-xs text-muted-foreground md:line-clamp-1"
+        className="line-clamp-2 break-all font-mono text-xs text-muted-foreground"
         title={[entry.target, entry.detail].filter(Boolean).join('\n')}
       >
         {entry.target ?? '—'}
