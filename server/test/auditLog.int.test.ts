@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_AUDIT_RULES, READ_METHODS } from '../src/http/auditRules.js';
 import { createApiKey } from './support/apiKeys.js';
+import { download } from './support/backups.js';
 import { createMount, mountableLocalConfig } from './support/mounts.js';
 import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
 
@@ -306,6 +307,23 @@ describe.each(dbTargets)('audit log on %s', (target) => {
       (await server.call('PUT', '/api/admin/settings/group/1', { token, body: { audit_log_retention_days: -1 } }))
         .status,
     ).toBe(400);
+  });
+
+  it('leaves the log out of backups, and a restore keeps it (and is recorded)', async () => {
+    const before = (await entries()).total;
+    const { status, file } = await download(server, token, { backup_type: 'full' });
+    expect(status).toBe(200);
+    expect(Object.keys(file.tables)).not.toContain('audit_log');
+    const res = await server.call('POST', '/api/admin/backup/restore', {
+      token,
+      body: { mode: 'overwrite', backup: file },
+    });
+    expect(res.status, res.body.message).toBe(200);
+    token = await server.login();
+    const after = await entries();
+    expect(after.total).toBeGreaterThanOrEqual(before + 2);
+    expect(after.items.find((e) => e.action === 'backup.restore')).toMatchObject({ outcome: 'success' });
+    expect(after.items.find((e) => e.action === 'backup.create')).toMatchObject({ actor: 'admin:admin' });
   });
 
   it('keeps every secret of the session out of every entry', async () => {
