@@ -49,6 +49,12 @@ test.describe('audit log screenshots', () => {
           await page.getByLabel(lang === 'en' ? 'To' : '结束日期', { exact: true }).fill('2001-01-02');
           await expect(page.locator('[data-testid=audit-row]')).toHaveCount(0);
           await page.screenshot({ path: path.join(out, `audit-log-nomatch-${suffix}.png`) });
+          // The log's settings (retention, views) on the global settings page.
+          await page.goto('/admin/settings/global');
+          const retention = page.getByRole('spinbutton', { name: lang === 'en' ? 'Keep entries for' : '记录保留' });
+          await expect(retention).toHaveValue('180');
+          await retention.scrollIntoViewIfNeeded();
+          await page.screenshot({ path: path.join(out, `audit-settings-${suffix}.png`) });
         });
       }
     }
