@@ -133,78 +133,91 @@ function recordKeyFailure(audit: AuditLog, c: Ctx, attempted: string): void {
 export function apiAuditTrail(audit: AuditLog) {
   return async (c: Ctx, next: Next) => {
     await next();
-    const method = c.req.method;
-    let route: string;
-    try {
-      route = routePath(c);
-    } catch {
-      return;
-    }
-    const rule = apiRuleOf(method, route);
-    const status = c.res.status;
-    const principal = c.get('principal');
-    if (c.get('credentialFailure') || ((status === 401 || status === 403) && principal?.type === 'apikey')) {
-      const target = targetOf(c, rule);
-      recordKeyFailure(audit, c, `${rule?.action ?? `${method} ${route}`}${target ? ` ${target}` : ''}`);
-      return;
-    }
-    if (!rule || rule.skip !== undefined) return;
-    if (READ_METHODS.has(method) && !rule.view) return;
-    if (rule.view && !(await audit.viewsAudited())) return;
-    const failed = status >= 400;
-    audit.record({
-      action: failed && rule.failed ? rule.failed : rule.action,
-      principal: rule.signIn && !failed ? (signedIn(c) ?? principal) : principal,
-      target: targetOf(c, rule),
-      status,
-      client: c.get('clientAddress'),
-      requestId: c.get('requestId'),
-      detail: failed ? errorMessage(c) : null,
-    });
+    // The answer is made: nothing here may change it.
+    await recordApi(audit, c).catch((error: unknown) => audit.failed(error));
   };
+}
+
+async function recordApi(audit: AuditLog, c: Ctx): Promise<void> {
+  const method = c.req.method;
+  let route: string;
+  try {
+    route = routePath(c);
+  } catch {
+    return;
+  }
+  const rule = apiRuleOf(method, route);
+  const status = c.res.status;
+  const principal = c.get('principal');
+  if (c.get('credentialFailure') || ((status === 401 || status === 403) && principal?.type === 'apikey')) {
+    const target = targetOf(c, rule);
+    recordKeyFailure(audit, c, `${rule?.action ?? `${method} ${route}`}${target ? ` ${target}` : ''}`);
+    return;
+  }
+  if (!rule || rule.skip !== undefined) return;
+  if (READ_METHODS.has(method) && !rule.view) return;
+  if (rule.view && !(await audit.viewsAudited())) return;
+  const failed = status >= 400;
+  audit.record({
+    action: failed && rule.failed ? rule.failed : rule.action,
+    principal: rule.signIn && !failed ? (signedIn(c) ?? principal) : principal,
+    target: targetOf(c, rule),
+    status,
+    client: c.get('clientAddress'),
+    requestId: c.get('requestId'),
+    detail: failed ? errorMessage(c) : null,
+  });
 }
 
 /** The WebDAV audit trail: writes (PUT, DELETE, MKCOL, COPY, MOVE, PROPPATCH) and refused credentials. */
 export function davAuditTrail(audit: AuditLog, pathOf: (c: Ctx) => string | undefined) {
   return async (c: Ctx, next: Next) => {
     await next();
-    const method = c.req.method.toUpperCase();
-    const status = c.res.status;
-    const rule = DAV_AUDIT_RULES[method];
-    if ((status === 401 || status === 403) && /^Basic\s/i.test(c.req.header('authorization') ?? '')) {
-      const principal = c.get('principal');
-      // Never the Basic user: a key is sent as both user and password.
-      audit.record({
-        action: principal ? 'webdav.denied' : 'auth.webdav.failed',
-        principal,
-        target: `${method} ${safePath(c, pathOf)}`,
-        status,
-        client: c.get('clientAddress'),
-        requestId: c.get('requestId'),
-        detail: errorMessage(c),
-      });
-      return;
+    try {
+      recordDav(audit, c, pathOf);
+    } catch (error) {
+      audit.failed(error);
     }
-    if (!rule || rule.skip !== undefined || !c.get('principal')) return;
-    const destination = c.req.header('destination');
-    let to = '';
-    if ((method === 'COPY' || method === 'MOVE') && destination) {
-      try {
-        to = ` → ${decodeURIComponent(new URL(destination, c.req.url).pathname).replace(/^\/dav/, '') || '/'}`;
-      } catch {
-        to = '';
-      }
-    }
+  };
+}
+
+function recordDav(audit: AuditLog, c: Ctx, pathOf: (c: Ctx) => string | undefined): void {
+  const method = c.req.method.toUpperCase();
+  const status = c.res.status;
+  const rule = DAV_AUDIT_RULES[method];
+  if ((status === 401 || status === 403) && /^Basic\s/i.test(c.req.header('authorization') ?? '')) {
+    const principal = c.get('principal');
+    // Never the Basic user: a key is sent as both user and password.
     audit.record({
-      action: rule.action,
-      principal: c.get('principal'),
-      target: `path=${safePath(c, pathOf)}${to}`,
+      action: principal ? 'webdav.denied' : 'auth.webdav.failed',
+      principal,
+      target: `${method} ${safePath(c, pathOf)}`,
       status,
       client: c.get('clientAddress'),
       requestId: c.get('requestId'),
-      detail: status >= 400 ? errorMessage(c) : null,
+      detail: errorMessage(c),
     });
-  };
+    return;
+  }
+  if (!rule || rule.skip !== undefined || !c.get('principal')) return;
+  const destination = c.req.header('destination');
+  let to = '';
+  if ((method === 'COPY' || method === 'MOVE') && destination) {
+    try {
+      to = ` → ${decodeURIComponent(new URL(destination, c.req.url).pathname).replace(/^\/dav/, '') || '/'}`;
+    } catch {
+      to = '';
+    }
+  }
+  audit.record({
+    action: rule.action,
+    principal: c.get('principal'),
+    target: `path=${safePath(c, pathOf)}${to}`,
+    status,
+    client: c.get('clientAddress'),
+    requestId: c.get('requestId'),
+    detail: status >= 400 ? errorMessage(c) : null,
+  });
 }
 
 function safePath(c: Ctx, pathOf: (c: Ctx) => string | undefined): string {

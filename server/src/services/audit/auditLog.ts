@@ -113,6 +113,11 @@ export class AuditLog {
     };
   }
 
+  /** An entry could not even be made (a bug, a setting unreadable): logged, the request goes on. */
+  failed(error: unknown): void {
+    this.deps.logger.error('audit log: an entry could not be recorded', error);
+  }
+
   /** Entries waiting to be written (tests, metrics). */
   get pending(): number {
     return this.queue.length;
