@@ -41,6 +41,23 @@ describe('the audit trail names every changing route', () => {
   });
 });
 
+describe('the audit log behind a trusted proxy', () => {
+  it('records the client address the proxy forwarded, as the limiter sees it', async () => {
+    const server = await startTestServer('sqlite', { TRUST_PROXY: 'true' });
+    try {
+      await server.call('POST', '/api/admin/login', {
+        body: { username: 'admin', password: 'wrong-one' },
+        headers: { 'x-forwarded-for': '198.51.100.7, 203.0.113.9' },
+      });
+      const token = await server.login();
+      const res = await server.call<AuditLogPage>('GET', '/api/admin/audit-log?action=auth.login.failed', { token });
+      expect(res.body.data!.items[0]?.client).toBe('203.0.113.9');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe.each(dbTargets)('audit log on %s', (target) => {
   let server: TestServer;
   let token: string;
