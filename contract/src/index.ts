@@ -25,3 +25,4 @@ export * from './e2ee.js';
 export * from './integrations.js';
 export * from './archives.js';
 export * from './twoFactor.js';
+export * from './auditLog.js';

@@ -141,6 +141,23 @@ export const SETTINGS = {
       .max(365, 'is at most 365'),
     defaultValue: 7,
   }),
+  // group 1: audit log (docs/security.md)
+  audit_log_retention_days: define({
+    group: 1,
+    type: 'number',
+    schema: z
+      .number({ error: 'must be a number' })
+      .int('must be whole days')
+      .min(0, 'cannot be negative (0 keeps entries forever)')
+      .max(36_500, 'is at most 100 years'),
+    defaultValue: 180,
+  }),
+  audit_log_views: define({
+    group: 1,
+    type: 'boolean',
+    schema: z.boolean({ error: 'must be true or false' }),
+    defaultValue: false,
+  }),
   // group 2: preview
   preview_text_types: define({
     group: 2,

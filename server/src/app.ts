@@ -41,6 +41,9 @@ import { mountRoutes } from './routes/mountRoutes.js';
 import { fsRoutes } from './routes/fsRoutes.js';
 import { fsUploadRoutes } from './routes/fsUploadRoutes.js';
 import { davRoutes } from './webdav/davRoutes.js';
+import { davPathOf, rawPathOf } from './webdav/davRequest.js';
+import { uploadsBaseOf } from './webdav/handlers/chunkedUpload.js';
+import { nextcloudBaseOf } from './webdav/nextcloudPaths.js';
 import { nextcloudRoutes } from './routes/nextcloudRoutes.js';
 import { webdavSettingsRoutes } from './routes/webdavSettingsRoutes.js';
 import type { DavAuth } from './services/webdav/davAuth.js';
@@ -74,6 +77,9 @@ import type { LinkPreviewService } from './services/linkPreviewService.js';
 import type { SettingsService } from './services/settingsService.js';
 import type { SystemService } from './services/systemService.js';
 import { observe, type HttpMetrics } from './http/observability.js';
+import { apiAuditTrail, davAuditTrail } from './http/auditTrail.js';
+import { auditLogRoutes } from './routes/auditLogRoutes.js';
+import type { AuditLog } from './services/audit/auditLog.js';
 import { timingSafeEqual } from 'node:crypto';
 
 export interface AppServices {
@@ -110,6 +116,8 @@ export interface AppServices {
   archives: ArchiveService;
   webdav: WebdavService;
   davAuth: DavAuth;
+  /** The audit log: changes, sign-ins and failed key uses (recorded by http/auditTrail.ts). */
+  audit: AuditLog;
   /** The secret-attempt limiter (the WebDAV settings page lists and clears blocked addresses). */
   secretAttempts: SecretAttemptLimiter;
   /** PUBLIC_URL, for absolute links in API answers. */
@@ -169,6 +177,7 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
     c.set('clientAddress', clientAddress(c, options.trustProxy, options.proxyHops));
     await next();
   });
+  app.use('/api/*', apiAuditTrail(services.audit));
 
   const davClient = async (c: Context<AppEnv>, next: Next) => {
     c.set('clientAddress', clientAddress(c, options.trustProxy, options.proxyHops));
@@ -176,12 +185,22 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   };
   app.use('/dav', davClient);
   app.use('/dav/*', davClient);
+  const davTrail = davAuditTrail(services.audit, (c) => davPathOf(rawPathOf(c)));
+  app.use('/dav', davTrail);
+  app.use('/dav/*', davTrail);
   const dav = davRoutes({ ...services, logger: options.logger });
   app.route('/dav', dav);
   // Nextcloud's and ownCloud's apps: their discovery answers and the same tree at their addresses.
   for (const path of ['/status.php', '/nextcloud/status.php', '/owncloud/status.php', '/ocs/*', '/remote.php/*']) {
     app.use(path, davClient);
   }
+  const nextcloudTrail = davAuditTrail(services.audit, (c) => {
+    const raw = rawPathOf(c);
+    const base = nextcloudBaseOf(raw) ?? uploadsBaseOf(raw);
+    return base ? davPathOf(raw, base) : raw;
+  });
+  app.use('/ocs/*', nextcloudTrail);
+  app.use('/remote.php/*', nextcloudTrail);
   app.route(
     '/',
     nextcloudRoutes({
@@ -227,6 +246,7 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
     publicFileRoutes({ files: services.fileServing, guard: services.guard, trustProxy: options.trustProxy }),
   );
   api.route('/admin/webdav', webdavSettingsRoutes(services));
+  api.route('/admin/audit-log', auditLogRoutes(services));
   api.all('*', (c) => {
     throw AppError.notFound(`no such endpoint: ${c.req.method} ${c.req.path}`);
   });

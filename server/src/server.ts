@@ -91,6 +91,8 @@ import { StorageUsage } from './services/storageUsage.js';
 import { mountWriteLimit } from './services/writeLimits.js';
 import { ArchiveService } from './services/archives/archiveService.js';
 import { ThumbnailService } from './services/thumbnailService.js';
+import { AuditLogRepository } from './repositories/auditLogRepository.js';
+import { AuditLog } from './services/audit/auditLog.js';
 
 const packageVersion = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -217,6 +219,7 @@ function buildServices(
         },
       })),
   });
+  const audit = new AuditLog({ repo: new AuditLogRepository(db), settings, clock, logger });
   const stats = new StatsService({ stats: new StatsRepository(db), clock, logger });
   const caches = new CacheRegistry();
   caches.register('settings', settings.cacheHandle());
@@ -445,6 +448,7 @@ function buildServices(
     folderEtags,
     chunkedUploads,
     cluster,
+    audit,
     cloudpasteImport,
     auth,
     twoFactor,
@@ -563,6 +567,8 @@ export async function buildServer(
     await services.passkeys.sweep();
     await services.secretAttempts.sweep();
   });
+  // Entries older than the retention setting (audit_log_retention_days; 0 keeps them).
+  const auditSweep = periodic('audit-sweep', 3600_000, () => services.audit.sweep());
   const pasteSweep = periodic('paste-sweep', PASTE_SWEEP_INTERVAL_MS, () => services.pastes.sweepExpired());
   services.backupScheduler.start();
   services.search.start();
@@ -618,6 +624,7 @@ export async function buildServer(
       clearInterval(tempSweep);
       await sweeping;
       clearInterval(pasteSweep);
+      clearInterval(auditSweep);
       await services.stats.flush();
       await services.pastes.flushViews();
       services.backupScheduler.stop();
@@ -627,6 +634,8 @@ export async function buildServer(
       await services.folderEtags.flush();
       services.chunkedUploads.close();
       await services.search.stop();
+      // After the tasks stopped (their last changes are in), before the database closes.
+      await services.audit.close();
       await cluster.close();
       await services.storageRegistry.closeAll();
       await database.close();

@@ -357,6 +357,7 @@ export interface Database {
   dav_properties: DavPropertiesTable;
   dav_locks: DavLocksTable;
   job_runs: JobRunsTable;
+  audit_log: AuditLogTable;
 }
 
 /** Periodic background jobs: last run, by which instance, how many runs (0017). */
@@ -365,4 +366,19 @@ export interface JobRunsTable {
   last_run_at: string;
   last_instance: string;
   runs: number;
+}
+
+/** The audit log (0021): append-only, swept by age only. */
+export interface AuditLogTable {
+  id: string;
+  at: string;
+  actor: string;
+  actor_name: string | null;
+  action: string;
+  target: string | null;
+  outcome: string;
+  status: number;
+  client: string | null;
+  request_id: string | null;
+  detail: string | null;
 }

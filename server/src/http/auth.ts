@@ -27,7 +27,13 @@ export class Guard {
         principal = await this.deps.auth.verifyToken(credential);
         if (!principal) throw AppError.unauthorized('admin session expired, please log in again');
       } else {
-        principal = await this.deps.apiKeys.verify(credential, c.var.clientAddress ?? 'unknown');
+        try {
+          principal = await this.deps.apiKeys.verify(credential, c.var.clientAddress ?? 'unknown');
+        } catch (error) {
+          // The audit trail records every refused key, also where a page then goes on as anonymous.
+          if (error instanceof AppError) c.set('credentialFailure', error.message);
+          throw error;
+        }
       }
     }
     c.set('principal', principal);

@@ -9,5 +9,7 @@ export interface AppEnv {
     clientAddress: string;
     /** The request's id (http/observability.ts), in its log lines and the X-Request-Id answer header. */
     requestId?: string;
+    /** Why the API key this request sent was refused (http/auth.ts), for the audit trail; never the key. */
+    credentialFailure?: string;
   };
 }

@@ -1,6 +1,7 @@
 import { apiErrorKind, ErrorStatus, type ApiEnvelope, type ErrorKind } from '@clipnest/contract';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { captureData } from './auditCapture.js';
 import { sendJson } from './compressJson.js';
 
 export function envelope<T>(status: number, message: string, data?: T): ApiEnvelope<T> {
@@ -21,5 +22,6 @@ export function replyError(c: Context, kind: ErrorKind, message: string, data?: 
 /** A success reply in the spec's envelope. */
 export function ok<T>(c: Context, data?: T, options: { status?: 200 | 201 | 202; message?: string } = {}) {
   const status = options.status ?? 200;
+  captureData(c, data);
   return sendJson(c, envelope(status, options.message ?? 'success', data), status as ContentfulStatusCode);
 }

@@ -2,6 +2,7 @@ import type { ValidationErrorData } from '@clipnest/contract';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { AppError } from '../errors.js';
+import { captureBody } from './auditCapture.js';
 import { nodeRequestBody, readLimited } from './requestBody.js';
 
 export const DEFAULT_JSON_LIMIT = 1024 * 1024;
@@ -53,6 +54,7 @@ export async function readJson<S extends z.ZodType>(
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw validationError('body', parsed.error);
+  captureBody(c, parsed.data);
   return parsed.data;
 }
 

@@ -51,6 +51,7 @@ export function davRoutes(deps: {
       return c.body(null, 200);
     }
     const principal = await davAuth.authenticate(c.req.header('authorization'), c.var.clientAddress);
+    c.set('principal', principal);
     const handler = davHandlers[method];
     if (!handler) {
       c.header('Allow', METHODS);

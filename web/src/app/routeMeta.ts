@@ -7,6 +7,7 @@ export type AdminPageLabelKey =
   | 'admin.pages.storageConfig'
   | 'admin.pages.account'
   | 'admin.pages.backup'
+  | 'admin.pages.auditLog'
   | 'admin.pages.settingsGlobal'
   | 'admin.pages.settingsWebdav'
   | 'admin.pages.settingsPreview'

@@ -72,6 +72,7 @@ export const ADMIN_ROUTES = [
   admin('storage-config', 'features/storage-config/StorageConfigPage.tsx', 'admin.pages.storageConfig'),
   admin('account', 'features/account/AccountPage.tsx', 'admin.pages.account'),
   admin('backup', 'features/backup/BackupPage.tsx', 'admin.pages.backup'),
+  admin('audit-log', 'features/audit-log/AuditLogPage.tsx', 'admin.pages.auditLog'),
   admin('settings/global', 'features/settings-global/GlobalSettingsPage.tsx', 'admin.pages.settingsGlobal'),
   admin('settings/webdav', 'features/settings-webdav/WebdavSettingsPage.tsx', 'admin.pages.settingsWebdav'),
   admin('settings/preview', 'features/settings-preview/PreviewSettingsPage.tsx', 'admin.pages.settingsPreview'),

@@ -28,6 +28,8 @@ const KEYS: SettingKey[] = [
   'file_overwrite_mode',
   'proxy_sign_all',
   'proxy_sign_expires',
+  'audit_log_retention_days',
+  'audit_log_views',
 ];
 
 /** Global settings (spec §3): upload limit with units, proxy defaults, overwrite mode, signing. */
@@ -123,6 +125,30 @@ export default function GlobalSettingsPage() {
           step={1}
           className="w-40 flex-none"
           suffix={<span className="text-sm text-muted-foreground">{t('adminPanel.global.seconds')}</span>}
+        />
+      </SettingsSection>
+
+      <SettingsSection
+        title={t('adminPanel.auditLog.settingsTitle')}
+        description={t('adminPanel.auditLog.settingsBody')}
+      >
+        <SettingInput
+          form={form}
+          settingKey="audit_log_retention_days"
+          label={t('adminPanel.auditLog.retentionDays')}
+          help={t('adminPanel.auditLog.retentionDaysHelp')}
+          type="number"
+          inputMode="numeric"
+          min={0}
+          step={1}
+          className="w-40 flex-none"
+          suffix={<span className="text-sm text-muted-foreground">{t('adminPanel.auditLog.days')}</span>}
+        />
+        <SettingSwitch
+          form={form}
+          settingKey="audit_log_views"
+          label={t('adminPanel.auditLog.recordViews')}
+          help={t('adminPanel.auditLog.recordViewsHelp')}
         />
       </SettingsSection>
     </SettingsPageFrame>
