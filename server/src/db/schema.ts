@@ -306,6 +306,7 @@ export interface Database {
   dav_properties: DavPropertiesTable;
   dav_locks: DavLocksTable;
   job_runs: JobRunsTable;
+  folder_shares: FolderSharesTable;
 }
 
 /** Periodic background jobs: last run, by which instance, how many runs (0017). */
@@ -314,4 +315,22 @@ export interface JobRunsTable {
   last_run_at: string;
   last_instance: string;
   runs: number;
+}
+
+/** 0020: shares of more than one file (a folder of the tree). */
+export interface FolderSharesTable {
+  id: string;
+  slug: string;
+  type: string;
+  name: string;
+  path: string;
+  remark: string;
+  password_hash: string | null;
+  expires_at: string | null;
+  max_downloads: number;
+  downloads: number;
+  views: number;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
 }

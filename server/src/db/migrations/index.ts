@@ -13,6 +13,7 @@ import { webdav } from './0013_webdav.js';
 import { e2ee } from './0016_e2ee.js';
 import { scaleOut } from './0017_scale_out.js';
 import { secretAttemptBlocks } from './0018_secret_attempt_blocks.js';
+import { folderShares } from './0020_folder_shares.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0016_e2ee': e2ee,
   '0017_scale_out': scaleOut,
   '0018_secret_attempt_blocks': secretAttemptBlocks,
+  '0020_folder_shares': folderShares,
 };
