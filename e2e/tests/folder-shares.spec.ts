@@ -15,6 +15,7 @@ const widths = [390, 1280] as const;
 test.describe('folder share page', () => {
   let open: ShareView;
   let locked: ShareView;
+  let mountPath: string;
 
   test.beforeAll(async () => {
     mkdirSync(out, { recursive: true });
@@ -26,7 +27,7 @@ test.describe('folder share page', () => {
     writeFileSync(path.join(folder, 'notes.txt'), 'Bring the tent.\nCheck the weather.\n');
     writeFileSync(path.join(folder, 'day-1', 'sunrise.png'), makePng(640, 360));
     writeFileSync(path.join(folder, 'day-1', 'route.txt'), 'North ridge, 12 km');
-    const mountPath = `/trips${Date.now().toString(36)}`;
+    mountPath = `/trips${Date.now().toString(36)}`;
     await mount(token, 'trips', mountPath, config.id);
     const make = async (body: Record<string, unknown>) => {
       const res = await call<ShareView>('POST', '/shares', {
@@ -65,6 +66,45 @@ test.describe('folder share page', () => {
       const saved = await download.path();
       expect(saved).toBeTruthy();
     }
+  });
+
+  test('the explorer shares a folder with options and a QR; file management lists and deletes it', async ({
+    adminPage: page,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await seedStorage(page, { language: 'en' });
+    await page.goto(`/mount-explorer${mountPath}`);
+    await page.locator('[data-testid="fs-entry"][data-name="Trip 2026"]').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Share folder' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Share folder “Trip 2026”' });
+    await dialog.getByRole('radio', { name: '7 days' }).click();
+    await dialog.getByLabel('Max downloads').fill('4');
+    const created = page.waitForResponse((r) => r.url().endsWith('/api/shares') && r.request().method() === 'POST');
+    await dialog.getByRole('button', { name: 'Create share link' }).click();
+    const response = await created;
+    expect(response.request().postDataJSON()).toEqual({
+      path: `${mountPath}/Trip 2026`,
+      expires_in: 168,
+      max_downloads: 4,
+    });
+    const share = (await response.json()).data as ShareView;
+    await expect(page.getByTestId('fs-link')).toHaveValue(new RegExp(`/s/${share.slug}$`));
+    await expect(page.getByRole('dialog').locator('svg, canvas, img').last()).toBeVisible();
+    await page.screenshot({ path: path.join(out, 'explorer-share-folder-en-light-1280.png') });
+
+    await page.goto('/admin/file-management');
+    const section = page.getByTestId('folder-shares');
+    await expect(section).toContainText(share.slug);
+    await page.screenshot({ path: path.join(out, 'manage-folder-shares-en-light-1280.png'), fullPage: true });
+    const item = section.locator('li', { hasText: share.slug });
+    await item.getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('alertdialog')
+      .getByRole('button', { name: 'Delete' })
+      .or(page.getByRole('dialog').getByRole('button', { name: 'Delete' }))
+      .click();
+    await expect(section).not.toContainText(share.slug);
+    expect((await call('GET', `/shares/${share.slug}`)).status).toBe(404);
   });
 
   test('an unknown link shows a full-page state', async ({ page }) => {

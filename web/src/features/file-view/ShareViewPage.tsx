@@ -284,11 +284,11 @@ function Browser({ slug, info, token }: { slug: string; info: PublicShareInfo; t
       {file ? (
         <div className="flex flex-col gap-3" data-testid="share-file">
           <div className="flex flex-wrap items-center gap-2">
-            <Button variant="secondary" size="sm" onClick={() => setFile(null)}>
+            <Button variant="secondary" size="sm" onClick={() => setFile(null)} aria-label={t('files.share.back')}>
               <ArrowLeft className="size-4 rtl:rotate-180" aria-hidden="true" />
-              {t('files.share.back')}
+              <span className="hidden sm:inline">{t('files.share.back')}</span>
             </Button>
-            <span className="min-w-0 flex-1 truncate text-sm text-muted-foreground">
+            <span className="min-w-0 flex-1 text-sm whitespace-nowrap text-muted-foreground tabular-nums">
               {formatBytes(file.size, i18n.language)}
             </span>
             <Button asChild size="sm">
