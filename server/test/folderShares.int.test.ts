@@ -112,6 +112,14 @@ describe.each(dbTargets)('folder shares on %s', (target) => {
         expect(body).not.toContain('SECRET-CONTENT');
       }
     }
+    // The wrong kind of entry for a route is a 4xx, never a 500: a file listed answers as in /fs/list (409).
+    expect((await get(`/api/shares/${s.slug}/list?path=/readme.txt`)).status).toBe(409);
+    for (const url of ['/file?path=/', '/file?path=/trip', '/zip?path=/readme.txt']) {
+      const res = await server.call('GET', `/api/shares/${s.slug}${url}`);
+      expect(res.status, `${url}: ${res.body.message}`).toBe(400);
+    }
+    expect((await get(`/api/shares/${s.slug}/list?path=/&limit=0`)).status).toBe(400);
+    expect((await get(`/api/shares/${s.slug}/list?path=/&limit=abc`)).status).toBe(400);
     const lnkList = await get(`/api/shares/${s.slug}/list?path=/lnk`);
     expect(lnkList.status).toBe(404);
     // A link inside the folder works.
