@@ -59,6 +59,10 @@ test.describe('folder share page', () => {
       await expect(page.getByTestId('share-breadcrumbs')).toContainText('day-1');
       await page.getByRole('button', { name: /route\.txt/ }).click();
       await expect(page.getByTestId('share-file')).toContainText('North ridge, 12 km');
+      // The folder and the preview are in the address: back (a phone's back gesture) returns to the folder.
+      await page.goBack();
+      await expect(page.getByRole('button', { name: /route\.txt/ })).toBeVisible();
+      await expect(page.getByTestId('share-file')).toHaveCount(0);
       await page.getByRole('button', { name: 'Trip 2026' }).click();
       await expect(page.getByRole('button', { name: /notes\.txt/ })).toBeVisible();
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('share-zip').click()]);

@@ -25,6 +25,7 @@ import { errorMessage } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
 import { formatBytes, formatDateTime, formatRelative } from '../../lib/format';
 import { toast } from '../../lib/toast';
+import { useSearchParams } from '../../lib/navigation';
 import { useTranslation } from '../../lib/useTranslation';
 import { fileErrorKind } from './api';
 import { FileErrorState } from './FileErrorState';
@@ -189,17 +190,18 @@ function Entries({
 
 function Browser({ slug, info, token }: { slug: string; info: PublicShareInfo; token: string | undefined }) {
   const { t, i18n } = useTranslation();
-  const [path, setPath] = useState('/');
-  const [file, setFile] = useState<ShareEntryView | null>(null);
+  // The folder and the previewed file live in the address, so the phone's back button goes back a folder.
+  const [params, setParams] = useSearchParams();
+  const path = params.get('path') || '/';
+  const filePath = params.get('file');
   const [view, setView] = useState<View>('list');
   const [qrOpen, setQrOpen] = useState<boolean | undefined>(undefined);
   const listing = useShareListing(slug, path, token ?? '');
+  const file = (filePath && listing.data?.items.find((e) => e.path === filePath && !e.isDirectory)) || null;
   const link = window.location.href.split('#')[0]!.split('?')[0]!;
   const left = info.max_downloads > 0 ? Math.max(0, info.max_downloads - info.downloads) : null;
-  const open = (p: string) => {
-    setFile(null);
-    setPath(p);
-  };
+  const open = (p: string) => setParams(p === '/' ? {} : { path: p });
+  const preview = (e: ShareEntryView) => setParams({ ...(path === '/' ? {} : { path }), file: e.path });
   const copy = async () => {
     if (await copyText(link)) toast.success(t('files.view.linkCopied'));
     else toast.error(t('common.copyFailed'));
@@ -284,7 +286,7 @@ function Browser({ slug, info, token }: { slug: string; info: PublicShareInfo; t
       {file ? (
         <div className="flex flex-col gap-3" data-testid="share-file">
           <div className="flex flex-wrap items-center gap-2">
-            <Button variant="secondary" size="sm" onClick={() => setFile(null)} aria-label={t('files.share.back')}>
+            <Button variant="secondary" size="sm" onClick={() => open(path)} aria-label={t('files.share.back')}>
               <ArrowLeft className="size-4 rtl:rotate-180" aria-hidden="true" />
               <span className="hidden sm:inline">{t('files.share.back')}</span>
             </Button>
@@ -318,7 +320,7 @@ function Browser({ slug, info, token }: { slug: string; info: PublicShareInfo; t
               {t('files.share.up')}
             </Button>
           )}
-          <Entries items={listing.data.items} view={view} onOpen={(e) => (e.isDirectory ? open(e.path) : setFile(e))} />
+          <Entries items={listing.data.items} view={view} onOpen={(e) => (e.isDirectory ? open(e.path) : preview(e))} />
         </>
       )}
       {qrOpen !== undefined && (
