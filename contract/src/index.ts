@@ -9,6 +9,8 @@ export * from './siteDefaults.js';
 export * from './system.js';
 export * from './limits.js';
 export * from './shares.js';
+export * from './folderShares.js';
+export * from './folderShares.js';
 export * from './backup.js';
 export * from './pastes.js';
 export * from './dashboard.js';

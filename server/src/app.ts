@@ -62,6 +62,8 @@ import { taskRoutes } from './routes/taskRoutes.js';
 import type { TaskService } from './services/tasks/taskService.js';
 import type { CopyService } from './services/tasks/copyService.js';
 import type { ZipService } from './services/zip/zipService.js';
+import type { FolderShareService } from './services/folderShareService.js';
+import { folderShareRoutes } from './routes/folderShareRoutes.js';
 import type { SearchService } from './services/search/searchService.js';
 import type { MountService } from './services/mountService.js';
 import type { DirectUploadService } from './services/directUploadService.js';
@@ -111,6 +113,7 @@ export interface AppServices {
   tasks: TaskService;
   copies: CopyService;
   zips: ZipService;
+  folderShares: FolderShareService;
   search: SearchService;
   thumbnails: ThumbnailService;
   archives: ArchiveService;
@@ -230,6 +233,7 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/url', urlUploadRoutes(services));
   api.route('/upload-direct', uploadDirectRoutes({ ...services, trustProxy: options.trustProxy }));
   api.route('/files', fileRoutes(services));
+  api.route('/shares', folderShareRoutes(services));
   api.route('/mount', mountRoutes(services));
   api.route('/fs', fsRoutes({ ...services, trustProxy: options.trustProxy }));
   api.route('/fs', fsUploadRoutes(services));

@@ -84,6 +84,8 @@ import { FsIndexRepository } from './repositories/fsIndexRepository.js';
 import { TaskService } from './services/tasks/taskService.js';
 import { CopyService } from './services/tasks/copyService.js';
 import { ZipService } from './services/zip/zipService.js';
+import { FolderShareRepository } from './repositories/folderShareRepository.js';
+import { FolderShareService } from './services/folderShareService.js';
 import { SearchService } from './services/search/searchService.js';
 import { Cluster } from './db/cluster.js';
 import { HttpMetrics } from './http/observability.js';
@@ -419,6 +421,17 @@ function buildServices(
     logger,
   });
   const zips = new ZipService({ vfs, clock, principalOf: principalOfCreator });
+  const folderShares = new FolderShareService({
+    shares: new FolderShareRepository(db),
+    vfs,
+    fs,
+    zips,
+    clock,
+    limiter: secretAttempts,
+    principalOf: principalOfCreator,
+    tokenSecret: encryptionKey,
+    ...(config.publicUrl !== undefined ? { publicUrl: config.publicUrl } : {}),
+  });
   const search = new SearchService({
     vfs,
     index: new FsIndexRepository(db),
@@ -459,6 +472,7 @@ function buildServices(
     tasks,
     copies,
     zips,
+    folderShares,
     search,
     thumbnails,
     archives,

@@ -287,10 +287,10 @@ describe.each(dbTargets)('backup → wipe → restore on %s', (target) => {
 
     const { file } = await download(server, token, { backup_type: 'full' });
     expect(Object.keys(file.tables).sort()).toEqual(
-      ['admins', 'api_keys', 'files', 'mounts', 'pastes', 'settings', 'storage_configs'].sort(),
+      ['admins', 'api_keys', 'files', 'folder_shares', 'mounts', 'pastes', 'settings', 'storage_configs'].sort(),
     );
     const before = await snapshotAll(server);
-    expect(Object.keys(before)).toHaveLength(7);
+    expect(Object.keys(before)).toHaveLength(8);
     expect(Object.fromEntries(Object.entries(before).map(([t, rows]) => [t, rows.length]))).toMatchObject({
       pastes: 2,
       files: 2,

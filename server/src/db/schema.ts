@@ -358,6 +358,7 @@ export interface Database {
   dav_locks: DavLocksTable;
   job_runs: JobRunsTable;
   audit_log: AuditLogTable;
+  folder_shares: FolderSharesTable;
 }
 
 /** Periodic background jobs: last run, by which instance, how many runs (0017). */
@@ -381,4 +382,22 @@ export interface AuditLogTable {
   client: string | null;
   request_id: string | null;
   detail: string | null;
+}
+
+/** 0020: shares of more than one file (a folder of the tree). */
+export interface FolderSharesTable {
+  id: string;
+  slug: string;
+  type: string;
+  name: string;
+  path: string;
+  remark: string;
+  password_hash: string | null;
+  expires_at: string | null;
+  max_downloads: number;
+  downloads: number;
+  views: number;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
 }

@@ -14,9 +14,21 @@ export const MODULE_TABLES: Record<BackupModule, { table: string; key: string }[
   key_management: [{ table: 'api_keys', key: 'id' }],
   storage_config: [{ table: 'storage_configs', key: 'id' }],
   mount_management: [{ table: 'mounts', key: 'id' }],
-  file_management: [{ table: 'files', key: 'id' }],
+  file_management: [
+    { table: 'files', key: 'id' },
+    { table: 'folder_shares', key: 'id' },
+  ],
   text_management: [{ table: 'pastes', key: 'id' }],
 };
 
 /** Insert order respects foreign keys (configs before the mounts and files that use them); deletes run in reverse. */
-export const TABLE_ORDER = ['admins', 'settings', 'api_keys', 'storage_configs', 'mounts', 'files', 'pastes'];
+export const TABLE_ORDER = [
+  'admins',
+  'settings',
+  'api_keys',
+  'storage_configs',
+  'mounts',
+  'files',
+  'folder_shares',
+  'pastes',
+];

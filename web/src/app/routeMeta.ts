@@ -18,6 +18,7 @@ export type TitleKey =
   | 'pageTitle.upload'
   | 'pageTitle.pasteView'
   | 'pageTitle.fileView'
+  | 'pageTitle.shareView'
   | 'pageTitle.mountExplorer'
   | 'pageTitle.notFound'
   | 'pageTitle.login'

@@ -33,6 +33,7 @@ export const PUBLIC_ROUTES = [
     preload: ['components/markdown/runtime.ts'],
   },
   { path: '/file/:slug', module: 'features/file-view/FileViewPage.tsx', areas: ['files'], title: 'pageTitle.fileView' },
+  { path: '/s/:slug', module: 'features/file-view/ShareViewPage.tsx', areas: ['files'], title: 'pageTitle.shareView' },
   {
     path: '/mount-explorer/*?',
     module: 'features/mount-explorer/MountExplorerPage.tsx',

@@ -14,6 +14,7 @@ import { e2ee } from './0016_e2ee.js';
 import { scaleOut } from './0017_scale_out.js';
 import { secretAttemptBlocks } from './0018_secret_attempt_blocks.js';
 import { adminSecondFactor } from './0019_admin_second_factor.js';
+import { folderShares } from './0020_folder_shares.js';
 import { auditLog } from './0021_audit_log.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a landed one. */
@@ -33,5 +34,6 @@ export const migrations: Record<string, Migration> = {
   '0017_scale_out': scaleOut,
   '0018_secret_attempt_blocks': secretAttemptBlocks,
   '0019_admin_second_factor': adminSecondFactor,
+  '0020_folder_shares': folderShares,
   '0021_audit_log': auditLog,
 };

@@ -37,6 +37,7 @@ import { useDebounced } from '../../lib/useDebounced';
 import { storageConfigName } from '../../lib/storageConfigName';
 import { shareLink, useDeleteFiles, useFiles } from './api';
 import { FileEditDialog } from './FileEditDialog';
+import { FolderSharesSection } from './FolderSharesSection';
 
 const SEARCH_MIN = 2;
 
@@ -422,6 +423,7 @@ export default function FileManagementPage() {
           </div>
         </DialogContent>
       </Dialog>
+      <FolderSharesSection />
     </div>
   );
 }

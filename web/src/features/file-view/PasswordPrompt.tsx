@@ -12,12 +12,15 @@ export function PasswordPrompt({
   busy,
   error,
   detail,
+  texts,
 }: {
   onSubmit: (password: string) => void;
   busy: boolean;
   error: string | undefined;
   /** The server's sentence for `error`, behind a "Details" expander. */
   detail?: string;
+  /** The heading, sentence and button of another kind of share (a folder); default: a file's. */
+  texts?: { title: string; body: string; submit: string };
 }) {
   const { t } = useTranslation();
   const [password, setPassword] = useState('');
@@ -31,8 +34,8 @@ export function PasswordPrompt({
         <LockKeyhole className="size-7" aria-hidden="true" />
       </div>
       <div className="text-center">
-        <h1 className="text-2xl font-semibold tracking-tight">{t('files.view.passwordTitle')}</h1>
-        <p className="mt-1 text-sm text-muted-foreground">{t('files.view.passwordBody')}</p>
+        <h1 className="text-2xl font-semibold tracking-tight">{texts?.title ?? t('files.view.passwordTitle')}</h1>
+        <p className="mt-1 text-sm text-muted-foreground">{texts?.body ?? t('files.view.passwordBody')}</p>
       </div>
       <form
         onSubmit={submit}
@@ -51,7 +54,7 @@ export function PasswordPrompt({
         {error && <ErrorDetails detail={detail} className="-mt-2" />}
         <Button type="submit" loading={busy} disabled={!password}>
           <KeyRound className="size-4" aria-hidden="true" />
-          {t('files.view.unlock')}
+          {texts?.submit ?? t('files.view.unlock')}
         </Button>
       </form>
     </section>

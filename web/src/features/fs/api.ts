@@ -1,5 +1,5 @@
 /** The fs API (spec §7 /api/fs/*) as query and mutation hooks. Paths are virtual (`/mount/dir/file`). */
-import type { FileView, FsEntryView, FsFileLink, FsListing, FsRemoveResult } from '@clipnest/contract';
+import type { FileView, FsEntryView, FsFileLink, FsListing, FsRemoveResult, ShareView } from '@clipnest/contract';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, apiUrl } from '../../lib/api';
 import { authorizationHeader, getSession } from '../../lib/auth';
@@ -81,6 +81,18 @@ export function createShare(
   options: { password?: string; expires_in?: number; max_views?: number } = {},
 ): Promise<FileView> {
   return api.post<FileView>('/fs/create-share', { path, ...options });
+}
+
+/** POST /api/shares: a link to browse a folder (password, expiry, max downloads). */
+export function createFolderShare(
+  path: string,
+  options: { password?: string; expires_in?: number; max_downloads?: number } = {},
+): Promise<ShareView> {
+  return api.post<ShareView>('/shares', { path, ...options });
+}
+
+export function folderShareUrl(slug: string): string {
+  return `${window.location.origin}/s/${encodeURIComponent(slug)}`;
 }
 
 export function shareUrl(slug: string): string {

@@ -15,7 +15,17 @@ import { SelectionBar } from '../../components/ui/selection-bar';
 import { Skeleton } from '../../components/ui/skeleton';
 import { api, errorMessage, isApiError } from '../../lib/api';
 import { formatNumber } from '../../lib/format';
-import { createShare, fileLink, shareUrl, useFsList, useMkdir, useRemove, useRename } from '../fs/api';
+import {
+  createFolderShare,
+  createShare,
+  fileLink,
+  folderShareUrl,
+  shareUrl,
+  useFsList,
+  useMkdir,
+  useRemove,
+  useRename,
+} from '../fs/api';
 import { Breadcrumbs } from '../fs/components/Breadcrumbs';
 import { EntryMenu } from '../fs/components/EntryMenu';
 import { EntryViews } from '../fs/components/EntryViews';
@@ -231,6 +241,21 @@ export function Explorer({
   async function share(entry: FsEntryView, choices: ShareChoices) {
     dispatch(act.flag('sharingBusy', true));
     try {
+      if (entry.isDirectory) {
+        const created = await createFolderShare(entry.path, {
+          ...(choices.password ? { password: choices.password } : {}),
+          ...(choices.expires_in ? { expires_in: choices.expires_in } : {}),
+          ...(choices.max_downloads ? { max_downloads: choices.max_downloads } : {}),
+        });
+        dispatch(
+          act.shared({
+            title: t('fs.explorer.shareFolderTitle', { name: entry.name }),
+            url: folderShareUrl(created.slug),
+            share: created,
+          }),
+        );
+        return;
+      }
       const created = await createShare(entry.path, choices);
       dispatch(
         act.shared({
@@ -529,6 +554,7 @@ export function Explorer({
       />
       <ShareOptionsDialog
         name={sharing?.name ?? null}
+        folder={sharing?.isDirectory === true}
         busy={state.sharingBusy}
         onSubmit={(choices) => sharing && void share(sharing, choices)}
         onClose={() => dispatch(act.sharing(null))}

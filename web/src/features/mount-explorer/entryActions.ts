@@ -75,6 +75,14 @@ export function entryActions(
     if (isEditable(entry) && can(Permission.MOUNT_UPLOAD))
       a.push({ id: 'edit', label: t('fs.explorer.edit'), icon: SquarePen, onSelect: () => on.open(entry) });
   }
+  // A folder in a mount (not a virtual folder above mounts) can be shared as a page to browse.
+  if (entry.isDirectory && entry.mount_id !== undefined && can(Permission.FILE_SHARE) && can(Permission.MOUNT_VIEW))
+    a.push({
+      id: 'share-folder',
+      label: t('fs.explorer.shareFolder'),
+      icon: Share2,
+      onSelect: () => on.showLink(entry, true),
+    });
   if (!entry.isMount && can(Permission.MOUNT_RENAME))
     a.push({
       id: 'rename',

@@ -1,7 +1,7 @@
 // What one folder of the explorer holds between renders (selection, focus, open dialogs, busy flags), as a
 // reducer of small pure actions (Excalidraw's way; ARCHITECTURE.md). Explorer.tsx dispatches them; the
 // requests and toasts stay there.
-import type { FileView, FsEntryView } from '@clipnest/contract';
+import type { FileView, FsEntryView, ShareView } from '@clipnest/contract';
 import type { ConflictQuestion } from '../fs/components/ConflictDialog';
 import { clickSelect, type SelectionState } from '../fs/selection';
 import type { ExplorerPrefs } from '../fs/viewPrefs';
@@ -22,7 +22,7 @@ export interface MenuAt {
 export interface LinkShown {
   title: string;
   url: string;
-  share?: FileView;
+  share?: FileView | ShareView;
 }
 
 export interface ExplorerState {

@@ -1,4 +1,4 @@
-import type { FileView } from '@clipnest/contract';
+import type { FileView, ShareView } from '@clipnest/contract';
 import { Copy } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from '../../../lib/useTranslation';
@@ -19,7 +19,7 @@ export function LinkDialog({
   link,
   onClose,
 }: {
-  link: { title: string; url: string; share?: FileView } | null;
+  link: { title: string; url: string; share?: FileView | ShareView } | null;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
@@ -55,6 +55,8 @@ export interface ShareChoices {
   password?: string;
   expires_in?: number;
   max_views?: number;
+  /** A folder share counts downloads (files and zips) instead of views. */
+  max_downloads?: number;
 }
 
 /** Share expiry presets in hours (spec §9), 0 = never. */
@@ -69,12 +71,15 @@ const EXPIRY: { hours: number; key: 'hour' | 'day' | 'week' | 'month' | 'never' 
 /** "Share" from the explorer: the share options of an upload (password, expiry, max views) before the link. */
 export function ShareOptionsDialog({
   name,
+  folder = false,
   busy,
   onSubmit,
   onClose,
 }: {
-  /** The file to share; null closes the dialog. */
+  /** The file or folder to share; null closes the dialog. */
   name: string | null;
+  /** A folder: its link opens a page to browse it, limited by downloads. */
+  folder?: boolean;
   busy: boolean;
   onSubmit: (choices: ShareChoices) => void;
   onClose: () => void;
@@ -83,8 +88,11 @@ export function ShareOptionsDialog({
   return (
     <Dialog open={name !== null} onOpenChange={(open) => !open && onClose()}>
       {name !== null && (
-        <DialogContent title={t('fs.explorer.shareTitle', { name })} description={t('fs.share.description')}>
-          <ShareOptionsBody busy={busy} onSubmit={onSubmit} onClose={onClose} />
+        <DialogContent
+          title={t(folder ? 'fs.explorer.shareFolderTitle' : 'fs.explorer.shareTitle', { name })}
+          description={t(folder ? 'fs.share.folderDescription' : 'fs.share.description')}
+        >
+          <ShareOptionsBody folder={folder} busy={busy} onSubmit={onSubmit} onClose={onClose} />
         </DialogContent>
       )}
     </Dialog>
@@ -92,10 +100,12 @@ export function ShareOptionsDialog({
 }
 
 function ShareOptionsBody({
+  folder,
   busy,
   onSubmit,
   onClose,
 }: {
+  folder: boolean;
   busy: boolean;
   onSubmit: (choices: ShareChoices) => void;
   onClose: () => void;
@@ -114,7 +124,7 @@ function ShareOptionsBody({
         onSubmit({
           ...(password ? { password } : {}),
           ...(Number(expiry) > 0 ? { expires_in: Number(expiry) } : {}),
-          ...(Number(maxViews) > 0 ? { max_views: Number(maxViews) } : {}),
+          ...(Number(maxViews) > 0 ? { [folder ? 'max_downloads' : 'max_views']: Number(maxViews) } : {}),
         });
       }}
     >
@@ -131,7 +141,7 @@ function ShareOptionsBody({
         id="fs-share-password"
         label={t('fs.share.password')}
         optional={t('common.optional')}
-        help={t('fs.share.passwordHelp')}
+        help={t(folder ? 'fs.share.folderPasswordHelp' : 'fs.share.passwordHelp')}
       >
         <PasswordInput
           id="fs-share-password"
@@ -142,9 +152,9 @@ function ShareOptionsBody({
       </Field>
       <Field
         id="fs-share-max-views"
-        label={t('fs.share.maxViews')}
+        label={t(folder ? 'fs.share.maxDownloads' : 'fs.share.maxViews')}
         optional={t('common.optional')}
-        help={t('fs.share.maxViewsHelp')}
+        help={t(folder ? 'fs.share.maxDownloadsHelp' : 'fs.share.maxViewsHelp')}
         error={viewsError}
       >
         <Input
