@@ -64,6 +64,9 @@ export const API_AUDIT_RULES: Record<string, AuditRule> = {
   'POST /api/pastes/clear-expired': { action: 'paste.clear_expired' },
   'PUT /api/pastes/:id': { action: 'paste.update' },
   'DELETE /api/pastes/:id': { action: 'paste.delete' },
+  // folder shares
+  'POST /api/shares': { action: 'folder_share.create' },
+  'DELETE /api/shares/:id': { action: 'folder_share.delete' },
   // storage configs
   'POST /api/s3-configs': { action: 'storage_config.create' },
   'PUT /api/s3-configs/:id/set-default': { action: 'storage_config.set_default' },
@@ -134,6 +137,8 @@ export const API_AUDIT_RULES: Record<string, AuditRule> = {
   'GET /api/file-download/:slug': { action: 'file.download', view: true },
   'GET /api/file-view/:slug': { action: 'file.view', view: true },
   'GET /api/office-preview/:slug': { action: 'file.view', view: true },
+  'GET /api/shares/:slug/file': { action: 'folder_share.download', view: true },
+  'GET /api/shares/:slug/zip': { action: 'folder_share.zip', view: true },
 };
 
 /** WebDAV methods (one route serves them all). Reads are not recorded; LOCK/UNLOCK come around every client save. */
