@@ -13,7 +13,7 @@ describeTargets((target, ctx) => {
     driver = ctx.driver;
   });
 
-  describe('multipart', () => {
+  describe.skipIf(target.noMultipart !== undefined)(`multipart${target.noMultipart ? ` (skipped: ${target.noMultipart})` : ''}`, () => {
     const FIVE_MIB = 5 * 1024 * 1024;
     const lack = (op: Lack) => target.lacks[op];
 
