@@ -150,6 +150,7 @@ describe('local roots and local drivers', () => {
           return { kind: 'local' } as StorageDriver;
         },
         s3: () => ({ kind: 's3' }) as StorageDriver,
+        webdav: () => ({ kind: 'webdav' }) as StorageDriver,
       },
     });
   });

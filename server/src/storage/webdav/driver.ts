@@ -336,7 +336,9 @@ export class WebDavDriver implements StorageDriver {
     const entry = await this.stat(path);
     if (entry.isDir && !opts.recursive) {
       const items = await this.propfind(path, 1);
-      if (items.some((i) => childName(`${this.rootPath}${path}`, i) !== undefined || i.hrefPath.includes(RESERVED_PREFIX))) {
+      if (
+        items.some((i) => childName(`${this.rootPath}${path}`, i) !== undefined || i.hrefPath.includes(RESERVED_PREFIX))
+      ) {
         throw new StorageError('not_empty', 'directory not empty', { path });
       }
     }
@@ -363,7 +365,8 @@ export class WebDavDriver implements StorageDriver {
   private async checkPair(from: string, to: string): Promise<void> {
     assertNormalized(from);
     assertNormalized(to);
-    if (from === '' || to === '') throw new StorageError('invalid_path', 'cannot move or copy the root', { path: from });
+    if (from === '' || to === '')
+      throw new StorageError('invalid_path', 'cannot move or copy the root', { path: from });
     if (to !== from && isWithin(to, from)) {
       throw new StorageError('invalid_path', 'cannot move or copy a folder into itself', { path: to });
     }

@@ -53,7 +53,8 @@ export function mapNetworkError(err: unknown, path?: string): StorageError {
   if (isAbortError(err)) return new StorageError('aborted', 'aborted', { path, cause: err });
   const code = (err as NodeJS.ErrnoException | undefined)?.code ?? '';
   const message = err instanceof Error ? err.message : String(err);
-  if (NETWORK_CODES.has(code)) return new StorageError('unavailable', `webdav server unreachable: ${message}`, { path, cause: err });
+  if (NETWORK_CODES.has(code))
+    return new StorageError('unavailable', `webdav server unreachable: ${message}`, { path, cause: err });
   return new StorageError('io', `webdav: ${message}`, { path, cause: err });
 }
 

@@ -30,7 +30,8 @@ function textOf(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return String(value);
-  if (typeof value === 'object' && '#text' in (value as object)) return String((value as { '#text': unknown })['#text']);
+  if (typeof value === 'object' && '#text' in (value as object))
+    return String((value as { '#text': unknown })['#text']);
   return undefined;
 }
 
