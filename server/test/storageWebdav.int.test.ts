@@ -165,6 +165,44 @@ describe.skipIf(missing !== undefined).each(dbTargets)(
       expect(existsSync(path.join(apache.root, 'dossier été'))).toBe(false);
     });
 
+    it('a big upload through the explorer goes in parts staged on the server, then joined', async () => {
+      const bytes = Buffer.alloc(3000);
+      for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7) % 251;
+      const init = await server.call<{ uploadId: string; partCount: number; path: string; presigned: boolean }>(
+        'POST',
+        '/api/fs/multipart/init',
+        { token, body: { path: '/nas/mp/', fileName: 'big.bin', fileSize: bytes.length, partSize: 1024 } },
+      );
+      expect(init.status, init.body.message).toBe(200);
+      const { uploadId, partCount, path: target, presigned } = init.body.data!;
+      expect([presigned, partCount]).toEqual([false, 3]);
+      const parts = [];
+      for (let n = 1; n <= partCount; n++) {
+        const res = await fetch(
+          `${server.url}/api/fs/multipart/part?path=${q(target)}&uploadId=${q(uploadId)}&partNumber=${n}`,
+          {
+            method: 'PUT',
+            body: bytes.subarray((n - 1) * 1024, n * 1024),
+            headers: { authorization: `Bearer ${token}` },
+          },
+        );
+        expect(res.status).toBe(200);
+        parts.push({ PartNumber: n, ETag: res.headers.get('etag')! });
+      }
+      const done = await server.call('POST', '/api/fs/multipart/complete', {
+        token,
+        body: { path: target, uploadId, parts },
+      });
+      expect(done.status, done.body.message).toBe(201);
+      expect(readFileSync(path.join(apache.root, 'mp', 'big.bin')).equals(bytes)).toBe(true);
+      // The staging folder is gone and was never listed.
+      const listed = await server.call<{ items: Array<{ name: string }> }>('GET', '/api/fs/list?path=%2Fnas', {
+        token,
+      });
+      expect(listed.body.data?.items.map((i) => i.name)).not.toContain('.clipnest-multipart');
+      expect(existsSync(path.join(apache.root, '.clipnest-multipart', uploadId))).toBe(false);
+    });
+
     it('a server that is down answers 503 with a kind within 15 s', async () => {
       const port = await freePort();
       const down = await create({

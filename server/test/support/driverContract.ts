@@ -92,7 +92,6 @@ export const targets: Target[] = [
   {
     name: 'webdav (Apache mod_dav)',
     lacks: {},
-    noMultipart: 'WebDAV has no multipart uploads: the vfs streams them through the server',
     ...(apacheMissing() ? { skip: apacheMissing() } : {}),
     async start() {
       const server = await startApacheDav();

@@ -5,7 +5,7 @@
 // - Writes stream into a hidden temp file next to the target (`.clipnest-upload-*`) and MOVE it over the
 //   target when complete: a failed, oversize or aborted write leaves nothing, and readers never see half a file.
 // - copy = COPY (server-side, Depth infinity); move = MOVE; recursive remove = one DELETE of the collection.
-// - No presign and no multipart: the vfs proxies downloads and streams uploads through the server.
+// - No presign: the vfs proxies downloads. Multipart uploads are staged as hidden part files (multipart.ts).
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { LookupFunction } from 'node:net';
@@ -17,6 +17,7 @@ import {
   type Entry,
   type ListPage,
   type ListResult,
+  type MultipartCapability,
   type ReadOptions,
   type ReadResult,
   type StorageDriver,
@@ -25,6 +26,7 @@ import {
   type WriteOptions,
 } from '../types.js';
 import { DavHttp, mapNetworkError } from './http.js';
+import { WebDavMultipart } from './multipart.js';
 import { childName, parseMultistatus, PROPFIND_BODY, type DavItem } from './propfind.js';
 
 export interface WebDavDriverOptions {
@@ -78,12 +80,14 @@ function ok(status: number | undefined): boolean {
 export class WebDavDriver implements StorageDriver {
   readonly kind = 'webdav';
   readonly http: DavHttp;
+  readonly multipart: MultipartCapability;
   /** The root collection's decoded URL path, ending in '/'. */
   private readonly rootPath: string;
 
   constructor(options: WebDavDriverOptions) {
     this.http = new DavHttp(options);
     this.rootPath = decodeURIComponent(this.http.base.pathname);
+    this.multipart = new WebDavMultipart(this);
   }
 
   /** The encoded URL path (relative to the root) of a driver path; collections end in '/'. */
