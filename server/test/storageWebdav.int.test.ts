@@ -10,7 +10,7 @@ import { fsRaw, fsUpload } from './support/fsApi.js';
 import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
 import { createMount } from './support/mounts.js';
 import { freePort } from './support/s3Emulator.js';
-import { basicAuth } from './support/webdav.js';
+import { basicAuth, LITMUS_SUITES, runLitmus } from './support/webdav.js';
 
 const missing = apacheMissing();
 const q = encodeURIComponent;
@@ -217,5 +217,19 @@ describe.skipIf(missing !== undefined).each(dbTargets)(
       expect(res.status).toBe(503);
       expect((res.body as { kind?: string }).kind).toBeTruthy();
     });
+
+    it.skipIf(!existsSync('/usr/bin/litmus'))(
+      'litmus passes every suite on a mount of the webdav type',
+      async () => {
+        const result = await runLitmus(`${server.url}/dav/nas/`, ADMIN.username, ADMIN.password);
+        const scores = result.summaries.map((s) => `${s.suite} ${s.passed}/${s.run}`);
+        expect({ scores, problems: result.problems }).toEqual({
+          scores: result.summaries.map((s) => `${s.suite} ${s.run}/${s.run}`),
+          problems: [],
+        });
+        expect(result.summaries.map((s) => s.suite)).toEqual([...LITMUS_SUITES]);
+      },
+      300_000,
+    );
   },
 );
