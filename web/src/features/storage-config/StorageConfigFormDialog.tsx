@@ -41,6 +41,9 @@ import {
 const FIELD_ORDER: ConfigField[] = [
   'name',
   'root_path',
+  'endpoint_url',
+  'username',
+  'password',
   'endpoint',
   'region',
   'bucket',
@@ -477,7 +480,13 @@ export function StorageConfigFormDialog({
             ? t('files.storage.editTitle', { name: storageConfigName(t, original) })
             : t('files.storage.createTitle')
         }
-        description={type === 'local' ? t('files.storage.formDescriptionLocal') : t('files.storage.formDescription')}
+        description={
+          type === 'local'
+            ? t('files.storage.formDescriptionLocal')
+            : type === 'webdav'
+              ? t('files.storage.formDescriptionWebdav')
+              : t('files.storage.formDescription')
+        }
         footer={
           <>
             <Button variant="secondary" onClick={() => onOpenChange(false)}>
