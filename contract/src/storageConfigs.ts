@@ -7,8 +7,9 @@
  * - Create: POST with `createStorageConfigSchema`; update: PUT /{id} with `updateStorageConfigSchema`
  *   (every field optional; omit `secret_access_key` or send '' to keep the stored secret).
  * - The secret is write-only: replies carry `secret_access_key_masked` ("••••abcd") and `has_secret`.
- * - Types come from STORAGE_TYPE_SPECS (local, s3): create with `storage_type` (default 's3') and that type's
- *   options. Local configs name a `root_path` inside the operator's LOCAL_STORAGE_ROOTS (400 naming root_path
+ * - Types come from STORAGE_TYPE_SPECS (local, s3, webdav): create with `storage_type` (default 's3') and that
+ *   type's options. WebDAV configs take `endpoint_url`, `username`, `password` (write-only: answered only as
+ *   `has_secret`) and `tls_insecure`; views of them carry `endpoint_url`, `username` and `tls_insecure`. Local configs name a `root_path` inside the operator's LOCAL_STORAGE_ROOTS (400 naming root_path
  *   otherwise). The built-in local config (`is_builtin: true`, DATA_DIR/storage/local) cannot be deleted
  *   and its root cannot change; S3 fields sent to a local config (or root_path to S3) → 400.
  * - DELETE of a config used by files/mounts → 409, data StorageConfigInUse `{ files, mounts, mount_paths }`.

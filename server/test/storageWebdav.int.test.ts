@@ -3,6 +3,7 @@
 // Clipnest's own /dav, server-side copy, and a server that is down answering 503 with a kind quickly.
 import type { StorageConfigTestResult, StorageConfigView } from '@clipnest/contract';
 import { existsSync, readFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apacheMissing, startApacheDav, type ApacheDav } from './support/apacheDav.js';
@@ -10,6 +11,7 @@ import { fsRaw, fsUpload } from './support/fsApi.js';
 import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
 import { createMount } from './support/mounts.js';
 import { freePort } from './support/s3Emulator.js';
+import { startTcpProxy } from './support/tcpProxy.js';
 import { basicAuth, LITMUS_SUITES, runLitmus } from './support/webdav.js';
 
 const missing = apacheMissing();
@@ -216,6 +218,60 @@ describe.skipIf(missing !== undefined).each(dbTargets)(
       expect(Date.now() - started).toBeLessThan(15_000);
       expect(res.status).toBe(503);
       expect((res.body as { kind?: string }).kind).toBeTruthy();
+    });
+
+    it(
+      'a server that accepts but never answers fails with 503 within 15 s, not a hang',
+      { timeout: 30_000 },
+      async () => {
+        const sockets = new Set<net.Socket>();
+        const silent = net.createServer((socket) => {
+          sockets.add(socket);
+          socket.on('error', () => undefined);
+        });
+        await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+        const port = (silent.address() as net.AddressInfo).port;
+        try {
+          const mute = await create({
+            storage_type: 'webdav',
+            name: 'mute',
+            endpoint_url: `http://127.0.0.1:${port}/`,
+          });
+          await createMount(server, token, { path: '/mute', storage_config_id: mute.body.data!.id });
+          const started = Date.now();
+          const res = await server.call('GET', '/api/fs/list?path=%2Fmute', { token });
+          expect(Date.now() - started).toBeLessThan(15_000);
+          expect(res.status).toBe(503);
+          expect((res.body as { kind?: string }).kind).toBeTruthy();
+        } finally {
+          for (const socket of sockets) socket.destroy();
+          await new Promise((resolve) => silent.close(resolve));
+        }
+      },
+    );
+
+    it('a mount recovers when its server comes back (pooled sockets dropped, not reused dead)', async () => {
+      const proxy = await startTcpProxy({ host: '127.0.0.1', port: apache.port });
+      try {
+        const flaky = await create({
+          storage_type: 'webdav',
+          name: 'flaky',
+          endpoint_url: `http://127.0.0.1:${proxy.port}/dav/`,
+          username: apache.username,
+          password: apache.password,
+        });
+        await createMount(server, token, { path: '/flaky', storage_config_id: flaky.body.data!.id, cache_ttl: 0 });
+        const list = () => server.call('GET', '/api/fs/list?path=%2Fflaky&refresh=true', { token });
+        expect((await list()).status).toBe(200);
+        await proxy.cut();
+        const started = Date.now();
+        expect((await list()).status).toBe(503);
+        expect(Date.now() - started).toBeLessThan(15_000);
+        await proxy.restore();
+        expect((await list()).status).toBe(200);
+      } finally {
+        await proxy.close();
+      }
     });
 
     it.skipIf(!existsSync('/usr/bin/litmus'))(
