@@ -7,8 +7,9 @@
  * - Create: POST with `createStorageConfigSchema`; update: PUT /{id} with `updateStorageConfigSchema`
  *   (every field optional; omit `secret_access_key` or send '' to keep the stored secret).
  * - The secret is write-only: replies carry `secret_access_key_masked` ("••••abcd") and `has_secret`.
- * - Types come from STORAGE_TYPE_SPECS (local, s3): create with `storage_type` (default 's3') and that type's
- *   options. Local configs name a `root_path` inside the operator's LOCAL_STORAGE_ROOTS (400 naming root_path
+ * - Types come from STORAGE_TYPE_SPECS (local, s3, webdav): create with `storage_type` (default 's3') and that
+ *   type's options. WebDAV configs take `endpoint_url`, `username`, `password` (write-only: answered only as
+ *   `has_secret`) and `tls_insecure`; views of them carry `endpoint_url`, `username` and `tls_insecure`. Local configs name a `root_path` inside the operator's LOCAL_STORAGE_ROOTS (400 naming root_path
  *   otherwise). The built-in local config (`is_builtin: true`, DATA_DIR/storage/local) cannot be deleted
  *   and its root cannot change; S3 fields sent to a local config (or root_path to S3) → 400.
  * - DELETE of a config used by files/mounts → 409, data StorageConfigInUse `{ files, mounts, mount_paths }`.
@@ -20,7 +21,7 @@ import { z } from './zod.js';
 /** The name the server gives the built-in local config (an English default: clients translate it). */
 export const BUILTIN_LOCAL_CONFIG_NAME = 'Local storage';
 
-export const STORAGE_TYPES = ['local', 's3'] as const;
+export const STORAGE_TYPES = ['local', 's3', 'webdav'] as const;
 export type StorageType = (typeof STORAGE_TYPES)[number];
 
 export const STORAGE_PROVIDERS = ['aws', 'cloudflare_r2', 'backblaze_b2', 'minio', 'aliyun_oss', 'other'] as const;
@@ -187,10 +188,29 @@ export const s3OptionsSchema = z.strictObject({
   signature_expires_in: signatureSchema.default(SIGNATURE_EXPIRES_DEFAULT),
 });
 
+/**
+ * WebDAV (CloudPaste's field names): the collection at `endpoint_url` is the storage's root (nothing above it is
+ * reachable); `default_folder` is where file shares go inside it, as for S3. `password` is write-only.
+ */
+export const webdavOptionsSchema = z.strictObject({
+  endpoint_url: z
+    .string({ error: 'endpoint_url is required' })
+    .trim()
+    .min(1, 'endpoint_url is required')
+    .max(500, 'endpoint_url is too long')
+    .refine((s) => /^https?:\/\/[^\s/?#@]+(\/[^\s?#]*)?$/i.test(s), {
+      message:
+        'endpoint_url must be an http(s) URL without credentials, e.g. https://nas.local/remote.php/dav/files/me',
+    }),
+  username: z.string({ error: 'username must be text' }).trim().max(256, 'username is too long').default(''),
+  password: z.string({ error: 'password must be text' }).max(1024, 'password is too long').default(''),
+  tls_insecure: z.boolean({ error: 'tls_insecure must be true or false' }).default(false),
+});
+
 export interface StorageTypeSpec {
   type: StorageType;
   /** The type's own fields (create: required ones required; update: all optional). */
-  options: typeof localOptionsSchema | typeof s3OptionsSchema;
+  options: typeof localOptionsSchema | typeof s3OptionsSchema | typeof webdavOptionsSchema;
   /** Option fields that are secrets (never answered; blank on edit = keep). */
   secretFields: readonly string[];
 }
@@ -198,6 +218,7 @@ export interface StorageTypeSpec {
 export const STORAGE_TYPE_SPECS: Record<StorageType, StorageTypeSpec> = {
   local: { type: 'local', options: localOptionsSchema, secretFields: [] },
   s3: { type: 's3', options: s3OptionsSchema, secretFields: ['secret_access_key'] },
+  webdav: { type: 'webdav', options: webdavOptionsSchema, secretFields: ['password'] },
 };
 
 /** Option fields of every type but `type`: an edit sending one of them is refused (400 naming it). */
@@ -234,9 +255,15 @@ const createLocalConfigSchema = z.strictObject({
   ...localOptionsSchema.shape,
 });
 
+const createWebdavConfigSchema = z.strictObject({
+  storage_type: z.literal('webdav'),
+  ...commonCreateFields,
+  ...webdavOptionsSchema.shape,
+});
+
 export const createStorageConfigSchema = z.discriminatedUnion(
   'storage_type',
-  [createS3ConfigSchema, createLocalConfigSchema],
+  [createS3ConfigSchema, createLocalConfigSchema, createWebdavConfigSchema],
   {
     error: (issue) =>
       issue.code === 'invalid_union' ? `storage_type must be one of ${STORAGE_TYPES.join(', ')}` : undefined,
@@ -246,6 +273,7 @@ export type CreateStorageConfigInput = z.input<typeof createStorageConfigSchema>
 export type CreateStorageConfig = z.output<typeof createStorageConfigSchema>;
 export type CreateS3StorageConfig = z.output<typeof createS3ConfigSchema>;
 export type CreateLocalStorageConfig = z.output<typeof createLocalConfigSchema>;
+export type CreateWebdavStorageConfig = z.output<typeof createWebdavConfigSchema>;
 
 /** Every field optional; fields of another type than the config's → 400. The type itself cannot change. */
 export const updateStorageConfigSchema = z.strictObject({
@@ -264,6 +292,11 @@ export const updateStorageConfigSchema = z.strictObject({
   total_capacity: capacitySchema.optional(),
   is_default: z.boolean({ error: 'is_default must be true or false' }).optional(),
   root_path: localRootPathSchema.optional(),
+  endpoint_url: webdavOptionsSchema.shape.endpoint_url.optional(),
+  username: z.string({ error: 'username must be text' }).trim().max(256, 'username is too long').optional(),
+  /** Omit or send '' to keep the stored password. */
+  password: z.string({ error: 'password must be text' }).max(1024, 'password is too long').optional(),
+  tls_insecure: z.boolean({ error: 'tls_insecure must be true or false' }).optional(),
 });
 export type UpdateStorageConfigInput = z.input<typeof updateStorageConfigSchema>;
 export type UpdateStorageConfig = z.output<typeof updateStorageConfigSchema>;
@@ -285,6 +318,10 @@ export interface StorageConfigView {
   /** Masked secret ("••••abcd"), '' when none is stored. The secret itself never comes back. */
   secret_access_key_masked: string;
   has_secret: boolean;
+  /** WebDAV configs: the root collection, the user, whether any TLS certificate is accepted. */
+  endpoint_url?: string;
+  username?: string;
+  tls_insecure?: boolean;
   /** Local configs: the real path of the root folder on the server ('' for S3, and for key holders). */
   root_path: string;
   path_style: boolean;

@@ -102,16 +102,22 @@ export class StorageConfigService {
 
   toView(row: StorageConfigRow, used: StorageUsed = { bytes: 0, scope: 'shares' }): StorageConfigView {
     const local = row.storage_type === 'local';
+    const webdav = row.storage_type === 'webdav';
+    const secret = secretView(row, this.deps.cipher);
     return {
       id: row.id,
       name: row.name,
-      storage_type: local ? 'local' : 's3',
+      storage_type: local ? 'local' : webdav ? 'webdav' : 's3',
       provider: providerOf(row.provider),
       endpoint: row.endpoint,
       bucket: row.bucket,
       region: row.region,
       access_key_id: row.access_key_id,
-      ...secretView(row, this.deps.cipher),
+      // A password is never hinted at, not even its last characters.
+      ...(webdav ? { ...secret, secret_access_key_masked: secret.has_secret ? '••••' : '' } : secret),
+      ...(webdav
+        ? { endpoint_url: row.endpoint, username: row.access_key_id, tls_insecure: row.path_style === 1 }
+        : {}),
       root_path: local ? row.root_path || this.deps.registry.localRoot : '',
       path_style: row.path_style === 1,
       default_folder: row.default_folder,
@@ -146,6 +152,7 @@ export class StorageConfigService {
         root_path: '',
         default_folder: '',
         custom_host: '',
+        ...(view.storage_type === 'webdav' ? { endpoint_url: '', username: '' } : {}),
       };
     });
     return { items, total, limit, offset, page };

@@ -74,15 +74,19 @@ describe('storage type schemas (contract)', () => {
     expect(STORAGE_TYPE_SPECS.local.secretFields).toEqual([]);
     expect(foreignOptionFields('local')).toContain('bucket');
     expect(foreignOptionFields('local')).toContain('secret_access_key');
-    expect(foreignOptionFields('s3')).toEqual(['root_path']);
+    expect(foreignOptionFields('s3')).toEqual(['root_path', 'endpoint_url', 'username', 'password', 'tls_insecure']);
+    expect(STORAGE_TYPE_SPECS.webdav.secretFields).toEqual(['password']);
+    expect(foreignOptionFields('webdav')).toContain('bucket');
+    expect(foreignOptionFields('webdav')).not.toContain('endpoint_url');
     expect(updateStorageConfigSchema.parse({ secret_access_key: '' })).toEqual({ secret_access_key: '' });
   });
 });
 
 describe('storage type registry', () => {
-  it('knows local and s3 only', () => {
+  it('knows local, s3 and webdav only', () => {
     expect(storageTypeOf('local')?.type).toBe('local');
     expect(storageTypeOf('s3')?.type).toBe('s3');
+    expect(storageTypeOf('webdav')?.type).toBe('webdav');
     expect(storageTypeOf('ftp')).toBeUndefined();
     expect(storageTypeOf('constructor')).toBeUndefined();
   });
@@ -150,6 +154,7 @@ describe('local roots and local drivers', () => {
           return { kind: 'local' } as StorageDriver;
         },
         s3: () => ({ kind: 's3' }) as StorageDriver,
+        webdav: () => ({ kind: 'webdav' }) as StorageDriver,
       },
     });
   });

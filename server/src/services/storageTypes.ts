@@ -41,10 +41,18 @@ export interface S3DriverSettings {
   forcePathStyle: boolean;
 }
 
+export interface WebDavDriverSettings {
+  endpoint: string;
+  username: string;
+  password: string;
+  tlsInsecure: boolean;
+}
+
 /** Constructors of the drivers, injected by server.ts so services do not depend on their modules. */
 export interface DriverFactories {
   local(root: string): StorageDriver;
   s3(settings: S3DriverSettings): StorageDriver;
+  webdav(settings: WebDavDriverSettings): StorageDriver;
 }
 
 export interface StorageTypeContext {
@@ -208,10 +216,47 @@ const s3Type: StorageTypeDefinition = {
   },
 };
 
+/** A refused endpoint as the 400 naming its field. */
+function assertEndpointAllowed(ctx: StorageTypeContext, field: string, url: string): void {
+  const blocked = ctx.endpointGuard.endpointBlocked(url);
+  if (blocked)
+    throw AppError.validation(`${field} refused: ${blocked}`, [{ path: field, message: `refused: ${blocked}` }]);
+}
+
+/** WebDAV: endpoint_url → endpoint, username → access_key_id, password → secret_encrypted, tls_insecure → path_style. */
+const webdavType: StorageTypeDefinition = {
+  type: 'webdav',
+  spec: STORAGE_TYPE_SPECS.webdav,
+  secretColumns: { password: 'secret_encrypted' },
+  async columns(options, ctx) {
+    const o = options as Partial<Record<string, string | boolean>>;
+    const out: ConfigColumns = {};
+    if (o.endpoint_url !== undefined) {
+      const url = String(o.endpoint_url);
+      assertEndpointAllowed(ctx, 'endpoint_url', url);
+      out.endpoint = url;
+    }
+    if (o.username !== undefined) out.access_key_id = String(o.username);
+    if (o.tls_insecure !== undefined) out.path_style = o.tls_insecure ? 1 : 0;
+    return out;
+  },
+  build(config, ctx) {
+    const blocked = ctx.endpointGuard.endpointBlocked(config.endpoint);
+    if (blocked) return unavailableDriver('webdav', `storage endpoint refused: ${blocked}`);
+    return ctx.factories.webdav({
+      endpoint: config.endpoint,
+      username: config.access_key_id,
+      password: decryptOrBlank(ctx.cipher, config.secret_encrypted),
+      tlsInsecure: config.path_style === 1,
+    });
+  },
+};
+
 /** Every storage type the server knows. */
 export const STORAGE_TYPE_DEFINITIONS: Readonly<Record<StorageType, StorageTypeDefinition>> = {
   local: localType,
   s3: s3Type,
+  webdav: webdavType,
 };
 
 export function storageTypeOf(type: string): StorageTypeDefinition | undefined {

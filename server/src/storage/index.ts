@@ -2,14 +2,19 @@
 import { LocalDriver, type LocalDriverOptions } from './local/driver.js';
 import { S3Driver, type S3DriverOptions } from './s3/driver.js';
 import type { StorageDriver } from './types.js';
+import { WebDavDriver, type WebDavDriverOptions } from './webdav/driver.js';
 
 export * from './types.js';
 export * from './paths.js';
 export { resolveRange } from './streams.js';
 export { LocalDriver, type LocalDriverOptions } from './local/driver.js';
 export { S3Driver, type S3DriverOptions } from './s3/driver.js';
+export { WebDavDriver, type WebDavDriverOptions } from './webdav/driver.js';
 
-export type DriverConfig = ({ kind: 'local' } & LocalDriverOptions) | ({ kind: 's3' } & S3DriverOptions);
+export type DriverConfig =
+  | ({ kind: 'local' } & LocalDriverOptions)
+  | ({ kind: 's3' } & S3DriverOptions)
+  | ({ kind: 'webdav' } & WebDavDriverOptions);
 
 /** Builds a driver from plain options (no database rows; the caller decrypts secrets). */
 export function createDriver(config: DriverConfig): StorageDriver {
@@ -18,5 +23,7 @@ export function createDriver(config: DriverConfig): StorageDriver {
       return new LocalDriver(config);
     case 's3':
       return new S3Driver(config);
+    case 'webdav':
+      return new WebDavDriver(config);
   }
 }

@@ -13,6 +13,8 @@ import {
   type StorageDriver,
   type StorageErrorCode,
 } from '../../src/storage/index.js';
+import { WebDavDriver } from '../../src/storage/webdav/driver.js';
+import { apacheMissing, startApacheDav } from './apacheDav.js';
 import { motoAvailable, startMoto, startS3rver, type S3Emulator } from './s3Emulator.js';
 
 export type Lack = 'listParts' | 'abort' | 'listUploads' | 'partChecks' | 'unknownUpload';
@@ -23,6 +25,10 @@ export interface Target {
   skip?: string;
   /** Operations the backend lacks, with the reason; their tests are skipped and 'unsupported' is asserted. */
   lacks: Partial<Record<Lack, string>>;
+  /** Why the driver has no multipart capability (the vfs streams uploads through the server instead). */
+  noMultipart?: string;
+  /** The S3 targets (presign, key prefix). */
+  s3?: boolean;
   start(): Promise<{ driver: StorageDriver; stop(): Promise<void>; root?: string }>;
 }
 
@@ -35,6 +41,7 @@ const MOTO_UNKNOWN_UPLOAD = 'moto 5.2.1 answers an HTML 500 to CompleteMultipart
 function s3Target(name: 's3rver' | 'moto', start: () => Promise<S3Emulator>, skip?: string): Target {
   return {
     name,
+    s3: true,
     ...(skip ? { skip } : {}),
     lacks:
       name === 's3rver'
@@ -82,6 +89,28 @@ export const targets: Target[] = [
       ? undefined
       : 'moto unavailable: python3 -m moto.server cannot run here (CI has it) or CLIPNEST_NO_MOTO=1',
   ),
+  {
+    name: 'webdav (Apache mod_dav)',
+    lacks: {},
+    ...(apacheMissing() ? { skip: apacheMissing() } : {}),
+    async start() {
+      const server = await startApacheDav();
+      // The endpoint's own folder is the root: the suite also proves nothing escapes it.
+      const url = `${server.url}contract-suite/`;
+      await fetch(url, {
+        method: 'MKCOL',
+        headers: { authorization: `Basic ${Buffer.from(`${server.username}:${server.password}`).toString('base64')}` },
+      });
+      const driver = new WebDavDriver({ endpoint: url, username: server.username, password: server.password });
+      return {
+        driver,
+        async stop() {
+          await driver.close();
+          await server.stop();
+        },
+      };
+    },
+  },
 ];
 
 // ---------- helpers ----------

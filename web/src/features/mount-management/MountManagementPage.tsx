@@ -1,4 +1,4 @@
-import type { MountView } from '@clipnest/contract';
+import type { MountView, StorageType } from '@clipnest/contract';
 import { FolderOpen, HardDrive, Pencil, Plus, Power, PowerOff, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
@@ -56,7 +56,7 @@ function MountRow({
           <dd className="truncate font-mono text-xs leading-5 text-foreground">{mount.path}</dd>
           <dt>{t('fs.mounts.fields.storage')}</dt>
           <dd className="[overflow-wrap:anywhere]">
-            {configName} · {t(`files.storage.types.${mount.storage_type === 'local' ? 'local' : 's3'}`)}
+            {configName} · {t(`files.storage.types.${mount.storage_type as StorageType}`)}
           </dd>
           <dt>{t('fs.mounts.fields.sortOrder')}</dt>
           <dd className="tabular-nums">{mount.sort_order}</dd>

@@ -41,6 +41,9 @@ import {
 const FIELD_ORDER: ConfigField[] = [
   'name',
   'root_path',
+  'endpoint_url',
+  'username',
+  'password',
   'endpoint',
   'region',
   'bucket',
@@ -113,6 +116,8 @@ function ConfigForm({
   });
   const preset = presetFor(state.provider);
   const s3 = state.storage_type === 's3';
+  const local = state.storage_type === 'local';
+  const webdav = state.storage_type === 'webdav';
 
   return (
     <form id="storage-config-form" onSubmit={(e) => void submit(e)} noValidate className="flex flex-col gap-4">
@@ -145,7 +150,85 @@ function ConfigForm({
           placeholder={t('files.storage.fields.namePlaceholder')}
         />
       </Field>
-      {!s3 && (
+      {webdav && (
+        <>
+          <Field
+            id="sc-endpoint_url"
+            label={t('files.storage.fields.endpointUrl')}
+            error={errors.endpoint_url}
+            help={t('files.storage.fields.endpointUrlHelp')}
+          >
+            <Input
+              {...input('endpoint_url')}
+              value={state.endpoint_url}
+              inputMode="url"
+              spellCheck={false}
+              autoComplete="off"
+              placeholder="https://nas.local/dav/"
+              onChange={(e) => set('endpoint_url', e.target.value)}
+            />
+          </Field>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field
+              id="sc-username"
+              label={t('files.storage.fields.username')}
+              optional={t('common.optional')}
+              error={errors.username}
+            >
+              <Input
+                {...input('username')}
+                value={state.username}
+                spellCheck={false}
+                autoComplete="off"
+                onChange={(e) => set('username', e.target.value)}
+              />
+            </Field>
+            <Field
+              id="sc-password"
+              label={t('files.storage.fields.password')}
+              error={errors.password}
+              help={
+                editing && original.has_secret
+                  ? t('files.storage.fields.secretKeep', { masked: original.secret_access_key_masked || '••••' })
+                  : undefined
+              }
+            >
+              <div className="relative">
+                <Input
+                  {...fieldAria('sc-password', errors.password, editing && original.has_secret)}
+                  type={showSecret ? 'text' : 'password'}
+                  autoComplete="new-password"
+                  spellCheck={false}
+                  value={state.password}
+                  placeholder={editing ? t('files.storage.fields.secretPlaceholder') : undefined}
+                  onChange={(e) => set('password', e.target.value)}
+                  className="pe-11"
+                />
+                <IconButton
+                  label={showSecret ? t('files.storage.hideSecret') : t('files.storage.showSecret')}
+                  size="icon-sm"
+                  className="absolute end-0.5 top-1/2 -translate-y-1/2"
+                  onClick={() => setShowSecret((v) => !v)}
+                >
+                  {showSecret ? <EyeOff className="size-4" /> : <Eye className="size-4" />}
+                </IconButton>
+              </div>
+            </Field>
+          </div>
+          <label className="flex min-h-10 cursor-pointer items-center justify-between gap-4 rounded-lg border border-border px-3 py-2">
+            <span>
+              <span className="block text-sm font-medium">{t('files.storage.fields.tlsInsecure')}</span>
+              <span className="block text-xs text-muted-foreground">{t('files.storage.fields.tlsInsecureHelp')}</span>
+            </span>
+            <Switch
+              checked={state.tls_insecure}
+              onCheckedChange={(v) => set('tls_insecure', v)}
+              aria-label={t('files.storage.fields.tlsInsecure')}
+            />
+          </label>
+        </>
+      )}
+      {local && (
         <Field
           id="sc-root_path"
           label={t('files.storage.fields.rootPath')}
@@ -397,7 +480,13 @@ export function StorageConfigFormDialog({
             ? t('files.storage.editTitle', { name: storageConfigName(t, original) })
             : t('files.storage.createTitle')
         }
-        description={type === 'local' ? t('files.storage.formDescriptionLocal') : t('files.storage.formDescription')}
+        description={
+          type === 'local'
+            ? t('files.storage.formDescriptionLocal')
+            : type === 'webdav'
+              ? t('files.storage.formDescriptionWebdav')
+              : t('files.storage.formDescription')
+        }
         footer={
           <>
             <Button variant="secondary" onClick={() => onOpenChange(false)}>

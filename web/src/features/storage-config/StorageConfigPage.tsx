@@ -16,6 +16,7 @@ import {
   Plus,
   Star,
   Trash2,
+  Network,
 } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
@@ -220,6 +221,7 @@ function ConfigCard({
 }) {
   const { t } = useTranslation();
   const local = config.storage_type === 'local';
+  const webdav = config.storage_type === 'webdav';
   return (
     <li
       className="flex flex-col gap-4 rounded-xl border border-border bg-surface p-4 shadow-sm"
@@ -229,6 +231,8 @@ function ConfigCard({
         <div className="grid size-10 shrink-0 place-items-center rounded-lg bg-primary-soft text-primary-soft-foreground">
           {local ? (
             <HardDrive className="size-5" aria-hidden="true" />
+          ) : webdav ? (
+            <Network className="size-5" aria-hidden="true" />
           ) : (
             <Cloud className="size-5" aria-hidden="true" />
           )}
@@ -245,7 +249,11 @@ function ConfigCard({
               </Badge>
             )}
             <Badge>
-              {local ? t('files.storage.local') : t(`files.storage.providers.${config.provider ?? 'other'}`)}
+              {local
+                ? t('files.storage.local')
+                : webdav
+                  ? t('files.storage.types.webdav')
+                  : t(`files.storage.providers.${config.provider ?? 'other'}`)}
             </Badge>
             {config.is_builtin && <Badge>{t('files.storage.builtin')}</Badge>}
           </div>
@@ -276,6 +284,23 @@ function ConfigCard({
             {t('files.storage.localRootBody', { path: config.root_path })}
           </p>
         )
+      ) : webdav ? (
+        <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1.5 text-sm">
+          <dt className="text-muted-foreground">{t('files.storage.fields.endpointUrl')}</dt>
+          <dd className="truncate font-mono text-xs leading-5" title={config.endpoint_url}>
+            {config.endpoint_url || '—'}
+          </dd>
+          <dt className="text-muted-foreground">{t('files.storage.fields.username')}</dt>
+          <dd className="truncate font-mono text-xs leading-5">
+            {config.username || '—'} · {config.has_secret ? '••••' : '—'}
+          </dd>
+          {config.default_folder && (
+            <>
+              <dt className="text-muted-foreground">{t('files.storage.fields.defaultFolder')}</dt>
+              <dd className="truncate font-mono text-xs leading-5">{config.default_folder}</dd>
+            </>
+          )}
+        </dl>
       ) : (
         <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1.5 text-sm">
           <dt className="text-muted-foreground">{t('files.storage.fields.endpoint')}</dt>

@@ -103,4 +103,30 @@ describe('storage config form', () => {
     expect(buildUpdatePayload({ ...s, root_path: '/srv/other' }, builtin)).not.toHaveProperty('root_path');
     expect(buildUpdatePayload(s, original)).not.toHaveProperty('bucket');
   });
+
+  it('a webdav config: URL checked inline, only its own fields sent, a blank password kept on edit', () => {
+    const blank = { ...initialConfigForm(undefined, 'webdav'), name: 'NAS' };
+    expect(validateConfigForm(blank, false, t)).toEqual({ endpoint_url: 'files.storage.errors.endpointUrlRequired' });
+    const creds = { ...blank, endpoint_url: 'https://me:pw@nas.lan/dav' };
+    expect(validateConfigForm(creds, false, t)).toEqual({
+      endpoint_url: 'files.storage.errors.endpointUrlCredentials',
+    });
+    const ok = { ...blank, endpoint_url: ' https://nas.lan/dav ', username: 'me', password: 'pw', tls_insecure: true };
+    expect(validateConfigForm(ok, false, t)).toEqual({});
+    expect(buildCreatePayload(ok)).toEqual({
+      storage_type: 'webdav',
+      name: 'NAS',
+      endpoint_url: 'https://nas.lan/dav',
+      username: 'me',
+      password: 'pw',
+      tls_insecure: true,
+      default_folder: '',
+      total_capacity: null,
+      is_default: false,
+    });
+    const update = buildUpdatePayload({ ...ok, password: '' });
+    expect(update).not.toHaveProperty('password');
+    expect(update).not.toHaveProperty('bucket');
+    expect(update).toMatchObject({ endpoint_url: 'https://nas.lan/dav', username: 'me', tls_insecure: true });
+  });
 });

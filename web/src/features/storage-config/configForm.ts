@@ -35,6 +35,11 @@ export interface ConfigFormState {
   capacity: string;
   capacity_unit: CapacityUnit;
   is_default: boolean;
+  /** WebDAV: the root collection, the user, the password (write-only), self-signed TLS. */
+  endpoint_url: string;
+  username: string;
+  password: string;
+  tls_insecure: boolean;
 }
 
 export type ConfigField =
@@ -48,7 +53,10 @@ export type ConfigField =
   | 'default_folder'
   | 'custom_host'
   | 'signature_expires_in'
-  | 'capacity';
+  | 'capacity'
+  | 'endpoint_url'
+  | 'username'
+  | 'password';
 export type ConfigErrors = Partial<Record<ConfigField, string>>;
 
 export function presetFor(provider: StorageProvider) {
@@ -83,6 +91,10 @@ export function initialConfigForm(original?: StorageConfigView, type: StorageTyp
       capacity: '',
       capacity_unit: 'GB',
       is_default: false,
+      endpoint_url: '',
+      username: '',
+      password: '',
+      tls_insecure: false,
     };
   }
   const cap = original.total_capacity;
@@ -106,6 +118,10 @@ export function initialConfigForm(original?: StorageConfigView, type: StorageTyp
     capacity: cap === null ? '' : String(Math.round((cap / CAPACITY_UNITS[unit]) * 100) / 100),
     capacity_unit: unit,
     is_default: original.is_default,
+    endpoint_url: original.endpoint_url ?? '',
+    username: original.username ?? '',
+    password: '',
+    tls_insecure: original.tls_insecure ?? false,
   };
 }
 
@@ -153,9 +169,19 @@ function validateLocal(state: ConfigFormState, t: Translate): ConfigErrors {
   };
 }
 
+/** WebDAV: an http(s) URL without credentials in it. */
+function validateWebdav(state: ConfigFormState, t: Translate): ConfigErrors {
+  const url = state.endpoint_url.trim();
+  if (!url) return { endpoint_url: t('files.storage.errors.endpointUrlRequired') };
+  if (/^https?:\/\/[^/]*@/i.test(url)) return { endpoint_url: t('files.storage.errors.endpointUrlCredentials') };
+  if (!URL_RE.test(url)) return { endpoint_url: t('files.storage.errors.endpointUrl') };
+  return {};
+}
+
 export function validateConfigForm(state: ConfigFormState, editing: boolean, t: Translate): ConfigErrors {
   const common = validateCommon(state, t);
   if (state.storage_type === 'local') return { ...common, ...validateLocal(state, t) };
+  if (state.storage_type === 'webdav') return { ...common, ...validateWebdav(state, t) };
   const e: ConfigErrors = { ...common };
   const endpoint = state.endpoint.trim();
   if (/[<>{}]/.test(endpoint)) e.endpoint = t('files.storage.errors.endpointPlaceholder');
@@ -184,6 +210,19 @@ function capacityBytes(state: ConfigFormState): number | null {
 }
 
 export function buildCreatePayload(state: ConfigFormState): CreateStorageConfigInput {
+  if (state.storage_type === 'webdav') {
+    return {
+      storage_type: 'webdav',
+      name: state.name.trim(),
+      endpoint_url: state.endpoint_url.trim(),
+      username: state.username.trim(),
+      password: state.password,
+      tls_insecure: state.tls_insecure,
+      default_folder: state.default_folder.trim(),
+      total_capacity: capacityBytes(state),
+      is_default: state.is_default,
+    };
+  }
   if (state.storage_type === 'local') {
     return {
       storage_type: 'local',
@@ -221,6 +260,10 @@ export function buildUpdatePayload(state: ConfigFormState, original?: StorageCon
   if (payload.storage_type === 'local') {
     const { storage_type: _type, is_default: _default, root_path, ...rest } = payload;
     return original?.is_builtin || root_path === original?.root_path ? rest : { ...rest, root_path };
+  }
+  if (payload.storage_type === 'webdav') {
+    const { storage_type: _type, is_default: _default, password, ...rest } = payload;
+    return password ? { ...rest, password } : rest;
   }
   const { storage_type: _type, is_default: _default, secret_access_key, ...rest } = payload;
   return secret_access_key ? { ...rest, secret_access_key } : rest;

@@ -1,4 +1,5 @@
 import { MULTIPART_PART_SIZE } from '@clipnest/contract';
+import type { StorageType } from '@clipnest/contract';
 import { createFormUploader } from './formUploader';
 import { createMultipartUploader } from './multipartUploader';
 import { createPresignedUploader } from './presignedUploader';
@@ -17,7 +18,7 @@ export const MULTIPART_THRESHOLD = 2 * MULTIPART_PART_SIZE;
 
 /** What the chooser knows about the target storage (unknown for key holders: the server decides). */
 export interface UploadTarget {
-  storageType?: 'local' | 's3' | null;
+  storageType?: StorageType | null;
 }
 
 /**
