@@ -51,6 +51,13 @@ async function serverLoopDelay(url) {
 }
 
 const METRICS_TOKEN = 'dav-stall-bench-metrics-token';
+
+/** Whether the target held in both phases, in words. */
+function verdict(results) {
+  const p99 = (side) => quantile(results[side].during, 0.99);
+  const held = ['cold', 'warm'].every((side) => p99(side) < 100);
+  return `${held ? 'Target met' : 'Target missed'}: p99 ${p99('cold').toFixed(1)} ms during cold listings, ${p99('warm').toFixed(1)} ms during warm ones.`;
+}
 if (clientCpus) execFileSync('taskset', ['-a', '-cp', clientCpus, String(process.pid)], { stdio: 'ignore' });
 const server = await startServer({ cpus: serverCpus, env: { METRICS_TOKEN } });
 try {
@@ -131,6 +138,8 @@ Target (issue 34 point 15): p99 under 100 ms while the listing runs.
 ${row('alone (baseline)', alone, aloneLoop)}
 ${row(`during cold PROPFINDs (${results.cold.listings}, median ${(results.cold.listMs / 1000).toFixed(1)} s each)`, results.cold.during, results.cold.loop)}
 ${row(`during warm PROPFINDs (${results.warm.listings}, median ${(results.warm.listMs / 1000).toFixed(1)} s each)`, results.warm.during, results.warm.loop)}
+
+${verdict(results)}
 `;
   console.log(markdown);
   writeSection('dav-stall', markdown);
