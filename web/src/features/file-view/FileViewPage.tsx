@@ -1,7 +1,6 @@
 import type { FileKind, PublicFileDetails } from '@clipnest/contract';
 import {
   CalendarClock,
-  Copy,
   Download,
   Eye,
   File as FileIcon,
@@ -10,7 +9,6 @@ import {
   FileImage,
   FileText,
   FileVideo,
-  QrCode as QrIcon,
   RefreshCw,
   ShieldAlert,
 } from 'lucide-react';
@@ -32,6 +30,7 @@ import { FileErrorState } from './FileErrorState';
 import { PasswordPrompt } from './PasswordPrompt';
 import { FileSummary } from './FileSummary';
 import { MediaPreview } from './previews/MediaPreview';
+import { LinkButtons } from './LinkButtons';
 
 // Text/Markdown/Office previews pull in highlight.js, marked and DOMPurify: load them on demand.
 const CodePreview = lazy(() => import('./previews/TextPreview').then((m) => ({ default: m.CodePreview })));
@@ -183,14 +182,7 @@ function Details({ file, onRefresh }: { file: PublicFileDetails; onRefresh: () =
               {t('files.view.download')}
             </a>
           </Button>
-          <Button variant="secondary" onClick={() => void copy()} aria-label={t('files.view.copyLink')}>
-            <Copy className="size-4" aria-hidden="true" />
-            <span className="hidden sm:inline">{t('files.view.copyLink')}</span>
-          </Button>
-          <Button variant="secondary" onClick={() => setQrOpen(true)} aria-label={t('files.view.qr')}>
-            <QrIcon className="size-4" aria-hidden="true" />
-            <span className="hidden sm:inline">{t('files.view.qr')}</span>
-          </Button>
+          <LinkButtons onCopy={() => void copy()} onQr={() => setQrOpen(true)} />
         </div>
       </FileSummary>
 

@@ -3,7 +3,6 @@ import {
   ArrowLeft,
   CalendarClock,
   ChevronRight,
-  Copy,
   Download,
   File as FileIcon,
   FileArchive,
@@ -11,7 +10,6 @@ import {
   FolderOpen,
   LayoutGrid,
   List as ListIcon,
-  QrCode as QrIcon,
   ShieldAlert,
 } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
@@ -32,6 +30,7 @@ import { FileErrorState } from './FileErrorState';
 import { PasswordPrompt } from './PasswordPrompt';
 import { MediaPreview } from './previews/MediaPreview';
 import { fetchShareInfo, shareContentUrl, useShareInfo, useShareListing } from './shareApi';
+import { LinkButtons } from './LinkButtons';
 
 const CodePreview = lazy(() => import('./previews/TextPreview').then((m) => ({ default: m.CodePreview })));
 const MarkdownPreview = lazy(() => import('./previews/TextPreview').then((m) => ({ default: m.MarkdownPreview })));
@@ -243,14 +242,7 @@ function Browser({ slug, info, token }: { slug: string; info: PublicShareInfo; t
               {t('files.share.downloadAll')}
             </a>
           </Button>
-          <Button variant="secondary" onClick={() => void copy()} aria-label={t('files.view.copyLink')}>
-            <Copy className="size-4" aria-hidden="true" />
-            <span className="hidden sm:inline">{t('files.view.copyLink')}</span>
-          </Button>
-          <Button variant="secondary" onClick={() => setQrOpen(true)} aria-label={t('files.view.qr')}>
-            <QrIcon className="size-4" aria-hidden="true" />
-            <span className="hidden sm:inline">{t('files.view.qr')}</span>
-          </Button>
+          <LinkButtons onCopy={() => void copy()} onQr={() => setQrOpen(true)} />
         </div>
       </section>
       {info.remark && (

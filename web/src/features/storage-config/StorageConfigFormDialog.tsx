@@ -6,7 +6,6 @@ import {
   type StorageType,
 } from '@clipnest/contract';
 import { useIsMutating } from '@tanstack/react-query';
-import { Eye, EyeOff } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
 import { toast } from '../../lib/toast';
@@ -14,13 +13,12 @@ import { Button } from '../../components/ui/button';
 import { Checkbox } from '../../components/ui/checkbox';
 import { Dialog, DialogContent } from '../../components/ui/dialog';
 import { Field, fieldAria } from '../../components/ui/field';
-import { IconButton } from '../../components/ui/icon-button';
 import { Input } from '../../components/ui/input';
 import { Select } from '../../components/ui/select';
-import { Switch } from '../../components/ui/switch';
 import { errorMessage, isApiError } from '../../lib/api';
 import { storageConfigName } from '../../lib/storageConfigName';
 import { SAVE_MUTATION_KEY, useCreateStorageConfig, useUpdateStorageConfig } from './api';
+import { SecretInput, SwitchRow } from './formParts';
 import {
   applyProvider,
   applyRegion,
@@ -193,39 +191,22 @@ function ConfigForm({
                   : undefined
               }
             >
-              <div className="relative">
-                <Input
-                  {...fieldAria('sc-password', errors.password, editing && original.has_secret)}
-                  type={showSecret ? 'text' : 'password'}
-                  autoComplete="new-password"
-                  spellCheck={false}
-                  value={state.password}
-                  placeholder={editing ? t('files.storage.fields.secretPlaceholder') : undefined}
-                  onChange={(e) => set('password', e.target.value)}
-                  className="pe-11"
-                />
-                <IconButton
-                  label={showSecret ? t('files.storage.hideSecret') : t('files.storage.showSecret')}
-                  size="icon-sm"
-                  className="absolute end-0.5 top-1/2 -translate-y-1/2"
-                  onClick={() => setShowSecret((v) => !v)}
-                >
-                  {showSecret ? <EyeOff className="size-4" /> : <Eye className="size-4" />}
-                </IconButton>
-              </div>
+              <SecretInput
+                {...fieldAria('sc-password', errors.password, editing && original.has_secret)}
+                shown={showSecret}
+                onToggle={() => setShowSecret((v) => !v)}
+                value={state.password}
+                placeholder={editing ? t('files.storage.fields.secretPlaceholder') : undefined}
+                onChange={(e) => set('password', e.target.value)}
+              />
             </Field>
           </div>
-          <label className="flex min-h-10 cursor-pointer items-center justify-between gap-4 rounded-lg border border-border px-3 py-2">
-            <span>
-              <span className="block text-sm font-medium">{t('files.storage.fields.tlsInsecure')}</span>
-              <span className="block text-xs text-muted-foreground">{t('files.storage.fields.tlsInsecureHelp')}</span>
-            </span>
-            <Switch
-              checked={state.tls_insecure}
-              onCheckedChange={(v) => set('tls_insecure', v)}
-              aria-label={t('files.storage.fields.tlsInsecure')}
-            />
-          </label>
+          <SwitchRow
+            label={t('files.storage.fields.tlsInsecure')}
+            help={t('files.storage.fields.tlsInsecureHelp')}
+            checked={state.tls_insecure}
+            onCheckedChange={(v) => set('tls_insecure', v)}
+          />
         </>
       )}
       {local && (
@@ -333,39 +314,22 @@ function ConfigForm({
                   : undefined
               }
             >
-              <div className="relative">
-                <Input
-                  {...fieldAria('sc-secret_access_key', errors.secret_access_key, editing)}
-                  type={showSecret ? 'text' : 'password'}
-                  autoComplete="new-password"
-                  spellCheck={false}
-                  value={state.secret_access_key}
-                  placeholder={editing ? t('files.storage.fields.secretPlaceholder') : undefined}
-                  onChange={(e) => set('secret_access_key', e.target.value)}
-                  className="pe-11"
-                />
-                <IconButton
-                  label={showSecret ? t('files.storage.hideSecret') : t('files.storage.showSecret')}
-                  size="icon-sm"
-                  className="absolute end-0.5 top-1/2 -translate-y-1/2"
-                  onClick={() => setShowSecret((v) => !v)}
-                >
-                  {showSecret ? <EyeOff className="size-4" /> : <Eye className="size-4" />}
-                </IconButton>
-              </div>
+              <SecretInput
+                {...fieldAria('sc-secret_access_key', errors.secret_access_key, editing)}
+                shown={showSecret}
+                onToggle={() => setShowSecret((v) => !v)}
+                value={state.secret_access_key}
+                placeholder={editing ? t('files.storage.fields.secretPlaceholder') : undefined}
+                onChange={(e) => set('secret_access_key', e.target.value)}
+              />
             </Field>
           </div>
-          <label className="flex min-h-10 cursor-pointer items-center justify-between gap-4 rounded-lg border border-border px-3 py-2">
-            <span>
-              <span className="block text-sm font-medium">{t('files.storage.fields.pathStyle')}</span>
-              <span className="block text-xs text-muted-foreground">{t('files.storage.fields.pathStyleHelp')}</span>
-            </span>
-            <Switch
-              checked={state.path_style}
-              onCheckedChange={(v) => set('path_style', v)}
-              aria-label={t('files.storage.fields.pathStyle')}
-            />
-          </label>
+          <SwitchRow
+            label={t('files.storage.fields.pathStyle')}
+            help={t('files.storage.fields.pathStyleHelp')}
+            checked={state.path_style}
+            onCheckedChange={(v) => set('path_style', v)}
+          />
         </>
       )}
       <div className="grid gap-4 sm:grid-cols-2">

@@ -1,0 +1,57 @@
+import { Eye, EyeOff } from 'lucide-react';
+import type { ComponentProps } from 'react';
+import { IconButton } from '../../components/ui/icon-button';
+import { Input } from '../../components/ui/input';
+import { Switch } from '../../components/ui/switch';
+import { useTranslation } from '../../lib/useTranslation';
+
+/** A secret's input with a show/hide button inside it (write-only: the saved value is never filled in). */
+export function SecretInput({
+  shown,
+  onToggle,
+  ...input
+}: { shown: boolean; onToggle: () => void } & Omit<ComponentProps<typeof Input>, 'type'>) {
+  const { t } = useTranslation();
+  return (
+    <div className="relative">
+      <Input
+        {...input}
+        type={shown ? 'text' : 'password'}
+        autoComplete="new-password"
+        spellCheck={false}
+        className="pe-11"
+      />
+      <IconButton
+        label={shown ? t('files.storage.hideSecret') : t('files.storage.showSecret')}
+        size="icon-sm"
+        className="absolute end-0.5 top-1/2 -translate-y-1/2"
+        onClick={onToggle}
+      >
+        {shown ? <EyeOff className="size-4" /> : <Eye className="size-4" />}
+      </IconButton>
+    </div>
+  );
+}
+
+/** A yes/no option as a row: its name and what it does on the left, the switch on the right. */
+export function SwitchRow({
+  label,
+  help,
+  checked,
+  onCheckedChange,
+}: {
+  label: string;
+  help: string;
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+}) {
+  return (
+    <label className="flex min-h-10 cursor-pointer items-center justify-between gap-4 rounded-lg border border-border px-3 py-2">
+      <span>
+        <span className="block text-sm font-medium">{label}</span>
+        <span className="block text-xs text-muted-foreground">{help}</span>
+      </span>
+      <Switch checked={checked} onCheckedChange={onCheckedChange} aria-label={label} />
+    </label>
+  );
+}
