@@ -47,23 +47,17 @@ export class DavRepository {
     });
   }
 
-  /** Gives folders a new tree token (their ETag changes): one transaction for all of them. */
+  /** Gives folders a new tree token (their ETag changes); an upsert, so instances flushing at once both land. */
   async setFolderTokens(paths: string[], token: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < paths.length; i += 500) {
-        const chunk = paths.slice(i, i + 500);
-        await trx
-          .deleteFrom('dav_properties')
-          .where('ns', '=', FOLDER_TOKEN.ns)
-          .where('name', '=', FOLDER_TOKEN.name)
-          .where('path', 'in', chunk)
-          .execute();
-        await trx
-          .insertInto('dav_properties')
-          .values(chunk.map((path) => ({ path, ns: FOLDER_TOKEN.ns, name: FOLDER_TOKEN.name, value: token })))
-          .execute();
-      }
-    });
+    for (let i = 0; i < paths.length; i += 500) {
+      await this.db
+        .insertInto('dav_properties')
+        .values(
+          paths.slice(i, i + 500).map((path) => ({ path, ns: FOLDER_TOKEN.ns, name: FOLDER_TOKEN.name, value: token })),
+        )
+        .onConflict((oc) => oc.columns(['path', 'ns', 'name']).doUpdateSet({ value: token }))
+        .execute();
+    }
   }
 
   /** The properties of several paths (a PROPFIND's resources). */
@@ -102,18 +96,24 @@ export class DavRepository {
       .execute();
   }
 
-  /** Copies the properties of a tree (or of the path alone) to another path (the target's own are replaced). */
+  /**
+   * Copies the properties of a tree (or of the path alone) to another path (the target's own are replaced).
+   * Folder tokens stay where they are: the copy's folders get their own from the change itself.
+   */
   async copyPropertiesTree(from: string, to: string, selfOnly: boolean): Promise<void> {
-    const rows = await this.db
-      .selectFrom('dav_properties')
-      .selectAll()
-      .where((eb) => (selfOnly ? eb('path', '=', from) : eb.or([eb('path', '=', from), below(from)])))
-      .execute();
+    const rows = (
+      await this.db
+        .selectFrom('dav_properties')
+        .selectAll()
+        .where((eb) => (selfOnly ? eb('path', '=', from) : eb.or([eb('path', '=', from), below(from)])))
+        .execute()
+    ).filter((row) => !(row.ns === FOLDER_TOKEN.ns && row.name === FOLDER_TOKEN.name));
     await this.removePropertiesTree(to);
     if (rows.length === 0) return;
     await this.db
       .insertInto('dav_properties')
       .values(rows.map((row) => ({ ...row, path: to + row.path.slice(from.length) })))
+      .onConflict((oc) => oc.columns(['path', 'ns', 'name']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })))
       .execute();
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../lib/logger.js';
 import type { AuditLogRepository, AuditRow } from '../../repositories/auditLogRepository.js';
-import { actorOf, AuditLog, outcomeOf } from './auditLog.js';
+import { actorOf, AuditLog, outcomeOf, storable } from './auditLog.js';
 
 function fakeRepo(options: { failures?: number } = {}) {
   const rows: AuditRow[] = [];
@@ -106,5 +106,35 @@ describe('AuditLog', () => {
       'error',
       'error',
     ]);
+  });
+
+  it('stores text every database takes: NUL and lone surrogates become U+FFFD', () => {
+    expect(storable('a\u0000b')).toBe('a\uFFFDb');
+    expect(storable('x\uD800y\uDC00')).toBe('x\uFFFDy\uFFFD');
+    expect(storable('ok 😀')).toBe('ok 😀');
+    const { repo, rows } = fakeRepo();
+    const audit = new AuditLog({ repo, settings, clock, logger: createLogger('silent'), flushDelayMs: 60_000 });
+    audit.record({ action: 'fs.write', target: 'path=/a\u0000b' });
+    return audit.close().then(() => expect(rows[0]?.target).toBe('path=/a\uFFFDb'));
+  });
+
+  it('a row the database refuses does not hold up the others, and the gap is on record', async () => {
+    const rows: AuditRow[] = [];
+    const repo = {
+      async insertMany(batch: AuditRow[]) {
+        if (batch.some((r) => r.target?.includes('poison')))
+          throw Object.assign(new Error('bad data'), { code: '22021' });
+        rows.push(...batch);
+      },
+    } as unknown as AuditLogRepository;
+    const audit = new AuditLog({ repo, settings, clock, logger: createLogger('silent'), flushDelayMs: 60_000 });
+    audit.record({ action: 'fs.write', target: 'one' });
+    audit.record({ action: 'fs.write', target: 'poison' });
+    audit.record({ action: 'fs.write', target: 'three' });
+    await audit.flush();
+    audit.record({ action: 'fs.write', target: 'four' });
+    await audit.close();
+    expect(rows.filter((r) => r.action === 'fs.write').map((r) => r.target)).toEqual(['one', 'three', 'four']);
+    expect(rows.find((r) => r.action === 'audit.dropped')?.detail).toBe('1 entries dropped: the database refused them');
   });
 });

@@ -36,9 +36,24 @@ export function outcomeOf(status: number): AuditOutcome {
   return 'success';
 }
 
+/**
+ * Text every database stores: NUL (PostgreSQL refuses it in text) and lone UTF-16 surrogates become U+FFFD. A
+ * request can carry either in its path; one such entry must not hold up the log.
+ */
+export function storable(value: string): string {
+  // eslint-disable-next-line no-control-regex -- NUL is what is looked for
+  return value.replace(/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
+/** A database's refusal of the data itself (PostgreSQL classes 22 and 23), not of the connection. */
+function isDataError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^2[23]/.test(code);
+}
+
 function clip(value: string | null | undefined, max: number): string | null {
   if (value === null || value === undefined || value === '') return null;
-  const scrubbed = scrubSecrets(value);
+  const scrubbed = storable(scrubSecrets(value));
   return scrubbed.length > max ? `${scrubbed.slice(0, max - 1)}…` : scrubbed;
 }
 
@@ -66,6 +81,8 @@ const DAY_MS = 86_400_000;
 export class AuditLog {
   private queue: AuditRow[] = [];
   private dropped = 0;
+  /** Entries the database refused (a data error), to be put on record. */
+  private refused = 0;
   private timer: NodeJS.Timeout | undefined;
   private timerDelay = 0;
   private writing: Promise<void> = Promise.resolve();
@@ -103,12 +120,12 @@ export class AuditLog {
       id: this.newId(now.getTime()),
       at: now.toISOString(),
       ...actorOf(input.principal),
-      action: input.action.slice(0, 64),
+      action: storable(input.action.slice(0, 64)),
       target: clip(input.target, 1024),
       outcome: outcomeOf(status),
       status,
-      client: input.client ? input.client.slice(0, 64) : null,
-      request_id: input.requestId ? input.requestId.slice(0, 128) : null,
+      client: input.client ? storable(input.client.slice(0, 64)) : null,
+      request_id: input.requestId ? storable(input.requestId.slice(0, 128)) : null,
       detail: clip(input.detail, 512),
     };
   }
@@ -145,12 +162,34 @@ export class AuditLog {
           this.row({ action: 'audit.dropped', status: 503, detail: `${count} entries dropped: the queue was full` }),
         );
       }
+      if (this.refused > 0) {
+        const count = this.refused;
+        this.refused = 0;
+        this.queue.push(
+          this.row({
+            action: 'audit.dropped',
+            status: 500,
+            detail: `${count} entries dropped: the database refused them`,
+          }),
+        );
+      }
       while (this.queue.length > 0) {
         const batch = this.queue.slice(0, BATCH);
         try {
           await this.deps.repo.insertMany(batch);
           this.queue.splice(0, batch.length);
         } catch (error) {
+          if (isDataError(error)) {
+            // One entry the database refuses: the others are written one by one, that one is counted as dropped.
+            this.queue.splice(0, batch.length);
+            for (const row of batch) {
+              await this.deps.repo.insertMany([row]).catch((refused: unknown) => {
+                this.refused++;
+                this.deps.logger.error('audit log: an entry the database refuses was dropped', refused);
+              });
+            }
+            continue;
+          }
           this.deps.logger.error('audit log: a batch could not be written; it is kept for the next try', error);
           if (!this.closed) this.schedule(5000);
           return;
