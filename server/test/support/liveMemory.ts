@@ -16,9 +16,11 @@ function live(): number {
  * RSS and uncollected totals measure garbage: how much of it waits for the collector depends on V8's heap sizing,
  * which Node 24 sizes differently from Node 20: the same 200 MB upload and download grew RSS by 126-148 MB on Node 24
  * (most of it buffers waiting for collection) while what stayed reachable grew by 15-35 MB on both versions. A copy
- * of a transfer held in memory stays reachable, so it shows here whatever the version.
+ * of a transfer held in memory stays reachable, so it shows here whatever the version. A full collection every
+ * `everyMs` costs time: every 100 ms made a 200 MB transfer overrun its 2 minutes on two loaded cores; a copy
+ * held for the length of a transfer is still seen at every half second.
  */
-export async function liveMemoryGrowth(work: () => Promise<void>, everyMs = 100): Promise<number> {
+export async function liveMemoryGrowth(work: () => Promise<void>, everyMs = 500): Promise<number> {
   collect();
   const before = live();
   let peak = before;
