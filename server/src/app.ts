@@ -228,7 +228,7 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
       }),
     ),
   );
-  app.route('/api-docs', apiDocsRoutes({ settings: services.settings, version }));
+  app.route('/', apiDocsRoutes({ settings: services.settings, version }));
   app.get('*', createWebAppHandler(options.webDistDir, { head }));
   app.all('*', (c) => c.text('Method Not Allowed', 405));
 

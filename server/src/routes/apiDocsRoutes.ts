@@ -7,7 +7,7 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { AppError } from '../errors.js';
 import { API_DOCS_SCRIPT, API_DOCS_STYLES } from '../http/apiDocs/client.js';
-import { API_DOCS_CSP, apiDocsHtml } from '../http/apiDocs/page.js';
+import { API_DOCS_CSP, API_DOCS_PATH, apiDocsHtml } from '../http/apiDocs/page.js';
 import { pickEncoding } from '../http/encoding.js';
 import type { AppEnv } from '../http/env.js';
 import type { SettingsService } from '../services/settingsService.js';
@@ -36,7 +36,7 @@ const ASSETS: Record<string, Asset> = {
 };
 
 /**
- * /api-docs: the API reference (Swagger UI over /api/openapi.json). Everything it loads comes from here; nothing
+ * /api-docs (mounted at the root): the API reference (Swagger UI over /api/openapi.json). Everything it loads comes from here; nothing
  * of it is part of the web app's bundle, so other pages never load it.
  */
 export function apiDocsRoutes(deps: { settings: SettingsService; version: string }) {
@@ -69,12 +69,13 @@ export function apiDocsRoutes(deps: { settings: SettingsService; version: string
     return c.body(new Uint8Array(body), 200);
   };
   return new Hono<AppEnv>()
-    .get('/', async (c) => {
+    .get(`${API_DOCS_PATH}/`, (c) => c.redirect(API_DOCS_PATH, 308))
+    .get(API_DOCS_PATH, async (c) => {
       const { site_title } = await deps.settings.site();
       c.header('Content-Security-Policy', API_DOCS_CSP);
       c.header('Cache-Control', 'no-cache');
       c.header('X-Content-Type-Options', 'nosniff');
       return c.html(apiDocsHtml(site_title, deps.version));
     })
-    .get('/:file', sendAsset);
+    .get(`${API_DOCS_PATH}/:file`, sendAsset);
 }
