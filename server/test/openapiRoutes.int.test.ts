@@ -81,7 +81,7 @@ describe('the OpenAPI document and the route table', () => {
     expect(schemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
     // Compiling a schema of every answer proves the document's schemas and refs are sound.
     const check = answerChecker(document);
-    const version = (await server.call('GET', '/api/version')).body;
+    const version = (await server.call<Record<string, unknown>>('GET', '/api/version')).body;
     expect(check('GET /api/version', 200, version)).toBe('');
     // …and it refuses what the document does not say: a wrong type, an unlisted field, an unlisted error kind.
     expect(check('GET /api/version', 200, { ...version, data: { ...version.data, node: 20 } })).toMatch(/node/);
