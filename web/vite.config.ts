@@ -45,8 +45,8 @@ export default defineConfig({
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest}'],
         navigateFallback: '/index.html',
-        // The API, raw/download endpoints and WebDAV are always live, never served from the app shell.
-        navigateFallbackDenylist: [/^\/api\//, /^\/dav(\/|$)/],
+        // The API, its reference page, raw/download endpoints and WebDAV are always live, never the app shell.
+        navigateFallbackDenylist: [/^\/api\//, /^\/api-docs(\/|$)/, /^\/dav(\/|$)/],
         cleanupOutdatedCaches: true,
         // Background sync of the offline queue (public/sw-sync.js).
         importScripts: ['/sw-sync.js'],

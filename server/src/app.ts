@@ -12,6 +12,8 @@ import { createWebAppHandler } from './http/webApp.js';
 import type { Logger } from './lib/logger.js';
 import { apiKeyRoutes } from './routes/apiKeyRoutes.js';
 import { integrationRoutes } from './routes/integrationRoutes.js';
+import { apiDocsRoutes } from './routes/apiDocsRoutes.js';
+import { openapiRoutes } from './routes/openapiRoutes.js';
 import { backupRoutes } from './routes/backupRoutes.js';
 import { cloudpasteImportRoutes } from './routes/cloudpasteImportRoutes.js';
 import type { CloudpasteImportService } from './services/cloudpasteImport/cloudpasteImportService.js';
@@ -251,6 +253,8 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   );
   api.route('/admin/webdav', webdavSettingsRoutes(services));
   api.route('/admin/audit-log', auditLogRoutes(services));
+  const version = services.system.version().version;
+  api.route('/', openapiRoutes({ settings: services.settings, version }));
   api.all('*', (c) => {
     throw AppError.notFound(`no such endpoint: ${c.req.method} ${c.req.path}`);
   });
@@ -267,6 +271,7 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
       }),
     ),
   );
+  app.route('/', apiDocsRoutes({ settings: services.settings, version }));
   app.get('*', createWebAppHandler(options.webDistDir, { head }));
   app.all('*', (c) => c.text('Method Not Allowed', 405));
 

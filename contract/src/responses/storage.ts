@@ -1,0 +1,99 @@
+import { WEBDAV_POLICIES, type MountList, type MountView } from '../mounts.js';
+import {
+  STORAGE_PROVIDERS,
+  STORAGE_TYPES,
+  type StorageConfigInUse,
+  type StorageConfigTestResult,
+  type StorageConfigView,
+} from '../storageConfigs.js';
+import { z } from '../zod.js';
+import { count, isoTime, shapeOf } from './define.js';
+
+export const storageConfigViewSchema = shapeOf<StorageConfigView>()(
+  z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      storage_type: z.enum(STORAGE_TYPES),
+      provider: z.enum(STORAGE_PROVIDERS).nullable(),
+      endpoint: z.string(),
+      bucket: z.string(),
+      region: z.string(),
+      access_key_id: z.string(),
+      secret_access_key_masked: z.string().meta({ description: "Masked secret, '' when none is stored." }),
+      has_secret: z.boolean(),
+      endpoint_url: z.string().optional().meta({ description: 'WebDAV configs: the root collection.' }),
+      username: z.string().optional().meta({ description: 'WebDAV configs: the user.' }),
+      tls_insecure: z.boolean().optional().meta({ description: 'WebDAV configs: any TLS certificate is accepted.' }),
+      root_path: z
+        .string()
+        .meta({ description: "Local configs: the root folder on the server ('' for S3 and key holders)." }),
+      path_style: z.boolean(),
+      default_folder: z.string(),
+      custom_host: z.string(),
+      signature_expires_in: count,
+      total_capacity: count.nullable().meta({ description: 'Bytes; null = unlimited.' }),
+      used_bytes: count,
+      used_scope: z.enum(['storage', 'shares']),
+      is_default: z.boolean(),
+      is_builtin: z.boolean(),
+      created_at: isoTime,
+      updated_at: isoTime,
+    })
+    .meta({ id: 'StorageConfigView' }),
+);
+
+const testStep = z.object({
+  step: z.enum(['write', 'read', 'delete']),
+  success: z.boolean(),
+  latency_ms: z.number().min(0),
+  message: z.string(),
+});
+
+export const storageConfigTestResultSchema = shapeOf<StorageConfigTestResult>()(
+  z
+    .object({
+      success: z.boolean(),
+      steps: z.array(testStep),
+      total_ms: z.number().min(0),
+      cors: z
+        .object({
+          success: z.boolean(),
+          latency_ms: z.number().min(0),
+          origin: z.string(),
+          problem: z.enum(['preflight', 'method', 'etag', 'unreachable']).optional(),
+          message: z.string(),
+        })
+        .optional(),
+    })
+    .meta({ id: 'StorageConfigTestResult' }),
+);
+
+export const storageConfigInUseSchema = shapeOf<StorageConfigInUse>()(
+  z.object({ files: count, mounts: count, mount_paths: z.array(z.string()) }),
+);
+
+export const mountViewSchema = shapeOf<MountView>()(
+  z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      path: z.string(),
+      storage_type: z.string(),
+      storage_config_id: z.string(),
+      remark: z.string(),
+      sort_order: z.int(),
+      cache_ttl: count,
+      is_active: z.boolean(),
+      web_proxy: z.boolean(),
+      enable_sign: z.boolean(),
+      sign_expires: count.nullable(),
+      webdav_policy: z.enum(WEBDAV_POLICIES),
+      created_by: z.string().meta({ description: "'system', the admin's id, or apikey:<id>." }),
+      created_at: isoTime,
+      updated_at: isoTime,
+    })
+    .meta({ id: 'MountView' }),
+);
+
+export const mountListSchema = shapeOf<MountList>()(z.object({ items: z.array(mountViewSchema), total: count }));
