@@ -129,6 +129,8 @@ export interface StorageConfigsTable {
   is_default: number;
   /** Local configs: real path of the root folder; '' = the built-in DATA_DIR/storage/local (and S3 rows). */
   root_path: string;
+  /** Type-specific fields that are not secret (an SFTP port, an FTP TLS mode…), one JSON object; '{}' for none. */
+  options_json: string;
   created_at: string;
   updated_at: string;
 }

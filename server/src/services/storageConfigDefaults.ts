@@ -23,4 +23,5 @@ export const BLANK_STORAGE_COLUMNS: Readonly<BlankStorageColumns> = Object.freez
   signature_expires_in: 3600,
   total_capacity: null,
   root_path: '',
+  options_json: '{}',
 });

@@ -49,10 +49,10 @@ export async function insertPaste(target: TestServer | Db, rows: PasteRowInput |
 
 export type StorageConfigRowInput = Pick<StorageConfigsTable, 'id'> & Partial<StorageConfigsTable>;
 
-/** Without `root_path` unless given: tests that stop before migration 0012 insert rows without it. */
+/** Without `root_path` and `options_json` unless given: tests that stop before migrations 0012/0022 insert rows without them. */
 export function storageConfigRow(
   input: StorageConfigRowInput,
-): Omit<StorageConfigsTable, 'root_path'> & Partial<StorageConfigsTable> {
+): Omit<StorageConfigsTable, 'root_path' | 'options_json'> & Partial<StorageConfigsTable> {
   const created = input.created_at ?? EPOCH;
   return {
     name: `config ${input.id}`,

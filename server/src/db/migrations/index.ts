@@ -16,6 +16,7 @@ import { secretAttemptBlocks } from './0018_secret_attempt_blocks.js';
 import { adminSecondFactor } from './0019_admin_second_factor.js';
 import { folderShares } from './0020_folder_shares.js';
 import { auditLog } from './0021_audit_log.js';
+import { storageOptions } from './0022_storage_options.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0019_admin_second_factor': adminSecondFactor,
   '0020_folder_shares': folderShares,
   '0021_audit_log': auditLog,
+  '0022_storage_options': storageOptions,
 };
