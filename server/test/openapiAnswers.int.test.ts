@@ -166,6 +166,39 @@ describe.each(dbTargets)('real answers against the OpenAPI document (%s)', (targ
     expect(problems).toEqual([]);
   });
 
+  it('folder shares, sign-in security and the audit log', async () => {
+    problems.length = 0;
+    const configId = await mountableLocalConfig(server, token);
+    const mount = await createMount(server, token, { path: '/shared', storage_config_id: configId });
+    await call('POST /api/fs/mkdir', '/api/fs/mkdir', { token, body: { path: '/shared/photos' } }, 201);
+    await fsUpload(server, { token }, 'share bytes', { before: { path: '/shared/photos' }, filename: 'a.txt' });
+    const share = await call(
+      'POST /api/shares',
+      '/api/shares',
+      { token, body: { path: '/shared/photos', password: 'pw-123456', max_downloads: 5 } },
+      201,
+    );
+    const slug = String(share?.slug);
+    await call('GET /api/shares', '/api/shares', { token }, 200);
+    await call('GET /api/shares/{slug}', `/api/shares/${slug}`, {}, 200);
+    const pw = { headers: { 'x-share-password': 'pw-123456' } };
+    await call('GET /api/shares/{slug}', `/api/shares/${slug}`, pw, 200);
+    await call('GET /api/shares/{slug}/list', `/api/shares/${slug}/list?path=/`, pw, 200);
+    await call('GET /api/shares/{slug}/list', `/api/shares/${slug}/list?path=/`, {}, 401);
+    await call('DELETE /api/shares/{id}', `/api/shares/${String(share?.id)}`, { token }, 200);
+    await call('GET /api/shares/{slug}', `/api/shares/${slug}`, {}, 404);
+    await call('DELETE /api/mount/{id}', `/api/mount/${mount.id}`, { token }, 200);
+
+    await call('GET /api/admin/2fa', '/api/admin/2fa', { token }, 200);
+    await call('POST /api/admin/2fa/setup', '/api/admin/2fa/setup', { token }, 200);
+    await call('GET /api/admin/sessions', '/api/admin/sessions', { token }, 200);
+    await call('GET /api/admin/passkeys', '/api/admin/passkeys', { token }, 200);
+    await call('POST /api/admin/passkeys/login/options', '/api/admin/passkeys/login/options', {}, 200);
+    await call('GET /api/admin/audit-log', '/api/admin/audit-log?limit=5', { token }, 200);
+    await call('GET /api/admin/audit-log', '/api/admin/audit-log?format=xml', { token }, 400);
+    expect(problems).toEqual([]);
+  });
+
   it('error answers: validation, auth, permission, not found, conflict, media type', async () => {
     problems.length = 0;
     const key = await createApiKey(server, token, { name: 'text only', permissions: Permission.TEXT });

@@ -8,3 +8,5 @@ export * from './storage.js';
 export * from './fs.js';
 export * from './uploads.js';
 export * from './admin.js';
+export * from './security.js';
+export * from './folderShares.js';

@@ -80,7 +80,7 @@ body { margin: 0; font-family: system-ui, -apple-system, 'Segoe UI', sans-serif;
 .cn-home:hover, .cn-home:focus-visible { text-decoration: underline; }
 .cn-title { font-weight: 600; }
 .cn-auth { font-size: 0.875rem; color: #4b5563; margin-left: auto; }
-.swagger-ui .information-container.wrapper, .swagger-ui .scheme-container { padding-left: 0; padding-right: 0; }
+.swagger-ui .scheme-container { padding-left: 0; padding-right: 0; }
 .swagger-ui .wrapper { padding: 0 1.25rem; }
 html.dark, html.dark body { background: #1f1f1f; }
 html.dark .cn-bar { background: #0b1215; color: #e5e7eb; border-bottom-color: #1f2937; }

@@ -1,5 +1,5 @@
 import { ALL_PERMISSIONS, permissionNames, type ApiKeyView } from '@clipnest/contract';
-import { Copy, KeyRound, Pencil, Plug, Plus, SearchX, Trash2 } from 'lucide-react';
+import { BookOpen, Copy, KeyRound, Pencil, Plug, Plus, SearchX, Trash2 } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
 import { toast } from '../../lib/toast';
@@ -242,6 +242,13 @@ export default function KeyManagementPage() {
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
       <PageHeader title={t('keys.title')} description={t('keys.description')}>
         <RefreshButton label={t('keys.refresh')} fetching={keys.isFetching} onRefresh={() => void keys.refetch()} />
+        <Button variant="secondary" asChild>
+          {/* A page of the server's own (not the app's router): it loads its own renderer under its own CSP. */}
+          <a href="/api-docs" target="_blank" rel="noopener">
+            <BookOpen className="size-4" aria-hidden="true" />
+            {t('keys.apiReference')}
+          </a>
+        </Button>
         <Button onClick={openCreate} className="flex-1 sm:flex-none">
           <Plus className="size-4" aria-hidden="true" />
           {t('keys.create')}

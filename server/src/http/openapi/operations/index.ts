@@ -1,10 +1,13 @@
 import type { Operations } from '../operation.js';
 import { adminOperations } from './admin.js';
 import { apiKeyOperations } from './apiKeys.js';
+import { auditLogOperations } from './auditLog.js';
 import { backupOperations } from './backup.js';
 import { fileOperations } from './files.js';
+import { folderShareOperations } from './folderShares.js';
 import { fsOperations } from './fs.js';
 import { pasteOperations } from './pastes.js';
+import { securityOperations } from './security.js';
 import { settingsOperations } from './settings.js';
 import { storageOperations } from './storage.js';
 import { systemOperations } from './system.js';
@@ -28,6 +31,9 @@ export const OPERATION_FILES: Record<string, Operations> = {
   'fs.ts': fsOperations,
   'tasks.ts': taskOperations,
   'admin.ts': adminOperations,
+  'security.ts': securityOperations,
+  'auditLog.ts': auditLogOperations,
+  'folderShares.ts': folderShareOperations,
 };
 
 /** All descriptions in one table; a key described twice throws (two files must not disagree). */
