@@ -5,7 +5,6 @@ import {
   Permission,
   hasPermission,
   isPathWithin,
-  joinVirtualPath,
   parentVirtualPath,
   parseVirtualPath,
   permissionNames,
@@ -27,7 +26,11 @@ import { VfsCapabilities } from './capabilities.js';
 import type { VfsDeps, WriteLimit } from './deps.js';
 import { VfsCopier, type VfsCopyOptions, type VfsCopyResult } from './copy.js';
 import { driverOf, withDriver } from './drivers.js';
+import { DriverListing } from './driverListing.js';
+import { VfsEvents } from './events.js';
 import { ListingCache } from './listingCache.js';
+import { pageOfFolder, toVfsEntry } from './listingPage.js';
+import { assertParentFolder, assertParentsAreFolders } from './parents.js';
 import { driverPathOf, hasMountBelow, longestMount, mountFolders, relationOf } from './mountTable.js';
 import { assertRealInScope, visibleEntries } from './scope.js';
 import type {
@@ -36,7 +39,6 @@ import type {
   VfsChange,
   VfsEntry,
   VfsFolder,
-  VfsListed,
   VfsListedListener,
   VfsListener,
   VfsListing,
@@ -46,22 +48,20 @@ import type {
 
 export type { VfsDeps, WriteLimit } from './deps.js';
 
-/** Pages gathered per driver call while filling the listing cache. */
-const DRIVER_PAGE = 1000;
-
 function permissionLabel(bit: number): string {
   return (permissionNames(bit)[0] ?? String(bit)).toLowerCase();
 }
 
 export class Vfs {
-  private readonly listeners = new Set<VfsListener>();
-  private readonly listedListeners = new Set<VfsListedListener>();
+  private readonly events = new VfsEvents();
   readonly cache: ListingCache;
+  private readonly driverListing: DriverListing;
   private mountTable?: { mounts: MountRecord[]; loadedAt: number };
   private loading?: Promise<MountRecord[]>;
 
   constructor(private readonly deps: VfsDeps) {
     this.cache = new ListingCache(deps.now);
+    this.driverListing = new DriverListing(this.cache, deps.shareObjects);
     // The listing cache listens to the tree's own changes: every write drops what it made stale.
     this.onChange((change) => {
       this.dropCached(change.mountId, change.path);
@@ -232,7 +232,7 @@ export class Vfs {
    */
   private async reachedDirectly(resolved: Resolved): Promise<boolean> {
     const driver = driverOf(resolved);
-    if (!driver.realPath || this.listedListeners.size === 0) return true;
+    if (!driver.realPath || !this.events.hasListedListeners) return true;
     try {
       return (await driver.realPath(resolved.driverPath)) === resolved.driverPath;
     } catch {
@@ -255,52 +255,6 @@ export class Vfs {
   }
 
   // ---- reads -------------------------------------------------------------------------------------------
-
-  /** Built field by field (no spread of temporary objects): a big folder turns thousands of entries. */
-  private toEntry(mount: MountRecord, dir: string, entry: Entry): VfsEntry {
-    const out: VfsEntry = {
-      name: entry.name,
-      path: joinVirtualPath(dir, entry.name),
-      isDir: entry.isDir,
-      size: entry.size,
-    };
-    if (entry.lastModified) out.lastModified = entry.lastModified.toISOString();
-    if (entry.etag) out.etag = entry.etag;
-    if (entry.contentType) out.contentType = entry.contentType;
-    if (entry.linkTarget !== undefined) out.isLink = true;
-    out.mountId = mount.id;
-    return out;
-  }
-
-  private async driverEntries(resolved: Resolved, refresh: boolean): Promise<{ entries: Entry[]; cached: boolean }> {
-    const { mount, driverPath } = resolved;
-    const driver = driverOf(resolved);
-    if (!refresh) {
-      const hit = this.cache.get(mount.id, driverPath);
-      if (hit) return { entries: hit, cached: true };
-    }
-    const entries: Entry[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await driver.list(driverPath, { limit: DRIVER_PAGE, ...(cursor ? { cursor } : {}) });
-      entries.push(...(await this.withoutShareObjects(mount, driverPath, page.entries)));
-      cursor = page.cursor;
-    } while (cursor);
-    this.cache.set(mount.id, driverPath, entries, mount.cache_ttl);
-    return { entries, cached: false };
-  }
-
-  /** A listing page without the file shares' own objects (see VfsDeps.shareObjects). */
-  private async withoutShareObjects(mount: MountRecord, dir: string, entries: Entry[]): Promise<Entry[]> {
-    if (!this.deps.shareObjects) return entries;
-    const files = entries.filter((e) => !e.isDir).map((e) => (dir ? `${dir}/${e.name}` : e.name));
-    if (files.length === 0) return entries;
-    // A big folder: one query first (almost always "none here") instead of one per 500 names.
-    if (files.length > 500 && !(await this.deps.shareObjects.below(mount.storage_config_id, dir))) return entries;
-    const shares = await this.deps.shareObjects.at(mount.storage_config_id, files);
-    if (shares.size === 0) return entries;
-    return entries.filter((e) => e.isDir || !shares.has(dir ? `${dir}/${e.name}` : e.name));
-  }
 
   /**
    * A folder's entries: the storage's entries plus the mount points below it (a nested mount appears as a
@@ -329,7 +283,7 @@ export class Vfs {
     if (mount) {
       const resolved = await this.resolveAuthorized(path, principal);
       try {
-        const listed = await this.driverEntries(resolved, refresh);
+        const listed = await this.driverListing.entries(resolved, refresh);
         cached = listed.cached;
         source = listed.entries;
         const shadowed = new Set(folders.map((f) => f.name));
@@ -338,7 +292,7 @@ export class Vfs {
         // What this key sees differs from the folder (links left out): no serialised page is shared for it.
         if (visible !== own) source = undefined;
         if (!cached && (await this.reachedDirectly(resolved))) {
-          this.emitListed({ principal, mount: resolved.mount, path, entries: own });
+          this.events.emitListed({ principal, mount: resolved.mount, path, entries: own });
         }
         own = visible;
       } catch (error) {
@@ -353,27 +307,7 @@ export class Vfs {
 
   /** The second half of list(): one page of a folder, as VfsEntries. */
   page(folder: VfsFolder, options: Pick<VfsListOptions, 'cursor' | 'offset' | 'limit'> = {}): VfsListing {
-    const { path, mount, folders, own } = folder;
-    const offset = options.cursor !== undefined ? Number(options.cursor) : (options.offset ?? 0);
-    if (!Number.isSafeInteger(offset) || offset < 0) {
-      throw AppError.validation('cursor must be a cursor from a previous page');
-    }
-    const total = folders.length + own.length;
-    const end = Math.min(total, offset + (options.limit ?? total));
-    const page: VfsEntry[] = [];
-    for (let i = offset; i < end; i++) {
-      page.push(i < folders.length ? folders[i]! : this.toEntry(mount!, path, own[i - folders.length]!));
-    }
-    return {
-      path,
-      ...(mount ? { mount } : {}),
-      isVirtual: !mount,
-      entries: page,
-      total,
-      offset,
-      ...(end < total ? { cursor: String(end) } : {}),
-      cached: folder.cached,
-    };
+    return pageOfFolder(folder, options);
   }
 
   /** One file or folder (a mount point or a virtual folder answers as a folder). */
@@ -391,7 +325,7 @@ export class Vfs {
     }
     const resolved = await this.resolveAuthorized(path, principal);
     try {
-      return this.toEntry(mount, parentVirtualPath(path), await driverOf(resolved).stat(resolved.driverPath));
+      return toVfsEntry(mount, parentVirtualPath(path), await driverOf(resolved).stat(resolved.driverPath));
     } catch (error) {
       if (isStorageError(error, 'not_found') && hasMountBelow(mounts, path)) {
         return { name, path, isDir: true, size: 0, isMount: true };
@@ -417,28 +351,6 @@ export class Vfs {
   // ---- writes ------------------------------------------------------------------------------------------
 
   /**
-   * 409 when a file sits where a parent folder of the target must be. Object stores would happily write
-   * `a.txt/b` next to a file `a.txt`; the tree keeps one shape for every storage. The nearest existing
-   * ancestor decides (a folder means every one above it is a folder too).
-   */
-  private async assertParentsAreFolders(resolved: Resolved): Promise<void> {
-    let dir = resolved.driverPath;
-    while (dir.includes('/')) {
-      dir = dir.slice(0, dir.lastIndexOf('/'));
-      let entry: Entry;
-      try {
-        entry = await driverOf(resolved).stat(dir);
-      } catch (error) {
-        if (isStorageError(error, 'not_found')) continue;
-        throw storageToAppError(error, 'folder');
-      }
-      if (entry.isDir) return;
-      const where = joinVirtualPath(resolved.mount.path, dir);
-      throw AppError.conflict(`a file is in the way: ${where} is a file, not a folder`);
-    }
-  }
-
-  /**
    * Resolves the target of a write that bypasses `write()` (a presigned PUT, a multipart upload, a copy):
    * checks the permission bit (MOUNT_UPLOAD, or MOUNT_COPY for a copy's target), the base path, that it is
    * not a mount point (unless `allowMountRoot`, for a folder merged into a mount's root) and that no file
@@ -453,7 +365,7 @@ export class Vfs {
     const needed = options.needed ?? Permission.MOUNT_UPLOAD;
     const resolved = await this.resolveInside(principal, input, needed, field, options.allowMountRoot === true);
     await this.guardWrite(principal, resolved.path, { membership: true });
-    await this.assertParentsAreFolders(resolved);
+    await assertParentsAreFolders(resolved);
     return resolved;
   }
 
@@ -470,7 +382,7 @@ export class Vfs {
 
   /** Announces a file written to a resolved path (listing cache, search index); answers its entry. */
   written(resolved: Resolved, entry: Entry): VfsEntry {
-    const out = this.toEntry(resolved.mount, parentVirtualPath(resolved.path), entry);
+    const out = toVfsEntry(resolved.mount, parentVirtualPath(resolved.path), entry);
     this.emit({ type: 'write', mountId: resolved.mount.id, path: resolved.path, entry: out });
     return out;
   }
@@ -531,35 +443,18 @@ export class Vfs {
     const resolved = await this.resolveInside(principal, input, Permission.MOUNT_UPLOAD, field);
     const [existing] = await Promise.all([
       this.capabilities.stored(resolved),
-      look.requireParent ? this.assertParentFolder(resolved) : this.assertParentsAreFolders(resolved),
+      look.requireParent ? assertParentFolder(resolved) : assertParentsAreFolders(resolved),
     ]);
-    await look.before?.(
-      existing ? this.toEntry(resolved.mount, parentVirtualPath(resolved.path), existing) : undefined,
-    );
+    await look.before?.(existing ? toVfsEntry(resolved.mount, parentVirtualPath(resolved.path), existing) : undefined);
     await this.guardWrite(principal, resolved.path, { membership: !existing });
     return resolved;
-  }
-
-  /** 409 unless the parent of a resolved path is a folder (a mount's root always is). */
-  private async assertParentFolder(resolved: Resolved): Promise<void> {
-    const dir = resolved.driverPath.includes('/')
-      ? resolved.driverPath.slice(0, resolved.driverPath.lastIndexOf('/'))
-      : '';
-    if (dir === '') return;
-    let parent: Entry | undefined;
-    try {
-      parent = await driverOf(resolved).stat(dir);
-    } catch (error) {
-      if (!isStorageError(error, 'not_found')) throw storageToAppError(error, 'folder');
-    }
-    if (!parent?.isDir) throw AppError.conflict(`the parent folder of ${resolved.path} does not exist`);
   }
 
   /** Creates a folder and its parents (MOUNT_UPLOAD); an existing folder is fine. */
   async mkdir(principal: Principal, input: string): Promise<VfsEntry> {
     const resolved = await this.resolveInside(principal, input, Permission.MOUNT_UPLOAD);
     await this.guardWrite(principal, resolved.path, { membership: true });
-    await this.assertParentsAreFolders(resolved);
+    await assertParentsAreFolders(resolved);
     return this.mkdirAt(resolved);
   }
 
@@ -627,7 +522,7 @@ export class Vfs {
     await this.guardWrite(principal, from.path, { membership: true, tree: true });
     await this.guardWrite(principal, to.path, { membership: true, tree: true });
     await this.assertNoShareObjects(from, 'oldPath');
-    await this.assertParentsAreFolders(to);
+    await assertParentsAreFolders(to);
     if (isPathWithin(to.path, from.path)) {
       throw AppError.validation(`cannot move ${from.path} into itself (${to.path})`, [
         { path: 'newPath', message: 'inside oldPath' },
@@ -695,35 +590,17 @@ export class Vfs {
   // ---- changes -----------------------------------------------------------------------------------------
 
   onChange(listener: VfsListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.events.onChange(listener);
   }
 
   /** Tells every listener about a write made through the tree (also for writes made by tasks, e.g. copies). */
   emit(change: VfsChange): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(change);
-      } catch {
-        // A listener's failure never fails the write that already happened.
-      }
-    }
+    this.events.emit(change);
   }
 
   /** Listens to folders read from their storage (a user's listing, a walk): what the search index learns from. */
   onListed(listener: VfsListedListener): () => void {
-    this.listedListeners.add(listener);
-    return () => this.listedListeners.delete(listener);
-  }
-
-  private emitListed(listed: VfsListed): void {
-    for (const listener of this.listedListeners) {
-      try {
-        listener(listed);
-      } catch {
-        // Indexing never fails the listing.
-      }
-    }
+    return this.events.onListed(listener);
   }
 
   private dropCached(mountId: string, virtualPath: string): void {
