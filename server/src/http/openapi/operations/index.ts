@@ -4,6 +4,7 @@ import { apiKeyOperations } from './apiKeys.js';
 import { backupOperations } from './backup.js';
 import { fileOperations } from './files.js';
 import { fsOperations } from './fs.js';
+import { loginFlowOperations } from './loginFlows.js';
 import { pasteOperations } from './pastes.js';
 import { settingsOperations } from './settings.js';
 import { storageOperations } from './storage.js';
@@ -19,6 +20,7 @@ import { uploadOperations } from './uploads.js';
 export const OPERATION_FILES: Record<string, Operations> = {
   'system.ts': systemOperations,
   'apiKeys.ts': apiKeyOperations,
+  'loginFlows.ts': loginFlowOperations,
   'settings.ts': settingsOperations,
   'backup.ts': backupOperations,
   'pastes.ts': pasteOperations,
