@@ -448,6 +448,8 @@ function buildServices(
     clock,
     logger,
     runDue: (name, everyMs, now, fn) => cluster.runDue(name, everyMs, now, fn),
+    // Changes made on a storage behind the app's back give the folders above them new WebDAV ETags.
+    onStorageChange: (folder) => folderEtags.contentChanged(folder),
   });
   const cloudpasteImport = new CloudpasteImportService({
     repo: new CloudpasteImportRepository(db),
