@@ -11,7 +11,8 @@ import {
 } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_PASSWORD_PERMISSIONS } from '../src/services/loginFlowService.js';
-import { dbTargets, startTestServer, type TestServer } from './support/harness.js';
+import { totpCodeAt } from '../src/security/totp.js';
+import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
 import { createMount, mountableLocalConfig, mountedLocalRoot } from './support/mounts.js';
 import { basicAuth } from './support/webdav.js';
 
@@ -199,6 +200,38 @@ describe.each(dbTargets)('Nextcloud Login Flow v2 on %s', (target) => {
     expect(statuses.slice(0, limited).every((s) => s === 404)).toBe(true);
     // A known token is no guess: the app polling its own flow is not refused for its address's other guesses.
     expect((await poll(flow.poll.endpoint, flow.poll.token)).status).toBe(404);
+  });
+});
+
+describe('Login Flow v2 with two-factor sign-in on', () => {
+  it('gives the app a password that works where the admin password is refused', async () => {
+    const server = await startTestServer('sqlite');
+    try {
+      const token = await server.login();
+      const setup = await server.call<{ secret: string }>('POST', '/api/admin/2fa/setup', { token });
+      const on = await server.call('POST', '/api/admin/2fa/enable', {
+        token,
+        body: { code: totpCodeAt(setup.body.data!.secret, server.clock.now().getTime()), password: ADMIN.password },
+      });
+      expect(on.status).toBe(200);
+      const dav = (user: string, password: string) =>
+        fetch(`${server.url}/remote.php/dav/files/${user}/`, {
+          method: 'PROPFIND',
+          headers: { authorization: basicAuth(user, password), depth: '0' },
+        });
+      expect((await dav(ADMIN.username, ADMIN.password)).status).toBe(401);
+
+      const started = (await (await fetch(`${server.url}/index.php/login/v2`, { method: 'POST' })).json()) as Started;
+      const loginToken = decodeURIComponent(started.login.slice(started.login.lastIndexOf('/') + 1));
+      // The admin session (signed in before, or with the second factor) answers the flow.
+      expect((await server.call('POST', `/api/admin/login-flows/${loginToken}/approve`, { token })).status).toBe(200);
+      const creds = (await (
+        await fetch(started.poll.endpoint, { method: 'POST', body: new URLSearchParams({ token: started.poll.token }) })
+      ).json()) as { loginName: string; appPassword: string };
+      expect((await dav(creds.loginName, creds.appPassword)).status).toBe(207);
+    } finally {
+      await server.close();
+    }
   });
 });
 
