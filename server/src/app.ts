@@ -232,6 +232,7 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
     '/',
     nextcloudLoginRoutes({
       loginFlows: services.loginFlows,
+      audit: services.audit,
       trustProxy: options.trustProxy,
       publicUrl: services.publicUrl,
     }),

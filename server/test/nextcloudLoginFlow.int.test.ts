@@ -100,6 +100,16 @@ describe.each(dbTargets)('Nextcloud Login Flow v2 on %s', (target) => {
     expect(creds.loginName).toBe(`key-${approved.body.data?.key_id}`);
     // Once only.
     expect((await poll(flow.poll.endpoint, flow.poll.token)).status).toBe(404);
+    // The approval (by the admin) and the collection (by the app) are in the audit log, never the password.
+    await server.built.services.audit.flush();
+    const audit = await server.call<{ items: { action: string; target: string | null }[] }>(
+      'GET',
+      '/api/admin/audit-log?action=api_key.login_flow',
+      { token },
+    );
+    const actions = audit.body.data?.items.map((item) => item.action) ?? [];
+    expect(actions).toEqual(expect.arrayContaining(['api_key.login_flow.approve', 'api_key.login_flow.collect']));
+    expect(JSON.stringify(audit.body.data)).not.toContain(creds.appPassword);
 
     // The app password over WebDAV, as the app uses it (login name and password), and as OCS names its user.
     const listing = await propfind(creds.loginName, creds.appPassword);

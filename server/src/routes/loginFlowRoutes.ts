@@ -3,7 +3,9 @@
 import { Hono, type Context } from 'hono';
 import type { Guard } from '../http/auth.js';
 import { requestOrigin } from '../http/clientAddress.js';
+import { recordAudit } from '../http/auditTrail.js';
 import type { AppEnv } from '../http/env.js';
+import type { AuditLog } from '../services/audit/auditLog.js';
 import { ok } from '../http/envelope.js';
 import type { LoginFlowService } from '../services/loginFlowService.js';
 
@@ -33,7 +35,12 @@ async function pollTokenOf(c: Context<AppEnv>): Promise<string> {
   return new URLSearchParams(text).get('token') ?? '';
 }
 
-export function nextcloudLoginRoutes(deps: { loginFlows: LoginFlowService; trustProxy: boolean; publicUrl?: string }) {
+export function nextcloudLoginRoutes(deps: {
+  loginFlows: LoginFlowService;
+  audit: AuditLog;
+  trustProxy: boolean;
+  publicUrl?: string;
+}) {
   const app = new Hono<AppEnv>();
   const origin = (c: Context<AppEnv>) => requestOrigin(c, deps.trustProxy, deps.publicUrl).replace(/\/+$/, '');
   for (const prefix of ['/index.php/login/v2', '/login/v2']) {
@@ -51,6 +58,8 @@ export function nextcloudLoginRoutes(deps: { loginFlows: LoginFlowService; trust
       c.header('Cache-Control', 'no-store');
       // Nextcloud answers 404 with an empty list until the flow is approved, and after it was collected.
       if (!found) return c.json([], 404);
+      // The one moment an app password leaves the server: recorded with the key it is (never the password).
+      recordAudit(deps.audit, c, { action: 'api_key.login_flow.collect', target: `id=${found.keyId}` });
       return c.json({ server: origin(c), loginName: found.loginName, appPassword: found.appPassword });
     });
     // Nextcloud's own browser address of a flow: the same page here.

@@ -36,6 +36,7 @@ export interface StartedFlow {
 }
 
 export interface CollectedFlow {
+  keyId: string;
   loginName: string;
   appPassword: string;
 }
@@ -150,8 +151,13 @@ export class LoginFlowService {
       return undefined;
     }
     if (row.status !== 'approved' || row.expires_at <= clock.now().toISOString()) return undefined;
-    if (!row.app_password_encrypted || !row.login_name || !(await flows.collect(row.id))) return undefined;
-    return { loginName: row.login_name, appPassword: cipher.decrypt(row.app_password_encrypted) };
+    if (!row.app_password_encrypted || !row.login_name || !row.api_key_id || !(await flows.collect(row.id)))
+      return undefined;
+    return {
+      keyId: row.api_key_id,
+      loginName: row.login_name,
+      appPassword: cipher.decrypt(row.app_password_encrypted),
+    };
   }
 
   /** Deletes flows that expired more than an hour ago. */
