@@ -10,7 +10,7 @@ import {
   type LoginFlowView,
 } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_PASSWORD_PERMISSIONS } from '../src/services/loginFlowService.js';
+import { APP_PASSWORD_PERMISSIONS, MAX_PENDING_FLOWS_PER_ADDRESS } from '../src/services/loginFlowService.js';
 import { totpCodeAt } from '../src/security/totp.js';
 import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
 import { createMount, mountableLocalConfig, mountedLocalRoot } from './support/mounts.js';
@@ -210,6 +210,23 @@ describe.each(dbTargets)('Nextcloud Login Flow v2 on %s', (target) => {
     expect(statuses.slice(0, limited).every((s) => s === 404)).toBe(true);
     // A known token is no guess: the app polling its own flow is not refused for its address's other guesses.
     expect((await poll(flow.poll.endpoint, flow.poll.token)).status).toBe(404);
+  });
+});
+
+describe('Login Flow v2 start limits', () => {
+  it('lets one address keep 20 flows waiting, then answers 429 until they end', async () => {
+    const server = await startTestServer('sqlite');
+    try {
+      const start = () => fetch(`${server.url}/index.php/login/v2`, { method: 'POST' });
+      for (let i = 0; i < MAX_PENDING_FLOWS_PER_ADDRESS; i++) expect((await start()).status).toBe(200);
+      const refused = await start();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('60');
+      server.clock.advance(LOGIN_FLOW_TTL_MS + 1000);
+      expect((await start()).status).toBe(200);
+    } finally {
+      await server.close();
+    }
   });
 });
 

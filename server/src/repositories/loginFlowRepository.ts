@@ -10,14 +10,15 @@ export class LoginFlowRepository {
     await this.db.insertInto('login_flows').values(row).execute();
   }
 
-  /** Flows not yet expired and still waiting for the admin (the cap on anonymous flows counts these). */
-  async countPending(nowIso: string): Promise<number> {
-    const row = await this.db
+  /** Flows not yet expired and still waiting for the admin, of one address or all (the caps count these). */
+  async countPending(nowIso: string, address?: string): Promise<number> {
+    let query = this.db
       .selectFrom('login_flows')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .where('status', '=', 'pending')
-      .where('expires_at', '>', nowIso)
-      .executeTakeFirst();
+      .where('expires_at', '>', nowIso);
+    if (address !== undefined) query = query.where('address', '=', address);
+    const row = await query.executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 

@@ -24,6 +24,8 @@ import type { SecretAttemptLimiter } from './secretAttemptLimiter.js';
 export const APP_PASSWORD_PERMISSIONS = MOUNT_PERMISSIONS | Permission.WEBDAV_READ | Permission.WEBDAV_MANAGE;
 /** Flows waiting for an answer at once; beyond, starting one answers 429 (anonymous requests cannot fill the table). */
 export const MAX_PENDING_FLOWS = 1000;
+/** …and from one client address. */
+export const MAX_PENDING_FLOWS_PER_ADDRESS = 20;
 /** A flow's row is kept this long after it expired: late polls of a known token are not counted as guesses. */
 const KEEP_AFTER_EXPIRY_MS = 60 * 60 * 1000;
 /** Login and poll tokens: 256 random bits each. */
@@ -56,7 +58,12 @@ export class LoginFlowService {
   async start(userAgent: string | undefined, address: string): Promise<StartedFlow> {
     const { flows, clock } = this.deps;
     const now = clock.now();
-    if ((await flows.countPending(now.toISOString())) >= MAX_PENDING_FLOWS) {
+    const nowIso = now.toISOString();
+    // Per address first: one client cannot use up the room every other app needs to sign in.
+    if (
+      (await flows.countPending(nowIso, address.slice(0, 64))) >= MAX_PENDING_FLOWS_PER_ADDRESS ||
+      (await flows.countPending(nowIso)) >= MAX_PENDING_FLOWS
+    ) {
       throw new AppError('RATE_LIMITED', 'too many sign-ins are waiting for approval, try again in a minute', {
         headers: { 'Retry-After': '60' },
       });
