@@ -28,3 +28,4 @@ export * from './integrations.js';
 export * from './archives.js';
 export * from './twoFactor.js';
 export * from './auditLog.js';
+export * from './loginFlows.js';

@@ -49,6 +49,8 @@ import { nextcloudBaseOf } from './webdav/nextcloudPaths.js';
 import { nextcloudRoutes } from './routes/nextcloudRoutes.js';
 import { webdavSettingsRoutes } from './routes/webdavSettingsRoutes.js';
 import type { DavAuth } from './services/webdav/davAuth.js';
+import type { LoginFlowService } from './services/loginFlowService.js';
+import { loginFlowRoutes, nextcloudLoginRoutes } from './routes/loginFlowRoutes.js';
 import type { SecretAttemptLimiter } from './services/secretAttemptLimiter.js';
 import type { WebdavService } from './services/webdav/webdavService.js';
 import type { FsUploadService } from './services/fsUploadService.js';
@@ -121,6 +123,8 @@ export interface AppServices {
   archives: ArchiveService;
   webdav: WebdavService;
   davAuth: DavAuth;
+  /** Nextcloud Login Flow v2: apps signing in with an app password the admin approved. */
+  loginFlows: LoginFlowService;
   /** The audit log: changes, sign-ins and failed key uses (recorded by http/auditTrail.ts). */
   audit: AuditLog;
   /** The secret-attempt limiter (the WebDAV settings page lists and clears blocked addresses). */
@@ -196,7 +200,16 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   const dav = davRoutes({ ...services, logger: options.logger });
   app.route('/dav', dav);
   // Nextcloud's and ownCloud's apps: their discovery answers and the same tree at their addresses.
-  for (const path of ['/status.php', '/nextcloud/status.php', '/owncloud/status.php', '/ocs/*', '/remote.php/*']) {
+  for (const path of [
+    '/status.php',
+    '/nextcloud/status.php',
+    '/owncloud/status.php',
+    '/ocs/*',
+    '/remote.php/*',
+    '/index.php/login/*',
+    '/login/v2',
+    '/login/v2/*',
+  ]) {
     app.use(path, davClient);
   }
   const nextcloudTrail = davAuditTrail(services.audit, (c) => {
@@ -214,12 +227,23 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
     }),
   );
   app.route('/remote.php', davRoutes({ ...services, logger: options.logger, flavour: 'nextcloud' }));
+  // Login Flow v2: the apps start a flow and poll for their app password; the admin answers at /connect/<token>.
+  app.route(
+    '/',
+    nextcloudLoginRoutes({
+      loginFlows: services.loginFlows,
+      audit: services.audit,
+      trustProxy: options.trustProxy,
+      publicUrl: services.publicUrl,
+    }),
+  );
 
   const api = new Hono<AppEnv>();
   api.route('/', systemRoutes(services));
   api.route('/', authRoutes({ ...services, trustProxy: options.trustProxy }));
   api.route('/admin', twoFactorRoutes({ ...services, trustProxy: options.trustProxy }));
   api.route('/admin/api-keys', apiKeyRoutes(services));
+  api.route('/admin/login-flows', loginFlowRoutes(services));
   api.route('/admin/settings', settingsRoutes(services));
   api.route('/public', publicSettingsRoutes(services));
   api.route('/', cacheRoutes(services));

@@ -1,6 +1,8 @@
 import { DavRepository } from './repositories/davRepository.js';
 import { DavAuth } from './services/webdav/davAuth.js';
 import { FolderEtags } from './services/webdav/folderEtags.js';
+import { LoginFlowService } from './services/loginFlowService.js';
+import { LoginFlowRepository } from './repositories/loginFlowRepository.js';
 import { ChunkedUploads } from './services/webdav/chunkedUploads.js';
 import { DavLocks } from './services/webdav/davLocks.js';
 import { WebdavService } from './services/webdav/webdavService.js';
@@ -387,6 +389,13 @@ function buildServices(
     }
   });
   auth.onChange(() => davAuth.forget());
+  const loginFlows = new LoginFlowService({
+    flows: new LoginFlowRepository(db),
+    apiKeys,
+    cipher,
+    clock,
+    limiter: secretAttempts,
+  });
   twoFactor.onChange(() => davAuth.forget());
   const backupScheduler = new BackupScheduler({
     backups,
@@ -439,6 +448,8 @@ function buildServices(
     clock,
     logger,
     runDue: (name, everyMs, now, fn) => cluster.runDue(name, everyMs, now, fn),
+    // Changes made on a storage behind the app's back give the folders above them new WebDAV ETags.
+    onStorageChange: (folder) => folderEtags.contentChanged(folder),
   });
   const cloudpasteImport = new CloudpasteImportService({
     repo: new CloudpasteImportRepository(db),
@@ -502,6 +513,7 @@ function buildServices(
     fsUploads,
     webdav,
     davAuth,
+    loginFlows,
     guard: new Guard({ auth, apiKeys }),
   };
 }
@@ -580,6 +592,7 @@ export async function buildServer(
   const sweep = periodic('token-sweep', 3600_000, async () => {
     await services.auth.sweepExpiredTokens();
     await services.passkeys.sweep();
+    await services.loginFlows.sweep();
     await services.secretAttempts.sweep();
   });
   // Entries older than the retention setting (audit_log_retention_days; 0 keeps them).

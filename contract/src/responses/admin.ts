@@ -9,6 +9,7 @@ import {
 import { CLOUDPASTE_IMPORT_KINDS, type CloudpasteImportReport } from '../cloudpasteImport.js';
 import { DASHBOARD_TABLES, type DashboardStats } from '../dashboard.js';
 import type { SharexUploader } from '../integrations.js';
+import type { LoginFlowApproval, LoginFlowView } from '../loginFlows.js';
 import { WEBDAV_CHECK_PROBLEMS, type WebdavCheckResult, type WebdavInfo } from '../webdav.js';
 import { z } from '../zod.js';
 import { count, isoTime, shapeOf } from './define.js';
@@ -167,3 +168,15 @@ export const sharexUploaderSchema = shapeOf<SharexUploader>()(
     ErrorMessage: z.string(),
   }),
 );
+
+export const loginFlowViewSchema = shapeOf<LoginFlowView>()(
+  z.object({
+    client_name: z.string(),
+    user_agent: z.string(),
+    address: z.string(),
+    created_at: isoTime,
+    expires_at: isoTime,
+  }),
+);
+
+export const loginFlowApprovalSchema = shapeOf<LoginFlowApproval>()(z.object({ key_id: z.string(), name: z.string() }));

@@ -361,6 +361,7 @@ export interface Database {
   job_runs: JobRunsTable;
   audit_log: AuditLogTable;
   folder_shares: FolderSharesTable;
+  login_flows: LoginFlowsTable;
 }
 
 /** Periodic background jobs: last run, by which instance, how many runs (0017). */
@@ -402,4 +403,21 @@ export interface FolderSharesTable {
   created_by: string;
   created_at: string;
   updated_at: string;
+}
+
+/** Nextcloud Login Flow v2 (0024): tokens hashed, the app password encrypted until the app collects it. */
+export interface LoginFlowsTable {
+  id: string;
+  /** Cleared once the admin answered (the browser's link is single use). */
+  login_token_hash: string | null;
+  poll_token_hash: string;
+  status: 'pending' | 'approved' | 'denied' | 'collected';
+  client_name: string;
+  user_agent: string;
+  address: string;
+  api_key_id: string | null;
+  login_name: string | null;
+  app_password_encrypted: string | null;
+  created_at: string;
+  expires_at: string;
 }

@@ -46,6 +46,9 @@ export const API_AUDIT_RULES: Record<string, AuditRule> = {
   'POST /api/admin/api-keys': { action: 'api_key.create' },
   'PUT /api/admin/api-keys/:id': { action: 'api_key.update' },
   'DELETE /api/admin/api-keys/:id': { action: 'api_key.delete' },
+  // Nextcloud Login Flow v2 (the app password made on approval is an API key: its name is the target)
+  'POST /api/admin/login-flows/:token/approve': { action: 'api_key.login_flow.approve' },
+  'POST /api/admin/login-flows/:token/deny': { action: 'api_key.login_flow.deny' },
   // settings, caches
   'PUT /api/admin/settings/group/:group': { action: 'settings.update', bodyKeys: true },
   'POST /api/admin/cache/clear': { action: 'cache.clear' },

@@ -70,6 +70,31 @@ export class FsIndexRepository {
     return Number(row.n);
   }
 
+  /** What the index holds of a folder's children: kind, size and time (the crawl compares them with storage). */
+  async childStates(
+    mountId: string,
+    parent: string,
+  ): Promise<Array<{ rel_path: string; is_dir: number; size: number; last_modified: string | null }>> {
+    const rows = await this.db
+      .selectFrom('fs_index')
+      .select(['rel_path', 'is_dir', 'size', 'last_modified'])
+      .where('mount_id', '=', mountId)
+      .where('parent', '=', parent)
+      .execute();
+    return rows.map((row) => ({ ...row, is_dir: Number(row.is_dir), size: Number(row.size) }));
+  }
+
+  /** Whether anything of the mount is indexed (a mount never crawled has nothing to compare with). */
+  async hasMount(mountId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('fs_index')
+      .select('id')
+      .where('mount_id', '=', mountId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Rel paths of the indexed children of a folder. */
   async childPaths(mountId: string, parent: string): Promise<Array<{ rel_path: string; is_dir: number }>> {
     return this.db

@@ -22,6 +22,7 @@ export type TitleKey =
   | 'pageTitle.mountExplorer'
   | 'pageTitle.notFound'
   | 'pageTitle.login'
+  | 'pageTitle.connect'
   | AdminPageLabelKey;
 
 /** Document title: `{page subtitle} - {site title}`, or just the site title without a subtitle. */

@@ -26,6 +26,7 @@ describe('routes (app/routes.ts read as the router reads it)', () => {
     expect(resolve('/upload/').route).toBe('/upload');
     expect(resolve('/paste/abc').route).toBe('/paste/:slug');
     expect(resolve('/file/abc/').route).toBe('/file/:slug');
+    expect(resolve('/connect/AbC-d_e').params.token).toBe('AbC-d_e');
   });
 
   it('takes every admin page, and the dashboard on /admin itself', () => {
@@ -74,7 +75,8 @@ describe('routes (app/routes.ts read as the router reads it)', () => {
     ]);
     expect(map['mount-explorer']).toContain('src/locales/{lang}/fs.json');
     expect(map.admin).toEqual(['src/app/admin/AdminGate.tsx']);
-    expect(Object.keys(map).sort()).toEqual(['', 'admin', 'file', 'mount-explorer', 'paste', 's', 'upload']);
+    expect(Object.keys(map).sort()).toEqual(['', 'admin', 'connect', 'file', 'mount-explorer', 'paste', 's', 'upload']);
+    expect(map.connect).toEqual(['src/features/auth/ConnectPage.tsx']);
     expect(map.s).toEqual(['src/features/file-view/ShareViewPage.tsx', 'src/locales/{lang}/files.json']);
   });
 });

@@ -40,6 +40,8 @@ export const PUBLIC_ROUTES = [
     areas: ['files', 'fs'],
     title: 'pageTitle.mountExplorer',
   },
+  // A Nextcloud/ownCloud app's sign-in (Login Flow v2): the admin approves or denies it here.
+  { path: '/connect/:token', module: 'features/auth/ConnectPage.tsx', areas: [], title: 'pageTitle.connect' },
 ] as const satisfies readonly ScreenRoute[];
 
 /** The admin frame (login, sidebar, guards): loads with the first admin page, never on a public page. */

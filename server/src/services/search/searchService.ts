@@ -94,6 +94,25 @@ function intersect(a: IndexScope | null, b: IndexScope | null): IndexScope | nul
   return null;
 }
 
+/**
+ * Whether a folder's children as listed now differ from what the index held: a name new or gone, a kind changed,
+ * a file's size or time changed (a folder's own time is left out: S3 has none, and its content is compared when
+ * the crawl lists it).
+ */
+export function changedSince(
+  before: ReadonlyArray<{ rel_path: string; is_dir: number; size: number; last_modified: string | null }>,
+  now: ReadonlyArray<Pick<FsIndexRow, 'rel_path' | 'is_dir' | 'size' | 'last_modified'>>,
+): boolean {
+  if (before.length !== now.length) return true;
+  const old = new Map(before.map((row) => [row.rel_path, row]));
+  for (const row of now) {
+    const was = old.get(row.rel_path);
+    if (!was || was.is_dir !== row.is_dir) return true;
+    if (row.is_dir === 0 && (was.size !== row.size || was.last_modified !== row.last_modified)) return true;
+  }
+  return false;
+}
+
 export class SearchService {
   private readonly crawls = new Map<string, CrawlState>();
   private timer?: NodeJS.Timeout;
@@ -119,6 +138,11 @@ export class SearchService {
        * crawls it now): `Cluster.runDue`. Without it every due crawl runs here.
        */
       runDue?: (name: string, everyMs: number, now: Date, fn: () => Promise<void>) => Promise<boolean>;
+      /**
+       * The crawl found a folder's children changed on the storage behind the app's back (a name new or gone, a
+       * file's size or time changed since it was indexed): `folder` is its virtual path (WebDAV folder ETags).
+       */
+      onStorageChange?: (folder: string) => void;
     },
   ) {
     this.unsubscribe = deps.vfs.onChange((change) => {
@@ -167,7 +191,13 @@ export class SearchService {
         }));
       }
     }
-    await this.replaceChildren(mount, relOf(mount, path), slices());
+    // A folder read from storage may show a change made behind the app's back before the crawl gets there: once the
+    // index holds it, the crawl would see nothing new, so the folders above it are told here too.
+    const compare = this.deps.onStorageChange !== undefined && (await this.deps.index.hasMount(mount.id));
+    const before = compare ? await this.deps.index.childStates(mount.id, relOf(mount, path)) : undefined;
+    const written: FsIndexRow[] = [];
+    await this.replaceChildren(mount, relOf(mount, path), slices(), before && written);
+    if (before && changedSince(before, written)) this.deps.onStorageChange?.(path);
   }
 
   private get limits(): CrawlLimits {
@@ -268,14 +298,20 @@ export class SearchService {
 
   /** One bounded crawl of a mount: folders listed breadth first, each folder's children replaced in the index. */
   async crawl(mount: MountRecord): Promise<CrawlState> {
-    const { entries, complete } = await this.indexTree(mount, mount.path);
+    // The first crawl of a mount has nothing to compare with: every folder would look changed.
+    const compare = this.deps.onStorageChange !== undefined && (await this.deps.index.hasMount(mount.id));
+    const { entries, complete } = await this.indexTree(mount, mount.path, compare);
     const state: CrawlState = { finishedAt: this.deps.clock.now().toISOString(), entries, complete };
     this.crawls.set(mount.id, state);
     return state;
   }
 
   /** Lists `root` and every folder below it into the index, within the crawl limits of one run. */
-  private async indexTree(mount: MountRecord, root: string): Promise<{ entries: number; complete: boolean }> {
+  private async indexTree(
+    mount: MountRecord,
+    root: string,
+    compare = false,
+  ): Promise<{ entries: number; complete: boolean }> {
     const { vfs, clock } = this.deps;
     const limits = this.limits;
     const started = clock.now().getTime();
@@ -285,7 +321,8 @@ export class SearchService {
       if (this.stopped || entries >= limits.maxEntries || clock.now().getTime() - started > limits.maxMs)
         return { entries, complete: false };
       const dir = queue.shift() as string;
-      const folder: VfsFolder | undefined = await vfs.folder(CRAWLER, dir).catch((error: unknown) => {
+      // Read from the storage, not the listing cache: the crawl is how changes made behind the app's back come in.
+      const folder: VfsFolder | undefined = await vfs.folder(CRAWLER, dir, true).catch((error: unknown) => {
         this.deps.logger.debug(`search crawl of ${dir} skipped: ${(error as Error).message}`);
         return undefined;
       });
@@ -303,7 +340,10 @@ export class SearchService {
           yield listed;
         }
       }
-      entries += await this.replaceChildren(mount, relOf(mount, dir), slices(folder));
+      const before = compare ? await this.deps.index.childStates(mount.id, relOf(mount, dir)) : undefined;
+      const listedRows: FsIndexRow[] = [];
+      entries += await this.replaceChildren(mount, relOf(mount, dir), slices(folder), before && listedRows);
+      if (before && changedSince(before, listedRows)) this.deps.onStorageChange?.(dir);
       for (const path of below) queue.push(path);
     }
     return { entries, complete: true };
@@ -342,7 +382,13 @@ export class SearchService {
    * PROPFIND of 100,000 entries lists one) goes in a slice at a time with a turn of the event loop between
    * slices: SQLite writes block the thread, and other requests wait for no index.
    */
-  private async replaceChildren(mount: MountRecord, parent: string, slices: Iterable<VfsEntry[]>): Promise<number> {
+  private async replaceChildren(
+    mount: MountRecord,
+    parent: string,
+    slices: Iterable<VfsEntry[]>,
+    /** When given, receives the rows written (the crawl compares them with what was indexed before). */
+    written?: FsIndexRow[],
+  ): Promise<number> {
     const { index } = this.deps;
     const present = new Set<string>();
     let first = true;
@@ -351,6 +397,7 @@ export class SearchService {
       first = false;
       const rows = slice.map((entry) => this.row(mount, entry));
       for (const row of rows) present.add(row.rel_path);
+      written?.push(...rows);
       if (rows.length > 0) await index.upsert(rows);
     }
     // Every listed child is in the index now: only more children than listed means some are gone (one count

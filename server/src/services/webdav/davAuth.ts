@@ -18,6 +18,9 @@ const CACHE_MAX = 1000;
 
 type Found = { admin?: AdminPrincipal; row?: ApiKeyRow };
 
+/** The login name of an API key (`key-<id>`, as OCS names it): its password is the key itself. */
+const KEY_LOGIN = /^key-([A-Za-z0-9_-]{1,64})$/;
+
 export const WWW_AUTHENTICATE = 'Basic realm="Clipnest", charset="UTF-8"';
 
 function unauthorized(message: string): AppError {
@@ -42,7 +45,7 @@ export function treePrincipal(principal: Principal): Principal {
 
 /**
  * WebDAV Basic auth (spec §6): the admin's username and password, or an API key as both user and
- * password. Failures count in the secret-attempt limiter, in the budget of the secret guessed (the admin password's
+ * password, or `key-<id>` and the key (the app passwords of Login Flow v2). Failures count in the secret-attempt limiter, in the budget of the secret guessed (the admin password's
  * with the login form, API keys' with the `ApiKey` header; per client); verified headers are
  * remembered for a few seconds by their hash (never the header itself).
  */
@@ -100,10 +103,13 @@ export class DavAuth {
     // and password with the `ApiKey` header's (api_key), the admin's password with the login form's (webdav →
     // admin_password). A wrong key sent as both is a guess at both.
     let found: Found | undefined;
-    if (user === password) {
-      const row = await this.deps.limiter.attempt({ kind: 'api_key', client, target: '*' }, () =>
-        this.deps.apiKeys.findKey(password),
-      );
+    // A key's own login name (`key-<id>`, what Login Flow v2 hands the apps with their app password) works too.
+    const keyLogin = KEY_LOGIN.exec(user)?.[1];
+    if (user === password || keyLogin !== undefined) {
+      const row = await this.deps.limiter.attempt({ kind: 'api_key', client, target: '*' }, async () => {
+        const key = await this.deps.apiKeys.findKey(password);
+        return key && (user === password || key.id === keyLogin) ? key : undefined;
+      });
       if (row) found = { row };
     }
     // Checked before any password, whatever the username, so this door tells nothing about the admin's password.

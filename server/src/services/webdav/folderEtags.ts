@@ -51,6 +51,13 @@ export class FolderEtags {
     this.timer ??= setTimeout(() => void this.flush(), FLUSH_AFTER_MS);
   }
 
+  /** Something in `folder` changed on the storage behind the tree's back (the search crawl saw it). */
+  contentChanged(folder: string): void {
+    this.pending.add(folder);
+    for (const dir of foldersAbove(folder)) this.pending.add(dir);
+    this.timer ??= setTimeout(() => void this.flush(), FLUSH_AFTER_MS);
+  }
+
   /** Writes the tokens of the folders changed so far (resolves once they are stored). */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);

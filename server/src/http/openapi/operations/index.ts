@@ -6,6 +6,7 @@ import { backupOperations } from './backup.js';
 import { fileOperations } from './files.js';
 import { folderShareOperations } from './folderShares.js';
 import { fsOperations } from './fs.js';
+import { loginFlowOperations } from './loginFlows.js';
 import { pasteOperations } from './pastes.js';
 import { securityOperations } from './security.js';
 import { settingsOperations } from './settings.js';
@@ -22,6 +23,7 @@ import { uploadOperations } from './uploads.js';
 export const OPERATION_FILES: Record<string, Operations> = {
   'system.ts': systemOperations,
   'apiKeys.ts': apiKeyOperations,
+  'loginFlows.ts': loginFlowOperations,
   'settings.ts': settingsOperations,
   'backup.ts': backupOperations,
   'pastes.ts': pasteOperations,
