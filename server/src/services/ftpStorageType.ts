@@ -6,15 +6,8 @@ import { FTP_DEFAULT_PORT, FTP_TLS_MODES, STORAGE_TYPE_SPECS, type FtpTlsMode } 
 import net from 'node:net';
 import type { StorageConfigsTable } from '../db/schema.js';
 import type { StorageDriver } from '../storage/types.js';
-import {
-  assertEndpointAllowed,
-  decryptOrBlank,
-  unavailableDriver,
-  type ConfigColumns,
-  type DriverConfig,
-  type StorageTypeContext,
-  type StorageTypeDefinition,
-} from './storageTypes.js';
+import { assertEndpointAllowed, decryptOrBlank, unavailableDriver } from './storageTypeHelpers.js';
+import type { ConfigColumns, DriverConfig, StorageTypeContext, StorageTypeDefinition } from './storageTypes.js';
 
 /** What the ftp driver factory takes. */
 export interface FtpDriverSettings {

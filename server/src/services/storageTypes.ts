@@ -13,6 +13,7 @@ import type { StorageEndpointGuard } from '../net/storageEndpointGuard.js';
 import type { SecretCipher } from '../security/cipher.js';
 import { isInsideDir } from '../storage/local/realPath.js';
 import { ftpType, type FtpDriverSettings } from './ftpStorageType.js';
+import { assertEndpointAllowed, decryptOrBlank, unavailableDriver } from './storageTypeHelpers.js';
 import { RESERVED_PREFIX } from '../storage/paths.js';
 import type { StorageDriver } from '../storage/types.js';
 import { StorageError } from '../storage/types.js';
@@ -91,21 +92,6 @@ export interface StorageTypeDefinition {
     current?: Readonly<StorageConfigsTable>,
   ): Promise<ConfigColumns>;
   build(config: DriverConfig, ctx: StorageTypeContext): StorageDriver;
-}
-
-export function decryptOrBlank(cipher: SecretCipher, encrypted: string): string {
-  try {
-    return encrypted ? cipher.decrypt(encrypted) : '';
-  } catch {
-    // Encrypted under another ENCRYPTION_KEY: requests fail with 'denied' until the secret is re-entered.
-    return '';
-  }
-}
-
-/** A driver whose every call fails with StorageError('unavailable'): for a config that cannot be served. */
-export function unavailableDriver(kind: string, message: string): StorageDriver {
-  const fail = () => Promise.reject(new StorageError('unavailable', message));
-  return { kind, stat: fail, list: fail, read: fail, write: fail, mkdir: fail, remove: fail, move: fail };
 }
 
 /** The built-in root's real path (created when missing), for the overlap check below. */
@@ -219,13 +205,6 @@ const s3Type: StorageTypeDefinition = {
     });
   },
 };
-
-/** A refused endpoint as the 400 naming its field. */
-export function assertEndpointAllowed(ctx: StorageTypeContext, field: string, url: string): void {
-  const blocked = ctx.endpointGuard.endpointBlocked(url);
-  if (blocked)
-    throw AppError.validation(`${field} refused: ${blocked}`, [{ path: field, message: `refused: ${blocked}` }]);
-}
 
 /** WebDAV: endpoint_url → endpoint, username → access_key_id, password → secret_encrypted, tls_insecure → path_style. */
 const webdavType: StorageTypeDefinition = {

@@ -3,7 +3,16 @@
 // in a high range, optional explicit or implicit TLS with a self-signed certificate. Runs in the foreground
 // (background=NO) and is stopped by `stop()`; `restart()` brings it back on the same port (recovery tests).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import net from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
@@ -176,11 +185,32 @@ export async function startVsftpd(options: { tls?: VsftpdTls } = {}): Promise<Vs
     const running = child;
     child = undefined;
     if (!running || running.exitCode !== null) return;
+    // Each session is a process of its own (setsid): ours are the ones running this test's config file.
+    const sessions = () =>
+      readdirSync('/proc')
+        .filter((pid) => /^\d+$/.test(pid) && Number(pid) !== running.pid)
+        .filter((pid) => {
+          try {
+            return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(confFile);
+          } catch {
+            return false;
+          }
+        })
+        .map(Number);
+    const kill = (pid: number, signal: NodeJS.Signals) => {
+      try {
+        process.kill(pid, signal);
+      } catch {
+        // already gone
+      }
+    };
     const exited = new Promise((r) => running.once('exit', r));
-    // vsftpd's sessions are its children in the same process group: end them too.
-    running.kill('SIGTERM');
+    const children = sessions();
+    kill(running.pid!, 'SIGTERM');
+    for (const pid of children) kill(pid, 'SIGKILL');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-    if (running.exitCode === null) running.kill('SIGKILL');
+    if (running.exitCode === null) kill(running.pid!, 'SIGKILL');
+    for (const pid of sessions()) kill(pid, 'SIGKILL');
   };
   try {
     await start();

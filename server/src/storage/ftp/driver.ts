@@ -236,7 +236,9 @@ export class FtpDriver implements StorageDriver {
     // Stop after the range: the rest of the file is never fetched (the connection is dropped, not reused).
     const body: Readable = wanted && wanted.end < entry.size - 1 ? sliceNode(pass, 0, length) : pass;
     const stop = () => {
-      if (!finished) client.close();
+      // Read to its end: the client finishes the transfer (226) and goes back to the pool. Stopped early (a
+      // range, a cancel, an abort): the transfer is cut by closing the connection.
+      if (!finished && !(body === pass && pass.readableEnded)) client.close();
     };
     body.once('close', stop);
     if (opts.signal) {
