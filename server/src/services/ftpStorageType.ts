@@ -57,6 +57,17 @@ export function ftpView(row: Pick<StorageConfigsTable, 'endpoint' | 'access_key_
   };
 }
 
+function parseJsonObject(text: string | undefined): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(text || '{}');
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
 export const ftpType: StorageTypeDefinition = {
   type: 'ftp',
   spec: STORAGE_TYPE_SPECS.ftp,
@@ -75,12 +86,7 @@ export const ftpType: StorageTypeDefinition = {
     if (o.username !== undefined) out.access_key_id = String(o.username);
     if (o.tls_insecure !== undefined) out.path_style = o.tls_insecure ? 1 : 0;
     if (o.tls !== undefined) {
-      let kept: Record<string, unknown> = {};
-      try {
-        kept = JSON.parse(current?.options_json || '{}') as Record<string, unknown>;
-      } catch {
-        kept = {};
-      }
+      const kept = parseJsonObject(current?.options_json);
       out.options_json = JSON.stringify({ ...kept, tls: o.tls });
     }
     return out;

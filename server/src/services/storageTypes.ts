@@ -16,7 +16,6 @@ import { ftpType, type FtpDriverSettings } from './ftpStorageType.js';
 import { assertEndpointAllowed, decryptOrBlank, unavailableDriver } from './storageTypeHelpers.js';
 import { RESERVED_PREFIX } from '../storage/paths.js';
 import type { StorageDriver } from '../storage/types.js';
-import { StorageError } from '../storage/types.js';
 import type { LocalRoots } from './localRoots.js';
 
 /** What the registry needs of a storage config row. */
