@@ -269,9 +269,9 @@ function ConfigCard({
             <Badge>
               {local
                 ? t('files.storage.local')
-                : webdav
-                  ? t('files.storage.types.webdav')
-                  : t(`files.storage.providers.${config.provider ?? 'other'}`)}
+                : config.storage_type === 's3'
+                  ? t(`files.storage.providers.${config.provider ?? 'other'}`)
+                  : t(`files.storage.types.${config.storage_type}`)}
             </Badge>
             {config.is_builtin && <Badge>{t('files.storage.builtin')}</Badge>}
           </div>
