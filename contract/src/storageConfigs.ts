@@ -7,9 +7,10 @@
  * - Create: POST with `createStorageConfigSchema`; update: PUT /{id} with `updateStorageConfigSchema`
  *   (every field optional; omit `secret_access_key` or send '' to keep the stored secret).
  * - The secret is write-only: replies carry `secret_access_key_masked` ("••••abcd") and `has_secret`.
- * - Types come from STORAGE_TYPE_SPECS (local, s3, webdav): create with `storage_type` (default 's3') and that
+ * - Types come from STORAGE_TYPE_SPECS (local, s3, webdav, ftp): create with `storage_type` (default 's3') and that
  *   type's options. WebDAV configs take `endpoint_url`, `username`, `password` (write-only: answered only as
- *   `has_secret`) and `tls_insecure`; views of them carry `endpoint_url`, `username` and `tls_insecure`. Local configs name a `root_path` inside the operator's LOCAL_STORAGE_ROOTS (400 naming root_path
+ *   `has_secret`) and `tls_insecure`; views of them carry `endpoint_url`, `username` and `tls_insecure`. FTP configs take `host`, `port` (21), `username` (blank = anonymous),
+ *   `password` (write-only), `tls` (none | explicit | implicit) and `tls_insecure`; views carry all but the password. Local configs name a `root_path` inside the operator's LOCAL_STORAGE_ROOTS (400 naming root_path
  *   otherwise). The built-in local config (`is_builtin: true`, DATA_DIR/storage/local) cannot be deleted
  *   and its root cannot change; S3 fields sent to a local config (or root_path to S3) → 400.
  * - DELETE of a config used by files/mounts → 409, data StorageConfigInUse `{ files, mounts, mount_paths }`.
@@ -21,7 +22,7 @@ import { z } from './zod.js';
 /** The name the server gives the built-in local config (an English default: clients translate it). */
 export const BUILTIN_LOCAL_CONFIG_NAME = 'Local storage';
 
-export const STORAGE_TYPES = ['local', 's3', 'webdav'] as const;
+export const STORAGE_TYPES = ['local', 's3', 'webdav', 'ftp'] as const;
 export type StorageType = (typeof STORAGE_TYPES)[number];
 
 export const STORAGE_PROVIDERS = ['aws', 'cloudflare_r2', 'backblaze_b2', 'minio', 'aliyun_oss', 'other'] as const;
@@ -207,10 +208,46 @@ export const webdavOptionsSchema = z.strictObject({
   tls_insecure: z.boolean({ error: 'tls_insecure must be true or false' }).default(false),
 });
 
+/** FTP's TLS modes: none (plain FTP), explicit (AUTH TLS on the usual port), implicit (TLS from the first byte). */
+export const FTP_TLS_MODES = ['none', 'explicit', 'implicit'] as const;
+export type FtpTlsMode = (typeof FTP_TLS_MODES)[number];
+export const FTP_DEFAULT_PORT = 21;
+
+/** A host name, an IPv4 address or an IPv6 address (brackets optional); no scheme, port, path or credentials. */
+export const ftpHostSchema = z
+  .string({ error: 'host is required' })
+  .trim()
+  .min(1, 'host is required')
+  .max(253, 'host is too long')
+  .refine((s) => /^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(s) || /^\[?[0-9A-Fa-f:.]+\]?$/.test(s), {
+    message: 'host must be a host name or an IP address, e.g. ftp.example.com (no ftp://, port or path)',
+  })
+  .transform((s) => s.replace(/^\[|\]$/g, ''));
+export const ftpPortSchema = z
+  .number({ error: 'port must be a number' })
+  .int('port must be a whole number')
+  .min(1, 'port must be between 1 and 65535')
+  .max(65535, 'port must be between 1 and 65535');
+export const ftpTlsSchema = z.enum(FTP_TLS_MODES, { error: `tls must be one of ${FTP_TLS_MODES.join(', ')}` });
+
+/**
+ * FTP / FTPS: the folder the login lands in is the storage's root (nothing above it is reachable);
+ * `default_folder` is where file shares go inside it. A blank `username` logs in as anonymous. `password` is
+ * write-only. `tls_insecure` accepts a self-signed certificate (explicit and implicit TLS).
+ */
+export const ftpOptionsSchema = z.strictObject({
+  host: ftpHostSchema,
+  port: ftpPortSchema.default(FTP_DEFAULT_PORT),
+  username: z.string({ error: 'username must be text' }).trim().max(256, 'username is too long').default(''),
+  password: z.string({ error: 'password must be text' }).max(1024, 'password is too long').default(''),
+  tls: ftpTlsSchema.default('explicit'),
+  tls_insecure: z.boolean({ error: 'tls_insecure must be true or false' }).default(false),
+});
+
 export interface StorageTypeSpec {
   type: StorageType;
   /** The type's own fields (create: required ones required; update: all optional). */
-  options: typeof localOptionsSchema | typeof s3OptionsSchema | typeof webdavOptionsSchema;
+  options: typeof localOptionsSchema | typeof s3OptionsSchema | typeof webdavOptionsSchema | typeof ftpOptionsSchema;
   /** Option fields that are secrets (never answered; blank on edit = keep). */
   secretFields: readonly string[];
 }
@@ -219,14 +256,16 @@ export const STORAGE_TYPE_SPECS: Record<StorageType, StorageTypeSpec> = {
   local: { type: 'local', options: localOptionsSchema, secretFields: [] },
   s3: { type: 's3', options: s3OptionsSchema, secretFields: ['secret_access_key'] },
   webdav: { type: 'webdav', options: webdavOptionsSchema, secretFields: ['password'] },
+  ftp: { type: 'ftp', options: ftpOptionsSchema, secretFields: ['password'] },
 };
 
 /** Option fields of every type but `type`: an edit sending one of them is refused (400 naming it). */
 export function foreignOptionFields(type: StorageType): string[] {
   const own = new Set(Object.keys(STORAGE_TYPE_SPECS[type].options.shape));
-  return STORAGE_TYPES.filter((t) => t !== type)
+  const foreign = STORAGE_TYPES.filter((t) => t !== type)
     .flatMap((t) => Object.keys(STORAGE_TYPE_SPECS[t].options.shape))
     .filter((k) => !own.has(k));
+  return [...new Set(foreign)];
 }
 
 /** Fields every type has. */
@@ -261,9 +300,15 @@ const createWebdavConfigSchema = z.strictObject({
   ...webdavOptionsSchema.shape,
 });
 
+const createFtpConfigSchema = z.strictObject({
+  storage_type: z.literal('ftp'),
+  ...commonCreateFields,
+  ...ftpOptionsSchema.shape,
+});
+
 export const createStorageConfigSchema = z.discriminatedUnion(
   'storage_type',
-  [createS3ConfigSchema, createLocalConfigSchema, createWebdavConfigSchema],
+  [createS3ConfigSchema, createLocalConfigSchema, createWebdavConfigSchema, createFtpConfigSchema],
   {
     error: (issue) =>
       issue.code === 'invalid_union' ? `storage_type must be one of ${STORAGE_TYPES.join(', ')}` : undefined,
@@ -274,6 +319,7 @@ export type CreateStorageConfig = z.output<typeof createStorageConfigSchema>;
 export type CreateS3StorageConfig = z.output<typeof createS3ConfigSchema>;
 export type CreateLocalStorageConfig = z.output<typeof createLocalConfigSchema>;
 export type CreateWebdavStorageConfig = z.output<typeof createWebdavConfigSchema>;
+export type CreateFtpStorageConfig = z.output<typeof createFtpConfigSchema>;
 
 /** Every field optional; fields of another type than the config's → 400. The type itself cannot change. */
 export const updateStorageConfigSchema = z.strictObject({
@@ -297,6 +343,9 @@ export const updateStorageConfigSchema = z.strictObject({
   /** Omit or send '' to keep the stored password. */
   password: z.string({ error: 'password must be text' }).max(1024, 'password is too long').optional(),
   tls_insecure: z.boolean({ error: 'tls_insecure must be true or false' }).optional(),
+  host: ftpHostSchema.optional(),
+  port: ftpPortSchema.optional(),
+  tls: ftpTlsSchema.optional(),
 });
 export type UpdateStorageConfigInput = z.input<typeof updateStorageConfigSchema>;
 export type UpdateStorageConfig = z.output<typeof updateStorageConfigSchema>;
@@ -322,6 +371,10 @@ export interface StorageConfigView {
   endpoint_url?: string;
   username?: string;
   tls_insecure?: boolean;
+  /** FTP configs: the server, its port and TLS mode (with `username` and `tls_insecure` above). */
+  host?: string;
+  port?: number;
+  tls?: FtpTlsMode;
   /** Local configs: the real path of the root folder on the server ('' for S3, and for key holders). */
   root_path: string;
   path_style: boolean;
@@ -350,7 +403,13 @@ export interface StorageConfigView {
 
 export type StorageUsedScope = 'storage' | 'shares';
 
-export type StorageTestStepName = 'write' | 'read' | 'delete';
+/**
+ * The Test button's steps, in the order they run: connect (reach and log in: the root answers), write a probe
+ * file, read it back, list its folder (the probe must be there), delete it. A failed step ends the test; the
+ * steps after it are not answered.
+ */
+export const STORAGE_TEST_STEPS = ['connect', 'write', 'read', 'list', 'delete'] as const;
+export type StorageTestStepName = (typeof STORAGE_TEST_STEPS)[number];
 export interface StorageTestStep {
   step: StorageTestStepName;
   success: boolean;

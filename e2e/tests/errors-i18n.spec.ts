@@ -82,10 +82,12 @@ test.describe('zh-CN: errors in Chinese, server sentences only behind Details', 
     await card.getByRole('button', { name: '测试' }).click();
     const result = card.getByTestId('storage-test-result');
     await expect(result).toHaveAttribute('data-success', 'true');
-    await expect(result.getByTestId('storage-test-step')).toHaveCount(3);
+    await expect(result.getByTestId('storage-test-step')).toHaveCount(5);
     await expect(result.getByText(/wrote \d+ bytes/)).toBeHidden();
-    await expect(result.getByTestId('storage-test-step').first()).toContainText('通过');
-    await result.getByTestId('error-details').first().locator('summary').click();
+    const write = result.getByTestId('storage-test-step').nth(1);
+    await expect(write).toContainText('写入');
+    await expect(write).toContainText('通过');
+    await write.getByTestId('error-details').locator('summary').click();
     await expect(result.getByText(/wrote \d+ bytes/)).toBeVisible();
   });
 });

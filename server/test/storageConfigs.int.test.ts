@@ -152,14 +152,14 @@ describe.each(dbTargets)('storage configs on %s', (target) => {
     await server.call('DELETE', `/api/s3-configs/${config.id}`, { token });
   });
 
-  it('tests a config: write, read, delete with latencies; a wrong endpoint fails step by step', async () => {
+  it('tests a config: connect, write, read, list, delete with latencies; a wrong endpoint fails at connect', async () => {
     const config = await createS3Config(server, token, s3);
     const started = performance.now();
     const res = await server.call<StorageConfigTestResult>('POST', `/api/s3-configs/${config.id}/test`, { token });
     const wallMs = performance.now() - started;
     expect(res.status).toBe(200);
     expect(res.body.data?.success).toBe(true);
-    expect(res.body.data?.steps.map((s) => s.step)).toEqual(['write', 'read', 'delete']);
+    expect(res.body.data?.steps.map((s) => s.step)).toEqual(['connect', 'write', 'read', 'list', 'delete']);
     // Each step's latency is a measured part of this request: whole (rounded) milliseconds that together fit inside the
     // time the client waited (a constant, a total or a unit mix-up would not).
     const latencies = res.body.data!.steps.map((s) => s.latency_ms);
@@ -169,12 +169,14 @@ describe.each(dbTargets)('storage configs on %s', (target) => {
     const local = (await list()).items.find((c) => c.storage_type === 'local')!;
     const localTest = await server.call<StorageConfigTestResult>('POST', `/api/s3-configs/${local.id}/test`, { token });
     expect(localTest.body.data?.success).toBe(true);
+    expect(localTest.body.data?.steps.map((s) => s.step)).toEqual(['connect', 'write', 'read', 'list', 'delete']);
 
     const broken = await createS3Config(server, token, s3, { endpoint: 'http://127.0.0.1:1', name: 'broken' });
     const failed = await server.call<StorageConfigTestResult>('POST', `/api/s3-configs/${broken.id}/test`, { token });
     expect(failed.status).toBe(200);
     expect(failed.body.data?.success).toBe(false);
-    expect(failed.body.data?.steps[0]).toMatchObject({ step: 'write', success: false });
+    expect(failed.body.data?.steps).toHaveLength(1);
+    expect(failed.body.data?.steps[0]).toMatchObject({ step: 'connect', success: false });
     expect(failed.body.data?.steps[0]?.message).toBeTruthy();
     await server.call('DELETE', `/api/s3-configs/${broken.id}`, { token });
     await server.call('DELETE', `/api/s3-configs/${config.id}`, { token });

@@ -91,11 +91,11 @@ describe.skipIf(missing !== undefined).each(dbTargets)(
       expect(fields(s3Field.body)).toContain('bucket');
     });
 
-    it('Test writes, reads and deletes a probe in the default folder', async () => {
+    it('Test connects, writes, reads, lists and deletes a probe in the default folder', async () => {
       const res = await server.call<StorageConfigTestResult>('POST', `/api/s3-configs/${config.id}/test`, { token });
       expect(res.status).toBe(200);
       expect(res.body.data?.success, JSON.stringify(res.body.data)).toBe(true);
-      expect(res.body.data?.steps.map((s) => s.step)).toEqual(['write', 'read', 'delete']);
+      expect(res.body.data?.steps.map((s) => s.step)).toEqual(['connect', 'write', 'read', 'list', 'delete']);
       expect(existsSync(path.join(apache.root, 'shares'))).toBe(true);
     });
 
@@ -111,7 +111,7 @@ describe.skipIf(missing !== undefined).each(dbTargets)(
         token,
       });
       expect(res.body.data?.success).toBe(false);
-      expect(res.body.data?.steps[0]).toMatchObject({ step: 'write', success: false });
+      expect(res.body.data?.steps[0]).toMatchObject({ step: 'connect', success: false });
       expect(res.body.data?.steps[0]?.message).toMatch(/401/);
     });
 

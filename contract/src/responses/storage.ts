@@ -1,6 +1,8 @@
 import { WEBDAV_POLICIES, type MountList, type MountView } from '../mounts.js';
 import {
+  FTP_TLS_MODES,
   STORAGE_PROVIDERS,
+  STORAGE_TEST_STEPS,
   STORAGE_TYPES,
   type StorageConfigInUse,
   type StorageConfigTestResult,
@@ -23,8 +25,17 @@ export const storageConfigViewSchema = shapeOf<StorageConfigView>()(
       secret_access_key_masked: z.string().meta({ description: "Masked secret, '' when none is stored." }),
       has_secret: z.boolean(),
       endpoint_url: z.string().optional().meta({ description: 'WebDAV configs: the root collection.' }),
-      username: z.string().optional().meta({ description: 'WebDAV configs: the user.' }),
-      tls_insecure: z.boolean().optional().meta({ description: 'WebDAV configs: any TLS certificate is accepted.' }),
+      username: z.string().optional().meta({ description: 'WebDAV and FTP configs: the user.' }),
+      tls_insecure: z
+        .boolean()
+        .optional()
+        .meta({ description: 'WebDAV and FTP configs: any TLS certificate is accepted.' }),
+      host: z.string().optional().meta({ description: 'FTP configs: the server.' }),
+      port: z.number().int().optional().meta({ description: 'FTP configs: the control port.' }),
+      tls: z
+        .enum(FTP_TLS_MODES)
+        .optional()
+        .meta({ description: 'FTP configs: none, explicit (AUTH TLS) or implicit.' }),
       root_path: z
         .string()
         .meta({ description: "Local configs: the root folder on the server ('' for S3 and key holders)." }),
@@ -44,7 +55,7 @@ export const storageConfigViewSchema = shapeOf<StorageConfigView>()(
 );
 
 const testStep = z.object({
-  step: z.enum(['write', 'read', 'delete']),
+  step: z.enum(STORAGE_TEST_STEPS),
   success: z.boolean(),
   latency_ms: z.number().min(0),
   message: z.string(),

@@ -142,6 +142,8 @@ const TABLE_RULES: Record<string, z.ZodObject> = {
       .max(SIGNATURE_EXPIRES_MAX, `must be at most ${SIGNATURE_EXPIRES_MAX}`),
     total_capacity: count.nullable(),
     is_default: flag,
+    // Type-specific non-secret fields (an FTP TLS mode…): one JSON object.
+    options_json: text(4096).refine(isJsonObject, { message: 'must be a JSON object' }),
     created_at: time,
     updated_at: time,
   }),
@@ -242,6 +244,15 @@ export function apiKeyValueProblem(value: string): string | null {
   const result = customKeySchema.safeParse(value);
   if (result.success) return null;
   return `the key value is weaker than the API allows (at least ${CUSTOM_KEY_MIN} letters, digits, _ or -)`;
+}
+
+function isJsonObject(value: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
 }
 
 /** The guard's default rules, for callers that name none (metadata and link-local refused). */

@@ -8,13 +8,14 @@ import type {
   StorageUsedScope,
   UpdateStorageConfig,
 } from '@clipnest/contract';
-import { BUILTIN_LOCAL_CONFIG_NAME, foreignOptionFields } from '@clipnest/contract';
+import { BUILTIN_LOCAL_CONFIG_NAME, foreignOptionFields, STORAGE_TEST_STEPS } from '@clipnest/contract';
 import { AppError } from '../errors.js';
 import { isoNow, type Clock } from '../lib/clock.js';
 import { isWellFormedId, newId } from '../lib/ids.js';
 import type { StorageConfigRepository, StorageConfigRow } from '../repositories/storageConfigRepository.js';
 import type { SecretCipher } from '../security/cipher.js';
 import type { StorageDriver } from '../storage/types.js';
+import { ftpView } from './ftpStorageType.js';
 import { BLANK_STORAGE_COLUMNS } from './storageConfigDefaults.js';
 import type { StorageRegistry } from './storageRegistry.js';
 import { pickOptions, providerOf, secretColumns, secretView, type ConfigColumns } from './storageTypes.js';
@@ -103,21 +104,23 @@ export class StorageConfigService {
   toView(row: StorageConfigRow, used: StorageUsed = { bytes: 0, scope: 'shares' }): StorageConfigView {
     const local = row.storage_type === 'local';
     const webdav = row.storage_type === 'webdav';
+    const ftp = row.storage_type === 'ftp';
     const secret = secretView(row, this.deps.cipher);
     return {
       id: row.id,
       name: row.name,
-      storage_type: local ? 'local' : webdav ? 'webdav' : 's3',
+      storage_type: local ? 'local' : webdav ? 'webdav' : ftp ? 'ftp' : 's3',
       provider: providerOf(row.provider),
       endpoint: row.endpoint,
       bucket: row.bucket,
       region: row.region,
       access_key_id: row.access_key_id,
       // A password is never hinted at, not even its last characters.
-      ...(webdav ? { ...secret, secret_access_key_masked: secret.has_secret ? '••••' : '' } : secret),
+      ...(webdav || ftp ? { ...secret, secret_access_key_masked: secret.has_secret ? '••••' : '' } : secret),
       ...(webdav
         ? { endpoint_url: row.endpoint, username: row.access_key_id, tls_insecure: row.path_style === 1 }
         : {}),
+      ...(ftp ? ftpView(row) : {}),
       root_path: local ? row.root_path || this.deps.registry.localRoot : '',
       path_style: row.path_style === 1,
       default_folder: row.default_folder,
@@ -153,6 +156,7 @@ export class StorageConfigService {
         default_folder: '',
         custom_host: '',
         ...(view.storage_type === 'webdav' ? { endpoint_url: '', username: '' } : {}),
+        ...(view.storage_type === 'ftp' ? { host: '', username: '' } : {}),
       };
     });
     return { items, total, limit, offset, page };
@@ -339,8 +343,10 @@ export class StorageConfigService {
     }
   }
 
-  /** Writes, reads back and deletes a probe object, timing each step. Never throws for a storage failure. */
   /**
+   * Reaches the storage, writes a probe file, reads it back, lists its folder and deletes it, timing each step
+   * (STORAGE_TEST_STEPS). Never throws for a storage failure.
+   *
    * `origin`: the Origin of the admin's request (the page they test from); `requestUrl`: the URL the request
    * came to, used for its origin when there is no Origin header and no PUBLIC_URL.
    */
@@ -370,17 +376,24 @@ export class StorageConfigService {
       }
     };
     try {
-      const wrote = await run('write', async () => {
-        const bytes = new TextEncoder().encode(payload);
-        const body = new ReadableStream<Uint8Array>({
-          start(controller) {
-            controller.enqueue(bytes);
-            controller.close();
-          },
-        });
-        await driver.write(probePath, body, { contentType: 'text/plain', size: bytes.byteLength });
-        return `wrote ${bytes.byteLength} bytes to ${probePath}`;
+      // One round trip to the root's first entry: the address answers, the credentials are taken.
+      const connected = await run('connect', async () => {
+        const page = await driver.list('', { limit: 1 });
+        return page.entries.length > 0 ? 'reached the storage root' : 'reached the storage root (empty)';
       });
+      const wrote =
+        connected &&
+        (await run('write', async () => {
+          const bytes = new TextEncoder().encode(payload);
+          const body = new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(bytes);
+              controller.close();
+            },
+          });
+          await driver.write(probePath, body, { contentType: 'text/plain', size: bytes.byteLength });
+          return `wrote ${bytes.byteLength} bytes to ${probePath}`;
+        }));
       if (wrote && driver.presign && row.storage_type !== 'local') {
         // Presigned browser uploads need the bucket's CORS to allow PUT from our origin and expose ETag.
         const presign = driver.presign.bind(driver);
@@ -407,6 +420,22 @@ export class StorageConfigService {
           if (text !== payload) throw new Error('the object read back differs from what was written');
           return `read ${text.length} bytes back`;
         });
+        await run('list', async () => {
+          const folderPath = row.default_folder;
+          const probeName = probePath.slice(folder.length);
+          let cursor: string | undefined;
+          let listed = 0;
+          for (let pages = 0; pages < 20; pages++) {
+            const page = await driver.list(folderPath, cursor ? { cursor } : {});
+            listed += page.entries.length;
+            if (page.entries.some((e) => e.name === probeName)) {
+              return `listed ${folderPath || '/'}: the probe file is there`;
+            }
+            cursor = page.cursor;
+            if (!cursor) break;
+          }
+          throw new Error(`the probe file is missing from the listing of ${folderPath || '/'} (${listed} entries)`);
+        });
         await run('delete', async () => {
           await driver.remove(probePath);
           return 'probe object deleted';
@@ -416,7 +445,7 @@ export class StorageConfigService {
       await driver.close?.().catch(() => undefined);
     }
     return {
-      success: steps.length === 3 && steps.every((s) => s.success),
+      success: steps.length === STORAGE_TEST_STEPS.length && steps.every((s) => s.success),
       steps,
       total_ms: Math.round(performance.now() - started),
       ...(cors ? { cors } : {}),

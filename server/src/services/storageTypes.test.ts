@@ -62,7 +62,7 @@ describe('storage type schemas (contract)', () => {
   });
 
   it('an unknown storage_type names the field', () => {
-    const result = createStorageConfigSchema.safeParse({ ...s3Input, storage_type: 'ftp' });
+    const result = createStorageConfigSchema.safeParse({ ...s3Input, storage_type: 'gopher' });
     expect(result.error?.issues[0]).toMatchObject({
       path: ['storage_type'],
       message: expect.stringContaining('local, s3'),
@@ -74,7 +74,20 @@ describe('storage type schemas (contract)', () => {
     expect(STORAGE_TYPE_SPECS.local.secretFields).toEqual([]);
     expect(foreignOptionFields('local')).toContain('bucket');
     expect(foreignOptionFields('local')).toContain('secret_access_key');
-    expect(foreignOptionFields('s3')).toEqual(['root_path', 'endpoint_url', 'username', 'password', 'tls_insecure']);
+    expect(foreignOptionFields('s3')).toEqual([
+      'root_path',
+      'endpoint_url',
+      'username',
+      'password',
+      'tls_insecure',
+      'host',
+      'port',
+      'tls',
+    ]);
+    expect(STORAGE_TYPE_SPECS.ftp.secretFields).toEqual(['password']);
+    expect(foreignOptionFields('ftp')).toContain('endpoint_url');
+    expect(foreignOptionFields('ftp')).not.toContain('tls_insecure');
+    expect(foreignOptionFields('webdav')).toContain('host');
     expect(STORAGE_TYPE_SPECS.webdav.secretFields).toEqual(['password']);
     expect(foreignOptionFields('webdav')).toContain('bucket');
     expect(foreignOptionFields('webdav')).not.toContain('endpoint_url');
@@ -83,11 +96,12 @@ describe('storage type schemas (contract)', () => {
 });
 
 describe('storage type registry', () => {
-  it('knows local, s3 and webdav only', () => {
+  it('knows local, s3, webdav and ftp only', () => {
     expect(storageTypeOf('local')?.type).toBe('local');
     expect(storageTypeOf('s3')?.type).toBe('s3');
     expect(storageTypeOf('webdav')?.type).toBe('webdav');
-    expect(storageTypeOf('ftp')).toBeUndefined();
+    expect(storageTypeOf('ftp')?.type).toBe('ftp');
+    expect(storageTypeOf('sftp-ish')).toBeUndefined();
     expect(storageTypeOf('constructor')).toBeUndefined();
   });
 
@@ -155,6 +169,7 @@ describe('local roots and local drivers', () => {
         },
         s3: () => ({ kind: 's3' }) as StorageDriver,
         webdav: () => ({ kind: 'webdav' }) as StorageDriver,
+        ftp: () => ({ kind: 'ftp' }) as StorageDriver,
       },
     });
   });

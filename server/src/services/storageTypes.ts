@@ -12,9 +12,10 @@ import { AppError } from '../errors.js';
 import type { StorageEndpointGuard } from '../net/storageEndpointGuard.js';
 import type { SecretCipher } from '../security/cipher.js';
 import { isInsideDir } from '../storage/local/realPath.js';
+import { ftpType, type FtpDriverSettings } from './ftpStorageType.js';
+import { assertEndpointAllowed, decryptOrBlank, unavailableDriver } from './storageTypeHelpers.js';
 import { RESERVED_PREFIX } from '../storage/paths.js';
 import type { StorageDriver } from '../storage/types.js';
-import { StorageError } from '../storage/types.js';
 import type { LocalRoots } from './localRoots.js';
 
 /** What the registry needs of a storage config row. */
@@ -29,6 +30,8 @@ export interface DriverConfig {
   path_style: number;
   /** Local configs: real path of the root; '' or absent = the built-in local root. */
   root_path?: string;
+  /** Type-specific non-secret fields (JSON object text); absent or '{}' when none. */
+  options_json?: string;
   updated_at: string;
 }
 
@@ -53,6 +56,7 @@ export interface DriverFactories {
   local(root: string): StorageDriver;
   s3(settings: S3DriverSettings): StorageDriver;
   webdav(settings: WebDavDriverSettings): StorageDriver;
+  ftp(settings: FtpDriverSettings): StorageDriver;
 }
 
 export interface StorageTypeContext {
@@ -87,21 +91,6 @@ export interface StorageTypeDefinition {
     current?: Readonly<StorageConfigsTable>,
   ): Promise<ConfigColumns>;
   build(config: DriverConfig, ctx: StorageTypeContext): StorageDriver;
-}
-
-function decryptOrBlank(cipher: SecretCipher, encrypted: string): string {
-  try {
-    return encrypted ? cipher.decrypt(encrypted) : '';
-  } catch {
-    // Encrypted under another ENCRYPTION_KEY: requests fail with 'denied' until the secret is re-entered.
-    return '';
-  }
-}
-
-/** A driver whose every call fails with StorageError('unavailable'): for a config that cannot be served. */
-function unavailableDriver(kind: string, message: string): StorageDriver {
-  const fail = () => Promise.reject(new StorageError('unavailable', message));
-  return { kind, stat: fail, list: fail, read: fail, write: fail, mkdir: fail, remove: fail, move: fail };
 }
 
 /** The built-in root's real path (created when missing), for the overlap check below. */
@@ -216,13 +205,6 @@ const s3Type: StorageTypeDefinition = {
   },
 };
 
-/** A refused endpoint as the 400 naming its field. */
-function assertEndpointAllowed(ctx: StorageTypeContext, field: string, url: string): void {
-  const blocked = ctx.endpointGuard.endpointBlocked(url);
-  if (blocked)
-    throw AppError.validation(`${field} refused: ${blocked}`, [{ path: field, message: `refused: ${blocked}` }]);
-}
-
 /** WebDAV: endpoint_url → endpoint, username → access_key_id, password → secret_encrypted, tls_insecure → path_style. */
 const webdavType: StorageTypeDefinition = {
   type: 'webdav',
@@ -257,6 +239,7 @@ export const STORAGE_TYPE_DEFINITIONS: Readonly<Record<StorageType, StorageTypeD
   local: localType,
   s3: s3Type,
   webdav: webdavType,
+  ftp: ftpType,
 };
 
 export function storageTypeOf(type: string): StorageTypeDefinition | undefined {

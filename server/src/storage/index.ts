@@ -1,4 +1,5 @@
 // Storage drivers behind one interface (ARCHITECTURE.md). Callers build drivers with `createDriver`.
+import { FtpDriver, type FtpDriverOptions } from './ftp/driver.js';
 import { LocalDriver, type LocalDriverOptions } from './local/driver.js';
 import { S3Driver, type S3DriverOptions } from './s3/driver.js';
 import type { StorageDriver } from './types.js';
@@ -10,11 +11,13 @@ export { resolveRange } from './streams.js';
 export { LocalDriver, type LocalDriverOptions } from './local/driver.js';
 export { S3Driver, type S3DriverOptions } from './s3/driver.js';
 export { WebDavDriver, type WebDavDriverOptions } from './webdav/driver.js';
+export { FtpDriver, type FtpDriverOptions } from './ftp/driver.js';
 
 export type DriverConfig =
   | ({ kind: 'local' } & LocalDriverOptions)
   | ({ kind: 's3' } & S3DriverOptions)
-  | ({ kind: 'webdav' } & WebDavDriverOptions);
+  | ({ kind: 'webdav' } & WebDavDriverOptions)
+  | ({ kind: 'ftp' } & FtpDriverOptions);
 
 /** Builds a driver from plain options (no database rows; the caller decrypts secrets). */
 export function createDriver(config: DriverConfig): StorageDriver {
@@ -25,5 +28,7 @@ export function createDriver(config: DriverConfig): StorageDriver {
       return new S3Driver(config);
     case 'webdav':
       return new WebDavDriver(config);
+    case 'ftp':
+      return new FtpDriver(config);
   }
 }

@@ -13,8 +13,10 @@ import {
   type StorageDriver,
   type StorageErrorCode,
 } from '../../src/storage/index.js';
+import { FtpDriver } from '../../src/storage/ftp/driver.js';
 import { WebDavDriver } from '../../src/storage/webdav/driver.js';
 import { apacheMissing, startApacheDav } from './apacheDav.js';
+import { startVsftpd, vsftpdMissing, type VsftpdTls } from './vsftpd.js';
 import { motoAvailable, startMoto, startS3rver, type S3Emulator } from './s3Emulator.js';
 
 export type Lack = 'listParts' | 'abort' | 'listUploads' | 'partChecks' | 'unknownUpload';
@@ -68,6 +70,46 @@ function s3Target(name: 's3rver' | 'moto', start: () => Promise<S3Emulator>, ski
   };
 }
 
+const FTP_NO_MULTIPART = 'FTP has no multipart uploads: the vfs streams uploads through the server';
+
+function ftpTarget(tls: VsftpdTls): Target {
+  return {
+    name: `ftp (vsftpd, TLS ${tls})`,
+    lacks: {},
+    noMultipart: FTP_NO_MULTIPART,
+    ...(vsftpdMissing() ? { skip: vsftpdMissing() } : {}),
+    async start() {
+      const server = await startVsftpd({ tls });
+      // A folder below the login is the root: the suite also proves nothing escapes it.
+      const setup = new FtpDriver({
+        host: server.host,
+        port: server.port,
+        tls,
+        tlsInsecure: true,
+        root: server.ftpRoot,
+      });
+      await setup.mkdir('contract-suite');
+      await setup.close();
+      const driver = new FtpDriver({
+        host: server.host,
+        port: server.port,
+        username: server.username,
+        password: server.password,
+        tls,
+        tlsInsecure: true,
+        root: `${server.ftpRoot}/contract-suite`,
+      });
+      return {
+        driver,
+        async stop() {
+          await driver.close();
+          await server.stop();
+        },
+      };
+    },
+  };
+}
+
 export const targets: Target[] = [
   {
     name: 'local',
@@ -111,6 +153,8 @@ export const targets: Target[] = [
       };
     },
   },
+  ftpTarget('none'),
+  ftpTarget('explicit'),
 ];
 
 // ---------- helpers ----------

@@ -19,6 +19,7 @@ import { errorMessage, isApiError } from '../../lib/api';
 import { storageConfigName } from '../../lib/storageConfigName';
 import { SAVE_MUTATION_KEY, useCreateStorageConfig, useUpdateStorageConfig } from './api';
 import { SecretInput, SwitchRow } from './formParts';
+import { FtpFields } from './FtpFields';
 import {
   applyProvider,
   applyRegion,
@@ -39,6 +40,8 @@ import {
 const FIELD_ORDER: ConfigField[] = [
   'name',
   'root_path',
+  'host',
+  'port',
   'endpoint_url',
   'username',
   'password',
@@ -116,6 +119,7 @@ function ConfigForm({
   const s3 = state.storage_type === 's3';
   const local = state.storage_type === 'local';
   const webdav = state.storage_type === 'webdav';
+  const ftp = state.storage_type === 'ftp';
 
   return (
     <form id="storage-config-form" onSubmit={(e) => void submit(e)} noValidate className="flex flex-col gap-4">
@@ -208,6 +212,16 @@ function ConfigForm({
             onCheckedChange={(v) => set('tls_insecure', v)}
           />
         </>
+      )}
+      {ftp && (
+        <FtpFields
+          state={state}
+          set={set}
+          errors={errors}
+          original={original}
+          showSecret={showSecret}
+          onToggleSecret={() => setShowSecret((v) => !v)}
+        />
       )}
       {local && (
         <Field
@@ -449,7 +463,9 @@ export function StorageConfigFormDialog({
             ? t('files.storage.formDescriptionLocal')
             : type === 'webdav'
               ? t('files.storage.formDescriptionWebdav')
-              : t('files.storage.formDescription')
+              : type === 'ftp'
+                ? t('files.storage.formDescriptionFtp')
+                : t('files.storage.formDescription')
         }
         footer={
           <>

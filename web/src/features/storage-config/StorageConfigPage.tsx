@@ -1,3 +1,4 @@
+import { STORAGE_TEST_STEPS } from '@clipnest/contract';
 import type {
   StorageConfigInUse,
   StorageConfigTestResult,
@@ -6,6 +7,7 @@ import type {
 } from '@clipnest/contract';
 import {
   CircleCheck,
+  CircleDashed,
   CircleX,
   TriangleAlert,
   Cloud,
@@ -34,6 +36,7 @@ import { RowActions } from '../../components/ui/row-actions';
 import { Skeleton } from '../../components/ui/skeleton';
 import { errorMessage, isApiError } from '../../lib/api';
 import { cn } from '../../lib/cn';
+import { FtpDetails } from './FtpDetails';
 import { formatBytes } from '../../lib/format';
 import { storageConfigName } from '../../lib/storageConfigName';
 import { testStorageConfig, useDeleteStorageConfig, useSetDefaultStorageConfig, useStorageConfigs } from './api';
@@ -162,6 +165,21 @@ function TestResult({ state }: { state: TestState }) {
             <span className="shrink-0 font-mono text-xs tabular-nums">{step.latency_ms} ms</span>
           </li>
         ))}
+        {STORAGE_TEST_STEPS.filter((name) => !result.steps.some((step) => step.step === name)).map((name) => (
+          // A step after a failure does not run: named, so the admin sees what was not tried.
+          <li
+            key={name}
+            className="flex items-start gap-2 text-sm opacity-70"
+            data-testid="storage-test-step"
+            data-skipped="true"
+          >
+            <CircleDashed className="mt-0.5 size-4 shrink-0" aria-hidden />
+            <span className="min-w-0 flex-1">
+              <span className="font-medium">{t(`files.storage.test.steps.${name}`)}</span>
+              <span className="block text-xs opacity-90">{t('files.storage.test.skipped')}</span>
+            </span>
+          </li>
+        ))}
         {result.cors && <CorsStep cors={result.cors} />}
       </ol>
     </div>
@@ -231,7 +249,7 @@ function ConfigCard({
         <div className="grid size-10 shrink-0 place-items-center rounded-lg bg-primary-soft text-primary-soft-foreground">
           {local ? (
             <HardDrive className="size-5" aria-hidden="true" />
-          ) : webdav ? (
+          ) : webdav || config.storage_type === 'ftp' ? (
             <Network className="size-5" aria-hidden="true" />
           ) : (
             <Cloud className="size-5" aria-hidden="true" />
@@ -251,9 +269,9 @@ function ConfigCard({
             <Badge>
               {local
                 ? t('files.storage.local')
-                : webdav
-                  ? t('files.storage.types.webdav')
-                  : t(`files.storage.providers.${config.provider ?? 'other'}`)}
+                : config.storage_type === 's3'
+                  ? t(`files.storage.providers.${config.provider ?? 'other'}`)
+                  : t(`files.storage.types.${config.storage_type}`)}
             </Badge>
             {config.is_builtin && <Badge>{t('files.storage.builtin')}</Badge>}
           </div>
@@ -284,6 +302,8 @@ function ConfigCard({
             {t('files.storage.localRootBody', { path: config.root_path })}
           </p>
         )
+      ) : config.storage_type === 'ftp' ? (
+        <FtpDetails config={config} />
       ) : webdav ? (
         <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1.5 text-sm">
           <dt className="text-muted-foreground">{t('files.storage.fields.endpointUrl')}</dt>

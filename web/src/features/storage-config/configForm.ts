@@ -10,11 +10,12 @@ import {
   type StorageType,
   type UpdateStorageConfigInput,
 } from '@clipnest/contract';
+import { ftpCreatePayload, initialFtpFields, validateFtp, type FtpFormFields } from './ftpForm';
 
 export const CAPACITY_UNITS = { MB: 1024 ** 2, GB: 1024 ** 3, TB: 1024 ** 4 } as const;
 export type CapacityUnit = keyof typeof CAPACITY_UNITS;
 
-export interface ConfigFormState {
+export interface ConfigFormState extends FtpFormFields {
   /** Chosen on create; fixed when editing. Decides which of the type's fields show and are sent. */
   storage_type: StorageType;
   name: string;
@@ -56,7 +57,9 @@ export type ConfigField =
   | 'capacity'
   | 'endpoint_url'
   | 'username'
-  | 'password';
+  | 'password'
+  | 'host'
+  | 'port';
 export type ConfigErrors = Partial<Record<ConfigField, string>>;
 
 export function presetFor(provider: StorageProvider) {
@@ -95,6 +98,7 @@ export function initialConfigForm(original?: StorageConfigView, type: StorageTyp
       username: '',
       password: '',
       tls_insecure: false,
+      ...initialFtpFields(),
     };
   }
   const cap = original.total_capacity;
@@ -122,6 +126,7 @@ export function initialConfigForm(original?: StorageConfigView, type: StorageTyp
     username: original.username ?? '',
     password: '',
     tls_insecure: original.tls_insecure ?? false,
+    ...initialFtpFields(original),
   };
 }
 
@@ -182,6 +187,7 @@ export function validateConfigForm(state: ConfigFormState, editing: boolean, t: 
   const common = validateCommon(state, t);
   if (state.storage_type === 'local') return { ...common, ...validateLocal(state, t) };
   if (state.storage_type === 'webdav') return { ...common, ...validateWebdav(state, t) };
+  if (state.storage_type === 'ftp') return { ...common, ...validateFtp(state, t) };
   const e: ConfigErrors = { ...common };
   const endpoint = state.endpoint.trim();
   if (/[<>{}]/.test(endpoint)) e.endpoint = t('files.storage.errors.endpointPlaceholder');
@@ -210,6 +216,14 @@ function capacityBytes(state: ConfigFormState): number | null {
 }
 
 export function buildCreatePayload(state: ConfigFormState): CreateStorageConfigInput {
+  if (state.storage_type === 'ftp') {
+    return ftpCreatePayload(state, {
+      name: state.name.trim(),
+      default_folder: state.default_folder.trim(),
+      total_capacity: capacityBytes(state),
+      is_default: state.is_default,
+    });
+  }
   if (state.storage_type === 'webdav') {
     return {
       storage_type: 'webdav',
@@ -261,7 +275,7 @@ export function buildUpdatePayload(state: ConfigFormState, original?: StorageCon
     const { storage_type: _type, is_default: _default, root_path, ...rest } = payload;
     return original?.is_builtin || root_path === original?.root_path ? rest : { ...rest, root_path };
   }
-  if (payload.storage_type === 'webdav') {
+  if (payload.storage_type === 'webdav' || payload.storage_type === 'ftp') {
     const { storage_type: _type, is_default: _default, password, ...rest } = payload;
     return password ? { ...rest, password } : rest;
   }
