@@ -250,6 +250,7 @@ function buildServices(
       // Storage endpoints may be on the LAN, never a cloud metadata / link-local address (net/storageEndpointGuard).
       s3: (settings) => createDriver({ kind: 's3', ...settings, lookup: endpointGuard.lookup() }),
       webdav: (settings) => createDriver({ kind: 'webdav', ...settings, lookup: endpointGuard.lookup() }),
+      sftp: (settings) => createDriver({ kind: 'sftp', ...settings, lookup: endpointGuard.lookup() }),
     },
     cipher,
     localRoot: path.join(config.dataDir, 'storage', 'local'),

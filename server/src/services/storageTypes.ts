@@ -14,8 +14,9 @@ import type { SecretCipher } from '../security/cipher.js';
 import { isInsideDir } from '../storage/local/realPath.js';
 import { RESERVED_PREFIX } from '../storage/paths.js';
 import type { StorageDriver } from '../storage/types.js';
-import { StorageError } from '../storage/types.js';
 import type { LocalRoots } from './localRoots.js';
+import { sftpType } from './storageTypeSftp.js';
+import { decryptOrBlank, unavailableDriver } from './storageTypeSupport.js';
 
 /** What the registry needs of a storage config row. */
 export interface DriverConfig {
@@ -29,6 +30,8 @@ export interface DriverConfig {
   path_style: number;
   /** Local configs: real path of the root; '' or absent = the built-in local root. */
   root_path?: string;
+  /** Non-secret options of the types beyond local, S3 and WebDAV (JSON object). */
+  options_json?: string;
   updated_at: string;
 }
 
@@ -48,11 +51,25 @@ export interface WebDavDriverSettings {
   tlsInsecure: boolean;
 }
 
+export interface SftpDriverSettings {
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  privateKey: string;
+  passphrase: string;
+  /** '' = not pinned yet: the first key seen is kept for the driver's life (the config test stores it). */
+  hostKeySha256: string;
+  /** The remote root folder ('' = the login's home). */
+  root: string;
+}
+
 /** Constructors of the drivers, injected by server.ts so services do not depend on their modules. */
 export interface DriverFactories {
   local(root: string): StorageDriver;
   s3(settings: S3DriverSettings): StorageDriver;
   webdav(settings: WebDavDriverSettings): StorageDriver;
+  sftp(settings: SftpDriverSettings): StorageDriver;
 }
 
 export interface StorageTypeContext {
@@ -87,21 +104,18 @@ export interface StorageTypeDefinition {
     current?: Readonly<StorageConfigsTable>,
   ): Promise<ConfigColumns>;
   build(config: DriverConfig, ctx: StorageTypeContext): StorageDriver;
-}
-
-function decryptOrBlank(cipher: SecretCipher, encrypted: string): string {
-  try {
-    return encrypted ? cipher.decrypt(encrypted) : '';
-  } catch {
-    // Encrypted under another ENCRYPTION_KEY: requests fail with 'denied' until the secret is re-entered.
-    return '';
-  }
-}
-
-/** A driver whose every call fails with StorageError('unavailable'): for a config that cannot be served. */
-function unavailableDriver(kind: string, message: string): StorageDriver {
-  const fail = () => Promise.reject(new StorageError('unavailable', message));
-  return { kind, stat: fail, list: fail, read: fail, write: fail, mkdir: fail, remove: fail, move: fail };
+  /**
+   * Types keeping several secrets in one column: the encrypted columns for the secrets sent (blank = keep the
+   * stored one), merged with `current`'s. Throws AppError (400 naming the field). Without it, `secretColumns`
+   * maps each secret to its column.
+   */
+  secrets?(
+    input: Record<string, unknown>,
+    cipher: SecretCipher,
+    current?: Readonly<StorageConfigsTable>,
+  ): ConfigColumns;
+  /** Columns to store after a successful config test (the sftp host key it pinned), or undefined. */
+  afterTest?(driver: StorageDriver, row: Readonly<StorageConfigsTable>): ConfigColumns | undefined;
 }
 
 /** The built-in root's real path (created when missing), for the overlap check below. */
@@ -257,6 +271,7 @@ export const STORAGE_TYPE_DEFINITIONS: Readonly<Record<StorageType, StorageTypeD
   local: localType,
   s3: s3Type,
   webdav: webdavType,
+  sftp: sftpType,
 };
 
 export function storageTypeOf(type: string): StorageTypeDefinition | undefined {
@@ -277,7 +292,9 @@ export function secretColumns(
   def: StorageTypeDefinition,
   input: Record<string, unknown>,
   cipher: SecretCipher,
+  current?: Readonly<StorageConfigsTable>,
 ): ConfigColumns {
+  if (def.secrets) return def.secrets(input, cipher, current);
   const out: ConfigColumns = {};
   for (const field of def.spec.secretFields) {
     const value = input[field];

@@ -267,7 +267,10 @@ export class SftpDriver implements StorageDriver {
         if (existing && opts.overwrite === false) throw new StorageError('exists', 'exists', { path });
         return remote;
       }, path);
-      const temp = joinRemote(target.slice(0, target.lastIndexOf('/')) || '/', `${RESERVED_PREFIX}upload-${randomBytes(8).toString('hex')}`);
+      const temp = joinRemote(
+        target.slice(0, target.lastIndexOf('/')) || '/',
+        `${RESERVED_PREFIX}upload-${randomBytes(8).toString('hex')}`,
+      );
       const lease = await this.pool.lease();
       try {
         const meter = new ByteMeter({ size: opts.size, maxBytes: opts.maxBytes, path });
@@ -295,7 +298,9 @@ export class SftpDriver implements StorageDriver {
 
   /** Renames `from` to `to`, replacing a file there when `overwrite` (atomic with posix-rename@openssh.com). */
   private async replace(sftp: SFTPWrapper, from: string, to: string, overwrite: boolean, path: string): Promise<void> {
-    const posix = (sftp as unknown as { _extensions?: Record<string, string> })._extensions?.['posix-rename@openssh.com'];
+    const posix = (sftp as unknown as { _extensions?: Record<string, string> })._extensions?.[
+      'posix-rename@openssh.com'
+    ];
     if (overwrite && posix) {
       await callVoid((cb) => sftp.ext_openssh_rename(from, to, cb));
       return;
@@ -314,36 +319,38 @@ export class SftpDriver implements StorageDriver {
   async mkdir(path: string): Promise<void> {
     assertNormalized(path);
     if (path === '') return;
-    await this.pool.use(async (sftp) => {
-      const real = await this.resolve(sftp, path);
-      const attrs = await this.statOrNull(sftp, real);
-      if (attrs?.isDirectory()) return;
-      if (attrs) throw new StorageError('exists', 'a file has this name', { path });
-      // Missing: make the parent first (its own resolve keeps it inside the root), then this folder.
-      const parent = parentPath(path);
-      if (parent !== '') {
-        const parentReal = await this.resolve(sftp, parent);
-        const parentAttrs = await this.statOrNull(sftp, parentReal);
-        if (parentAttrs && !parentAttrs.isDirectory()) {
-          throw new StorageError('exists', 'a file is on the way', { path: parent });
+    await this.pool
+      .use(async (sftp) => {
+        const real = await this.resolve(sftp, path);
+        const attrs = await this.statOrNull(sftp, real);
+        if (attrs?.isDirectory()) return;
+        if (attrs) throw new StorageError('exists', 'a file has this name', { path });
+        // Missing: make the parent first (its own resolve keeps it inside the root), then this folder.
+        const parent = parentPath(path);
+        if (parent !== '') {
+          const parentReal = await this.resolve(sftp, parent);
+          const parentAttrs = await this.statOrNull(sftp, parentReal);
+          if (parentAttrs && !parentAttrs.isDirectory()) {
+            throw new StorageError('exists', 'a file is on the way', { path: parent });
+          }
         }
-      }
-      return real;
-    }, path).then(async (real) => {
-      if (real === undefined) return;
-      const parent = parentPath(path);
-      if (parent !== '') await this.mkdir(parent);
-      await this.pool.use(async (sftp) => {
-        try {
-          await callVoid((cb) => sftp.mkdir(real, cb));
-        } catch (err) {
-          const again = await this.statOrNull(sftp, real);
-          if (again?.isDirectory()) return; // made meanwhile by another call
-          if (again) throw new StorageError('exists', 'a file has this name', { path });
-          throw err;
-        }
-      }, path);
-    });
+        return real;
+      }, path)
+      .then(async (real) => {
+        if (real === undefined) return;
+        const parent = parentPath(path);
+        if (parent !== '') await this.mkdir(parent);
+        await this.pool.use(async (sftp) => {
+          try {
+            await callVoid((cb) => sftp.mkdir(real, cb));
+          } catch (err) {
+            const again = await this.statOrNull(sftp, real);
+            if (again?.isDirectory()) return; // made meanwhile by another call
+            if (again) throw new StorageError('exists', 'a file has this name', { path });
+            throw err;
+          }
+        }, path);
+      });
   }
 
   /** Removes a file, link or whole folder (links are removed, never followed). */

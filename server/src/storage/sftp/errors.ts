@@ -29,10 +29,12 @@ export function mapSftpError(err: unknown, path?: string): StorageError {
   if (e?.code === SFTP_STATUS.NO_SUCH_FILE) code = 'not_found';
   else if (e?.code === SFTP_STATUS.PERMISSION_DENIED) code = 'denied';
   else if (e?.code === SFTP_STATUS.OP_UNSUPPORTED) code = 'unsupported';
-  else if (e?.code === 'EACCES') code = 'denied'; // the endpoint guard refused the address
+  else if (e?.code === 'EACCES')
+    code = 'denied'; // the endpoint guard refused the address
   else if (e?.level === 'client-authentication') code = 'denied';
   else if (typeof e?.code === 'string' && NETWORK_CODES.has(e.code)) code = 'unavailable';
-  else if (e?.level === 'client-timeout' || e?.level === 'client-socket' || e?.level === 'protocol') code = 'unavailable';
+  else if (e?.level === 'client-timeout' || e?.level === 'client-socket' || e?.level === 'protocol')
+    code = 'unavailable';
   else if (/no response from server|not connected|channel (open )?fail|timed out|connection lost/i.test(message)) {
     code = 'unavailable';
   }
