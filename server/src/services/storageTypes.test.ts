@@ -74,7 +74,22 @@ describe('storage type schemas (contract)', () => {
     expect(STORAGE_TYPE_SPECS.local.secretFields).toEqual([]);
     expect(foreignOptionFields('local')).toContain('bucket');
     expect(foreignOptionFields('local')).toContain('secret_access_key');
-    expect(foreignOptionFields('s3')).toEqual(['root_path', 'endpoint_url', 'username', 'password', 'tls_insecure']);
+    expect(foreignOptionFields('s3')).toEqual([
+      'root_path',
+      'endpoint_url',
+      'username',
+      'password',
+      'tls_insecure',
+      'host',
+      'port',
+      'private_key',
+      'passphrase',
+      'host_key_sha256',
+      'root_folder',
+    ]);
+    expect(STORAGE_TYPE_SPECS.sftp.secretFields).toEqual(['password', 'private_key', 'passphrase']);
+    expect(foreignOptionFields('sftp')).toContain('endpoint_url');
+    expect(foreignOptionFields('sftp')).not.toContain('username');
     expect(STORAGE_TYPE_SPECS.webdav.secretFields).toEqual(['password']);
     expect(foreignOptionFields('webdav')).toContain('bucket');
     expect(foreignOptionFields('webdav')).not.toContain('endpoint_url');

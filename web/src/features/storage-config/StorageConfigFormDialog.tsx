@@ -19,6 +19,7 @@ import { errorMessage, isApiError } from '../../lib/api';
 import { storageConfigName } from '../../lib/storageConfigName';
 import { SAVE_MUTATION_KEY, useCreateStorageConfig, useUpdateStorageConfig } from './api';
 import { SecretInput, SwitchRow } from './formParts';
+import { SftpFields } from './SftpFields';
 import {
   applyProvider,
   applyRegion,
@@ -40,8 +41,14 @@ const FIELD_ORDER: ConfigField[] = [
   'name',
   'root_path',
   'endpoint_url',
+  'host',
+  'port',
   'username',
   'password',
+  'private_key',
+  'passphrase',
+  'root_folder',
+  'host_key_sha256',
   'endpoint',
   'region',
   'bucket',
@@ -116,6 +123,7 @@ function ConfigForm({
   const s3 = state.storage_type === 's3';
   const local = state.storage_type === 'local';
   const webdav = state.storage_type === 'webdav';
+  const sftp = state.storage_type === 'sftp';
 
   return (
     <form id="storage-config-form" onSubmit={(e) => void submit(e)} noValidate className="flex flex-col gap-4">
@@ -209,6 +217,7 @@ function ConfigForm({
           />
         </>
       )}
+      {sftp && <SftpFields state={state} errors={errors} original={original} set={set} />}
       {local && (
         <Field
           id="sc-root_path"
@@ -449,7 +458,9 @@ export function StorageConfigFormDialog({
             ? t('files.storage.formDescriptionLocal')
             : type === 'webdav'
               ? t('files.storage.formDescriptionWebdav')
-              : t('files.storage.formDescription')
+              : type === 'sftp'
+                ? t('files.storage.formDescriptionSftp')
+                : t('files.storage.formDescription')
         }
         footer={
           <>

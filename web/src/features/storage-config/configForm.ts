@@ -1,3 +1,4 @@
+import { initialSftpState, sftpCreatePayload, validateSftp, type SftpAuth, type SftpField } from './sftpForm';
 import {
   localOptionsSchema,
   PROVIDER_PRESETS,
@@ -40,6 +41,14 @@ export interface ConfigFormState {
   username: string;
   password: string;
   tls_insecure: boolean;
+  /** SFTP (sftpForm.ts): server, port, sign-in method, key and its passphrase, pinned host key, remote root. */
+  host: string;
+  port: string;
+  sftp_auth: SftpAuth;
+  private_key: string;
+  passphrase: string;
+  host_key_sha256: string;
+  root_folder: string;
 }
 
 export type ConfigField =
@@ -56,7 +65,8 @@ export type ConfigField =
   | 'capacity'
   | 'endpoint_url'
   | 'username'
-  | 'password';
+  | 'password'
+  | SftpField;
 export type ConfigErrors = Partial<Record<ConfigField, string>>;
 
 export function presetFor(provider: StorageProvider) {
@@ -95,6 +105,7 @@ export function initialConfigForm(original?: StorageConfigView, type: StorageTyp
       username: '',
       password: '',
       tls_insecure: false,
+      ...initialSftpState(),
     };
   }
   const cap = original.total_capacity;
@@ -122,6 +133,7 @@ export function initialConfigForm(original?: StorageConfigView, type: StorageTyp
     username: original.username ?? '',
     password: '',
     tls_insecure: original.tls_insecure ?? false,
+    ...initialSftpState(original),
   };
 }
 
@@ -182,6 +194,7 @@ export function validateConfigForm(state: ConfigFormState, editing: boolean, t: 
   const common = validateCommon(state, t);
   if (state.storage_type === 'local') return { ...common, ...validateLocal(state, t) };
   if (state.storage_type === 'webdav') return { ...common, ...validateWebdav(state, t) };
+  if (state.storage_type === 'sftp') return { ...common, ...validateSftp(state, editing, t) };
   const e: ConfigErrors = { ...common };
   const endpoint = state.endpoint.trim();
   if (/[<>{}]/.test(endpoint)) e.endpoint = t('files.storage.errors.endpointPlaceholder');
@@ -210,6 +223,15 @@ function capacityBytes(state: ConfigFormState): number | null {
 }
 
 export function buildCreatePayload(state: ConfigFormState): CreateStorageConfigInput {
+  if (state.storage_type === 'sftp') {
+    return {
+      ...sftpCreatePayload(state),
+      name: state.name.trim(),
+      default_folder: state.default_folder.trim(),
+      total_capacity: capacityBytes(state),
+      is_default: state.is_default,
+    };
+  }
   if (state.storage_type === 'webdav') {
     return {
       storage_type: 'webdav',
@@ -264,6 +286,16 @@ export function buildUpdatePayload(state: ConfigFormState, original?: StorageCon
   if (payload.storage_type === 'webdav') {
     const { storage_type: _type, is_default: _default, password, ...rest } = payload;
     return password ? { ...rest, password } : rest;
+  }
+  if (payload.storage_type === 'sftp') {
+    // Blank secrets keep the stored ones.
+    const { storage_type: _type, is_default: _default, password, private_key, passphrase, ...rest } = payload;
+    return {
+      ...rest,
+      ...(password ? { password } : {}),
+      ...(private_key ? { private_key } : {}),
+      ...(passphrase ? { passphrase } : {}),
+    };
   }
   const { storage_type: _type, is_default: _default, secret_access_key, ...rest } = payload;
   return secret_access_key ? { ...rest, secret_access_key } : rest;
