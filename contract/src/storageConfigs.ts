@@ -285,9 +285,10 @@ export const STORAGE_TYPE_SPECS: Record<StorageType, StorageTypeSpec> = {
 /** Option fields of every type but `type`: an edit sending one of them is refused (400 naming it). */
 export function foreignOptionFields(type: StorageType): string[] {
   const own = new Set(Object.keys(STORAGE_TYPE_SPECS[type].options.shape));
-  return STORAGE_TYPES.filter((t) => t !== type)
+  const foreign = STORAGE_TYPES.filter((t) => t !== type)
     .flatMap((t) => Object.keys(STORAGE_TYPE_SPECS[t].options.shape))
     .filter((k) => !own.has(k));
+  return [...new Set(foreign)];
 }
 
 /** Fields every type has. */
