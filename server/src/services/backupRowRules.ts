@@ -133,7 +133,8 @@ const TABLE_RULES: Record<string, z.ZodObject> = {
     bucket: text(255),
     region: text(64),
     access_key_id: text(1024),
-    secret_encrypted: text(4096),
+    // An sftp config's private key (with its passphrase) is encrypted here too: up to a 16 KiB key file.
+    secret_encrypted: text(32_768),
     path_style: flag,
     default_folder: text(500),
     custom_host: text(500),
@@ -142,6 +143,7 @@ const TABLE_RULES: Record<string, z.ZodObject> = {
       .max(SIGNATURE_EXPIRES_MAX, `must be at most ${SIGNATURE_EXPIRES_MAX}`),
     total_capacity: count.nullable(),
     is_default: flag,
+    options_json: text(16_384).refine(isJsonObject, 'must be a JSON object'),
     created_at: time,
     updated_at: time,
   }),
@@ -246,6 +248,15 @@ export function apiKeyValueProblem(value: string): string | null {
 
 /** The guard's default rules, for callers that name none (metadata and link-local refused). */
 const DEFAULT_ENDPOINT_GUARD = new StorageEndpointGuard();
+
+function isJsonObject(value: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The first problem of a row as `field: message`, or null when the row is valid. A storage config's
