@@ -4,7 +4,8 @@
 // connection; with none pinned the first key seen is remembered and required from then on (the config test pins it).
 import { createHash } from 'node:crypto';
 import net, { type LookupFunction } from 'node:net';
-import { Client, type ConnectConfig, type SFTPWrapper } from 'ssh2';
+// ssh2 is CommonJS: Node's ESM loader gives it as a default export only.
+import ssh2, { type Client, type ConnectConfig, type SFTPWrapper } from 'ssh2';
 import { StorageError } from '../types.js';
 import { mapSftpError } from './errors.js';
 
@@ -164,7 +165,7 @@ export class SftpPool {
 
   private async connect(): Promise<Conn> {
     const sock = await this.socket();
-    const client = new Client();
+    const client = new ssh2.Client();
     let hostKeyProblem: string | undefined;
     const { host, port } = this.options;
     const config: ConnectConfig = {

@@ -17,7 +17,9 @@ import {
   Star,
   Trash2,
   Network,
+  Server,
 } from 'lucide-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
 import { toast } from '../../lib/toast';
@@ -36,7 +38,14 @@ import { errorMessage, isApiError } from '../../lib/api';
 import { cn } from '../../lib/cn';
 import { formatBytes } from '../../lib/format';
 import { storageConfigName } from '../../lib/storageConfigName';
-import { testStorageConfig, useDeleteStorageConfig, useSetDefaultStorageConfig, useStorageConfigs } from './api';
+import {
+  STORAGE_CONFIGS_QUERY_KEY,
+  testStorageConfig,
+  useDeleteStorageConfig,
+  useSetDefaultStorageConfig,
+  useStorageConfigs,
+} from './api';
+import { SftpCardDetails } from './SftpCardDetails';
 import { StorageConfigFormDialog } from './StorageConfigFormDialog';
 
 function inUseCounts(data: unknown): data is StorageConfigInUse {
@@ -222,6 +231,7 @@ function ConfigCard({
   const { t } = useTranslation();
   const local = config.storage_type === 'local';
   const webdav = config.storage_type === 'webdav';
+  const sftp = config.storage_type === 'sftp';
   return (
     <li
       className="flex flex-col gap-4 rounded-xl border border-border bg-surface p-4 shadow-sm"
@@ -233,6 +243,8 @@ function ConfigCard({
             <HardDrive className="size-5" aria-hidden="true" />
           ) : webdav ? (
             <Network className="size-5" aria-hidden="true" />
+          ) : sftp ? (
+            <Server className="size-5" aria-hidden="true" />
           ) : (
             <Cloud className="size-5" aria-hidden="true" />
           )}
@@ -253,7 +265,9 @@ function ConfigCard({
                 ? t('files.storage.local')
                 : webdav
                   ? t('files.storage.types.webdav')
-                  : t(`files.storage.providers.${config.provider ?? 'other'}`)}
+                  : sftp
+                    ? t('files.storage.types.sftp')
+                    : t(`files.storage.providers.${config.provider ?? 'other'}`)}
             </Badge>
             {config.is_builtin && <Badge>{t('files.storage.builtin')}</Badge>}
           </div>
@@ -284,6 +298,8 @@ function ConfigCard({
             {t('files.storage.localRootBody', { path: config.root_path })}
           </p>
         )
+      ) : sftp ? (
+        <SftpCardDetails config={config} />
       ) : webdav ? (
         <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1.5 text-sm">
           <dt className="text-muted-foreground">{t('files.storage.fields.endpointUrl')}</dt>
@@ -377,11 +393,14 @@ export default function StorageConfigPage() {
     setFormOpen(true);
   };
 
+  const queryClient = useQueryClient();
   async function runTest(config: StorageConfigView) {
     setTests((s) => ({ ...s, [config.id]: { status: 'running' } }));
     try {
       const result = await testStorageConfig(config.id);
       setTests((s) => ({ ...s, [config.id]: { status: 'done', result } }));
+      // A successful test may have pinned an sftp host key: show it.
+      if (config.storage_type === 'sftp') void queryClient.invalidateQueries({ queryKey: STORAGE_CONFIGS_QUERY_KEY });
     } catch (error) {
       setTests((s) => ({
         ...s,
