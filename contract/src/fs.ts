@@ -4,6 +4,7 @@
  * characters and paths over 4,096 bytes are a 400 naming the field. See docs/api/fs.md.
  */
 import { expiresInSchema, maxViewsSchema, sharePasswordSchema } from './shares.js';
+import type { StorageType } from './storageConfigs.js';
 import { z } from './zod.js';
 
 // Limits and thumbnail helpers live apart from the schemas so the web can import them without zod.
@@ -107,6 +108,8 @@ export interface FsEntryView {
   mount_id?: string;
   /** A mount point (or a folder leading to one) rather than a folder of a storage. */
   isMount?: boolean;
+  /** A mount point's storage type. */
+  storage_type?: StorageType;
 }
 
 export interface FsListing {

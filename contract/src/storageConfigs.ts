@@ -7,7 +7,7 @@
  * - Create: POST with `createStorageConfigSchema`; update: PUT /{id} with `updateStorageConfigSchema`
  *   (every field optional; omit `secret_access_key` or send '' to keep the stored secret).
  * - The secret is write-only: replies carry `secret_access_key_masked` ("••••abcd") and `has_secret`.
- * - Types come from STORAGE_TYPE_SPECS (local, s3, webdav, ftp): create with `storage_type` (default 's3') and that
+ * - Types come from STORAGE_TYPE_SPECS (local, s3, webdav, ftp, sftp): create with `storage_type` (default 's3') and that
  *   type's options. WebDAV configs take `endpoint_url`, `username`, `password` (write-only: answered only as
  *   `has_secret`) and `tls_insecure`; views of them carry `endpoint_url`, `username` and `tls_insecure`. FTP configs take `host`, `port` (21), `username` (blank = anonymous),
  *   `password` (write-only), `tls` (none | explicit | implicit) and `tls_insecure`; views carry all but the password. Local configs name a `root_path` inside the operator's LOCAL_STORAGE_ROOTS (400 naming root_path
@@ -22,7 +22,7 @@ import { z } from './zod.js';
 /** The name the server gives the built-in local config (an English default: clients translate it). */
 export const BUILTIN_LOCAL_CONFIG_NAME = 'Local storage';
 
-export const STORAGE_TYPES = ['local', 's3', 'webdav', 'ftp'] as const;
+export const STORAGE_TYPES = ['local', 's3', 'webdav', 'ftp', 'sftp'] as const;
 export type StorageType = (typeof STORAGE_TYPES)[number];
 
 export const STORAGE_PROVIDERS = ['aws', 'cloudflare_r2', 'backblaze_b2', 'minio', 'aliyun_oss', 'other'] as const;
@@ -244,10 +244,75 @@ export const ftpOptionsSchema = z.strictObject({
   tls_insecure: z.boolean({ error: 'tls_insecure must be true or false' }).default(false),
 });
 
+/** SFTP: a host name or an IP address (IPv6 without brackets), no scheme, user or port. */
+export const SFTP_HOST_PATTERN =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})?)*\.?|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)$/;
+/** A SHA-256 host key fingerprint as OpenSSH shows it: `SHA256:` then 43 base64 characters (prefix optional). */
+export const SFTP_FINGERPRINT_PATTERN = /^(?:SHA256:)?[A-Za-z0-9+/]{43}=?$/;
+export const SFTP_PRIVATE_KEY_MAX = 16_384;
+
+const sftpHostSchema = z
+  .string({ error: 'host is required' })
+  .trim()
+  .min(1, 'host is required')
+  .max(253, 'host is too long')
+  .regex(SFTP_HOST_PATTERN, 'host must be a host name or an IP address, without sftp:// or a port, e.g. nas.local');
+const sftpPortSchema = z
+  .number({ error: 'port must be a number' })
+  .int('port must be a whole number')
+  .min(1, 'port must be 1 to 65535')
+  .max(65_535, 'port must be 1 to 65535');
+const sftpUsernameSchema = z
+  .string({ error: 'username is required' })
+  .trim()
+  .min(1, 'username is required')
+  .max(256, 'username is too long');
+const sftpPrivateKeySchema = z
+  .string({ error: 'private_key must be text' })
+  .max(SFTP_PRIVATE_KEY_MAX, 'private_key is too long')
+  .refine((s) => s.trim() === '' || /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(s), {
+    message: 'private_key must be a private key file (-----BEGIN … PRIVATE KEY-----), e.g. ~/.ssh/id_ed25519',
+  });
+const sftpFingerprintSchema = z
+  .string({ error: 'host_key_sha256 must be text' })
+  .trim()
+  .refine((s) => s === '' || SFTP_FINGERPRINT_PATTERN.test(s), {
+    message: 'host_key_sha256 must be a SHA256 fingerprint, e.g. SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s',
+  })
+  .transform((s) => s.replace(/^SHA256:/i, '').replace(/=+$/, ''));
+const sftpRootFolderSchema = z
+  .string({ error: 'root_folder must be text' })
+  .trim()
+  .max(1024, 'root_folder is too long')
+  // eslint-disable-next-line no-control-regex
+  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), { message: 'root_folder contains control characters' });
+
+/**
+ * SFTP: the remote folder `root_folder` (absolute, or relative to the login's home; '' = the home) is the
+ * storage's root, nothing outside it is reachable; `default_folder` is where file shares go inside it, as for the
+ * other types. Sign-in with `password` or `private_key` (+ `passphrase`), all three write-only. The server's host
+ * key is pinned (`host_key_sha256`) by the first successful test when left blank; a changed key is refused.
+ */
+export const sftpOptionsSchema = z.strictObject({
+  host: sftpHostSchema,
+  port: sftpPortSchema.default(22),
+  username: sftpUsernameSchema,
+  password: z.string({ error: 'password must be text' }).max(1024, 'password is too long').default(''),
+  private_key: sftpPrivateKeySchema.default(''),
+  passphrase: z.string({ error: 'passphrase must be text' }).max(1024, 'passphrase is too long').default(''),
+  host_key_sha256: sftpFingerprintSchema.default(''),
+  root_folder: sftpRootFolderSchema.default(''),
+});
+
 export interface StorageTypeSpec {
   type: StorageType;
   /** The type's own fields (create: required ones required; update: all optional). */
-  options: typeof localOptionsSchema | typeof s3OptionsSchema | typeof webdavOptionsSchema | typeof ftpOptionsSchema;
+  options:
+    | typeof localOptionsSchema
+    | typeof s3OptionsSchema
+    | typeof webdavOptionsSchema
+    | typeof ftpOptionsSchema
+    | typeof sftpOptionsSchema;
   /** Option fields that are secrets (never answered; blank on edit = keep). */
   secretFields: readonly string[];
 }
@@ -257,6 +322,7 @@ export const STORAGE_TYPE_SPECS: Record<StorageType, StorageTypeSpec> = {
   s3: { type: 's3', options: s3OptionsSchema, secretFields: ['secret_access_key'] },
   webdav: { type: 'webdav', options: webdavOptionsSchema, secretFields: ['password'] },
   ftp: { type: 'ftp', options: ftpOptionsSchema, secretFields: ['password'] },
+  sftp: { type: 'sftp', options: sftpOptionsSchema, secretFields: ['password', 'private_key', 'passphrase'] },
 };
 
 /** Option fields of every type but `type`: an edit sending one of them is refused (400 naming it). */
@@ -306,9 +372,26 @@ const createFtpConfigSchema = z.strictObject({
   ...ftpOptionsSchema.shape,
 });
 
+const createSftpConfigSchema = z
+  .strictObject({
+    storage_type: z.literal('sftp'),
+    ...commonCreateFields,
+    ...sftpOptionsSchema.shape,
+  })
+  .refine((v) => v.password !== '' || v.private_key.trim() !== '', {
+    message: 'a password or a private_key is required',
+    path: ['password'],
+  });
+
 export const createStorageConfigSchema = z.discriminatedUnion(
   'storage_type',
-  [createS3ConfigSchema, createLocalConfigSchema, createWebdavConfigSchema, createFtpConfigSchema],
+  [
+    createS3ConfigSchema,
+    createLocalConfigSchema,
+    createWebdavConfigSchema,
+    createFtpConfigSchema,
+    createSftpConfigSchema,
+  ],
   {
     error: (issue) =>
       issue.code === 'invalid_union' ? `storage_type must be one of ${STORAGE_TYPES.join(', ')}` : undefined,
@@ -320,6 +403,7 @@ export type CreateS3StorageConfig = z.output<typeof createS3ConfigSchema>;
 export type CreateLocalStorageConfig = z.output<typeof createLocalConfigSchema>;
 export type CreateWebdavStorageConfig = z.output<typeof createWebdavConfigSchema>;
 export type CreateFtpStorageConfig = z.output<typeof createFtpConfigSchema>;
+export type CreateSftpStorageConfig = z.output<typeof createSftpConfigSchema>;
 
 /** Every field optional; fields of another type than the config's → 400. The type itself cannot change. */
 export const updateStorageConfigSchema = z.strictObject({
@@ -346,6 +430,13 @@ export const updateStorageConfigSchema = z.strictObject({
   host: ftpHostSchema.optional(),
   port: ftpPortSchema.optional(),
   tls: ftpTlsSchema.optional(),
+  /** Omit or send '' to keep the stored key. */
+  private_key: sftpPrivateKeySchema.optional(),
+  /** Omit or send '' to keep the stored passphrase. */
+  passphrase: z.string({ error: 'passphrase must be text' }).max(1024, 'passphrase is too long').optional(),
+  /** '' unpins the host key: the next successful test pins the key the server shows then. */
+  host_key_sha256: sftpFingerprintSchema.optional(),
+  root_folder: sftpRootFolderSchema.optional(),
 });
 export type UpdateStorageConfigInput = z.input<typeof updateStorageConfigSchema>;
 export type UpdateStorageConfig = z.output<typeof updateStorageConfigSchema>;
@@ -371,10 +462,16 @@ export interface StorageConfigView {
   endpoint_url?: string;
   username?: string;
   tls_insecure?: boolean;
-  /** FTP configs: the server, its port and TLS mode (with `username` and `tls_insecure` above). */
+  /** FTP and SFTP configs: the server and its port; FTP: the TLS mode (with `username` and `tls_insecure` above). */
   host?: string;
   port?: number;
   tls?: FtpTlsMode;
+  /** SFTP configs: the remote root folder, the pinned host key ('' until the first successful test). */
+  root_folder?: string;
+  host_key_sha256?: string;
+  /** SFTP configs: whether a password / a private key is stored (neither is ever answered). */
+  has_password?: boolean;
+  has_private_key?: boolean;
   /** Local configs: the real path of the root folder on the server ('' for S3, and for key holders). */
   root_path: string;
   path_style: boolean;

@@ -253,6 +253,7 @@ function buildServices(
       s3: (settings) => createDriver({ kind: 's3', ...settings, lookup: endpointGuard.lookup() }),
       webdav: (settings) => createDriver({ kind: 'webdav', ...settings, lookup: endpointGuard.lookup() }),
       ftp: (settings) => createDriver({ kind: 'ftp', ...settings, lookup: endpointGuard.lookup() }),
+      sftp: (settings) => createDriver({ kind: 'sftp', ...settings, lookup: endpointGuard.lookup() }),
     },
     cipher,
     localRoot: path.join(config.dataDir, 'storage', 'local'),

@@ -9,6 +9,7 @@ import {
   type TaskItemView,
   type TaskView,
 } from '../tasks.js';
+import { STORAGE_TYPES } from '../storageConfigs.js';
 import { z } from '../zod.js';
 import { count, isoTime, shapeOf } from './define.js';
 
@@ -24,6 +25,7 @@ export const fsEntryViewSchema = shapeOf<FsEntryView>()(
       mimetype: z.string().optional(),
       mount_id: z.string().optional(),
       isMount: z.boolean().optional(),
+      storage_type: z.enum(STORAGE_TYPES).optional().meta({ description: "A mount point's storage type." }),
     })
     .meta({ id: 'FsEntryView' }),
 );

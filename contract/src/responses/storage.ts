@@ -25,17 +25,24 @@ export const storageConfigViewSchema = shapeOf<StorageConfigView>()(
       secret_access_key_masked: z.string().meta({ description: "Masked secret, '' when none is stored." }),
       has_secret: z.boolean(),
       endpoint_url: z.string().optional().meta({ description: 'WebDAV configs: the root collection.' }),
-      username: z.string().optional().meta({ description: 'WebDAV and FTP configs: the user.' }),
+      username: z.string().optional().meta({ description: 'WebDAV, FTP and SFTP configs: the user.' }),
       tls_insecure: z
         .boolean()
         .optional()
         .meta({ description: 'WebDAV and FTP configs: any TLS certificate is accepted.' }),
-      host: z.string().optional().meta({ description: 'FTP configs: the server.' }),
-      port: z.number().int().optional().meta({ description: 'FTP configs: the control port.' }),
+      host: z.string().optional().meta({ description: 'FTP and SFTP configs: the server.' }),
+      port: z.number().int().optional().meta({ description: 'FTP and SFTP configs: the control or SSH port.' }),
       tls: z
         .enum(FTP_TLS_MODES)
         .optional()
         .meta({ description: 'FTP configs: none, explicit (AUTH TLS) or implicit.' }),
+      root_folder: z.string().optional().meta({ description: "SFTP configs: the remote root folder ('' = home)." }),
+      host_key_sha256: z
+        .string()
+        .optional()
+        .meta({ description: "SFTP configs: the pinned host key's SHA256 fingerprint ('' until the first test)." }),
+      has_password: z.boolean().optional().meta({ description: 'SFTP configs: a password is stored.' }),
+      has_private_key: z.boolean().optional().meta({ description: 'SFTP configs: a private key is stored.' }),
       root_path: z
         .string()
         .meta({ description: "Local configs: the root folder on the server ('' for S3 and key holders)." }),

@@ -133,7 +133,8 @@ const TABLE_RULES: Record<string, z.ZodObject> = {
     bucket: text(255),
     region: text(64),
     access_key_id: text(1024),
-    secret_encrypted: text(4096),
+    // An sftp config's private key (with its passphrase) is encrypted here too: up to a 16 KiB key file.
+    secret_encrypted: text(32_768),
     path_style: flag,
     default_folder: text(500),
     custom_host: text(500),
@@ -142,8 +143,7 @@ const TABLE_RULES: Record<string, z.ZodObject> = {
       .max(SIGNATURE_EXPIRES_MAX, `must be at most ${SIGNATURE_EXPIRES_MAX}`),
     total_capacity: count.nullable(),
     is_default: flag,
-    // Type-specific non-secret fields (an FTP TLS mode…): one JSON object.
-    options_json: text(4096).refine(isJsonObject, { message: 'must be a JSON object' }),
+    options_json: text(16_384).refine(isJsonObject, 'must be a JSON object'),
     created_at: time,
     updated_at: time,
   }),

@@ -5,7 +5,9 @@ import {
   FS_UPDATE_MAX_BYTES,
   isMarkdownFilename,
   Permission,
+  STORAGE_TYPES,
   type FsEntryView,
+  type StorageType,
   type FsFileLink,
   type FsListing,
   type FileView,
@@ -71,6 +73,9 @@ export function toEntryView(entry: VfsEntry): FsEntryView {
   if (!entry.isDir) view.mimetype = mimetypeOf(entry.name, entry.contentType);
   if (entry.mountId) view.mount_id = entry.mountId;
   if (entry.isMount) view.isMount = true;
+  if (entry.storageType && (STORAGE_TYPES as readonly string[]).includes(entry.storageType)) {
+    view.storage_type = entry.storageType as StorageType;
+  }
   return view;
 }
 

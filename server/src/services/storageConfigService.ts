@@ -17,6 +17,7 @@ import type { SecretCipher } from '../security/cipher.js';
 import type { StorageDriver } from '../storage/types.js';
 import { ftpView } from './ftpStorageType.js';
 import { BLANK_STORAGE_COLUMNS } from './storageConfigDefaults.js';
+import { sftpView } from './sftpStorageType.js';
 import type { StorageRegistry } from './storageRegistry.js';
 import { pickOptions, providerOf, secretColumns, secretView, type ConfigColumns } from './storageTypes.js';
 
@@ -105,11 +106,12 @@ export class StorageConfigService {
     const local = row.storage_type === 'local';
     const webdav = row.storage_type === 'webdav';
     const ftp = row.storage_type === 'ftp';
+    const sftp = row.storage_type === 'sftp';
     const secret = secretView(row, this.deps.cipher);
     return {
       id: row.id,
       name: row.name,
-      storage_type: local ? 'local' : webdav ? 'webdav' : ftp ? 'ftp' : 's3',
+      storage_type: local ? 'local' : webdav ? 'webdav' : ftp ? 'ftp' : sftp ? 'sftp' : 's3',
       provider: providerOf(row.provider),
       endpoint: row.endpoint,
       bucket: row.bucket,
@@ -121,6 +123,7 @@ export class StorageConfigService {
         ? { endpoint_url: row.endpoint, username: row.access_key_id, tls_insecure: row.path_style === 1 }
         : {}),
       ...(ftp ? ftpView(row) : {}),
+      ...(sftp ? sftpView(row, this.deps.cipher) : {}),
       root_path: local ? row.root_path || this.deps.registry.localRoot : '',
       path_style: row.path_style === 1,
       default_folder: row.default_folder,
@@ -157,6 +160,16 @@ export class StorageConfigService {
         custom_host: '',
         ...(view.storage_type === 'webdav' ? { endpoint_url: '', username: '' } : {}),
         ...(view.storage_type === 'ftp' ? { host: '', username: '' } : {}),
+        ...(view.storage_type === 'sftp'
+          ? {
+              host: '',
+              username: '',
+              root_folder: '',
+              host_key_sha256: '',
+              has_password: false,
+              has_private_key: false,
+            }
+          : {}),
       };
     });
     return { items, total, limit, offset, page };
@@ -302,7 +315,7 @@ export class StorageConfigService {
     const now = isoNow(this.deps.clock);
     const changes: ConfigColumns = {
       ...(await def.columns(pickOptions(def, input), this.deps.registry.context, row)),
-      ...secretColumns(def, input, this.deps.cipher),
+      ...secretColumns(def, input, this.deps.cipher, row),
       updated_at: now,
     };
     if (input.name !== undefined) changes.name = input.name;
@@ -444,8 +457,15 @@ export class StorageConfigService {
     } finally {
       await driver.close?.().catch(() => undefined);
     }
+    const success = steps.length === STORAGE_TEST_STEPS.length && steps.every((s) => s.success);
+    // What a successful test settles for good (the sftp host key seen, when none was pinned yet).
+    const settled = success ? this.deps.registry.typeOf(row.storage_type).afterTest?.(driver, row) : undefined;
+    if (settled) {
+      await this.deps.configs.update(row.id, { ...settled, updated_at: isoNow(this.deps.clock) });
+      this.deps.registry.invalidate(row.id);
+    }
     return {
-      success: steps.length === STORAGE_TEST_STEPS.length && steps.every((s) => s.success),
+      success,
       steps,
       total_ms: Math.round(performance.now() - started),
       ...(cors ? { cors } : {}),

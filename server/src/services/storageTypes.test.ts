@@ -83,11 +83,18 @@ describe('storage type schemas (contract)', () => {
       'host',
       'port',
       'tls',
+      'private_key',
+      'passphrase',
+      'host_key_sha256',
+      'root_folder',
     ]);
     expect(STORAGE_TYPE_SPECS.ftp.secretFields).toEqual(['password']);
     expect(foreignOptionFields('ftp')).toContain('endpoint_url');
     expect(foreignOptionFields('ftp')).not.toContain('tls_insecure');
     expect(foreignOptionFields('webdav')).toContain('host');
+    expect(STORAGE_TYPE_SPECS.sftp.secretFields).toEqual(['password', 'private_key', 'passphrase']);
+    expect(foreignOptionFields('sftp')).toContain('endpoint_url');
+    expect(foreignOptionFields('sftp')).not.toContain('username');
     expect(STORAGE_TYPE_SPECS.webdav.secretFields).toEqual(['password']);
     expect(foreignOptionFields('webdav')).toContain('bucket');
     expect(foreignOptionFields('webdav')).not.toContain('endpoint_url');
@@ -96,11 +103,12 @@ describe('storage type schemas (contract)', () => {
 });
 
 describe('storage type registry', () => {
-  it('knows local, s3, webdav and ftp only', () => {
+  it('knows local, s3, webdav, ftp and sftp only', () => {
     expect(storageTypeOf('local')?.type).toBe('local');
     expect(storageTypeOf('s3')?.type).toBe('s3');
     expect(storageTypeOf('webdav')?.type).toBe('webdav');
     expect(storageTypeOf('ftp')?.type).toBe('ftp');
+    expect(storageTypeOf('sftp')?.type).toBe('sftp');
     expect(storageTypeOf('sftp-ish')).toBeUndefined();
     expect(storageTypeOf('constructor')).toBeUndefined();
   });
@@ -170,6 +178,7 @@ describe('local roots and local drivers', () => {
         s3: () => ({ kind: 's3' }) as StorageDriver,
         webdav: () => ({ kind: 'webdav' }) as StorageDriver,
         ftp: () => ({ kind: 'ftp' }) as StorageDriver,
+        sftp: () => ({ kind: 'sftp' }) as StorageDriver,
       },
     });
   });

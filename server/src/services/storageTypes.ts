@@ -17,6 +17,7 @@ import { assertEndpointAllowed, decryptOrBlank, unavailableDriver } from './stor
 import { RESERVED_PREFIX } from '../storage/paths.js';
 import type { StorageDriver } from '../storage/types.js';
 import type { LocalRoots } from './localRoots.js';
+import { sftpType } from './sftpStorageType.js';
 
 /** What the registry needs of a storage config row. */
 export interface DriverConfig {
@@ -51,12 +52,26 @@ export interface WebDavDriverSettings {
   tlsInsecure: boolean;
 }
 
+export interface SftpDriverSettings {
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  privateKey: string;
+  passphrase: string;
+  /** '' = not pinned yet: the first key seen is kept for the driver's life (the config test stores it). */
+  hostKeySha256: string;
+  /** The remote root folder ('' = the login's home). */
+  root: string;
+}
+
 /** Constructors of the drivers, injected by server.ts so services do not depend on their modules. */
 export interface DriverFactories {
   local(root: string): StorageDriver;
   s3(settings: S3DriverSettings): StorageDriver;
   webdav(settings: WebDavDriverSettings): StorageDriver;
   ftp(settings: FtpDriverSettings): StorageDriver;
+  sftp(settings: SftpDriverSettings): StorageDriver;
 }
 
 export interface StorageTypeContext {
@@ -91,6 +106,18 @@ export interface StorageTypeDefinition {
     current?: Readonly<StorageConfigsTable>,
   ): Promise<ConfigColumns>;
   build(config: DriverConfig, ctx: StorageTypeContext): StorageDriver;
+  /**
+   * Types keeping several secrets in one column: the encrypted columns for the secrets sent (blank = keep the
+   * stored one), merged with `current`'s. Throws AppError (400 naming the field). Without it, `secretColumns`
+   * maps each secret to its column.
+   */
+  secrets?(
+    input: Record<string, unknown>,
+    cipher: SecretCipher,
+    current?: Readonly<StorageConfigsTable>,
+  ): ConfigColumns;
+  /** Columns to store after a successful config test (the sftp host key it pinned), or undefined. */
+  afterTest?(driver: StorageDriver, row: Readonly<StorageConfigsTable>): ConfigColumns | undefined;
 }
 
 /** The built-in root's real path (created when missing), for the overlap check below. */
@@ -240,6 +267,7 @@ export const STORAGE_TYPE_DEFINITIONS: Readonly<Record<StorageType, StorageTypeD
   s3: s3Type,
   webdav: webdavType,
   ftp: ftpType,
+  sftp: sftpType,
 };
 
 export function storageTypeOf(type: string): StorageTypeDefinition | undefined {
@@ -260,7 +288,9 @@ export function secretColumns(
   def: StorageTypeDefinition,
   input: Record<string, unknown>,
   cipher: SecretCipher,
+  current?: Readonly<StorageConfigsTable>,
 ): ConfigColumns {
+  if (def.secrets) return def.secrets(input, cipher, current);
   const out: ConfigColumns = {};
   for (const field of def.spec.secretFields) {
     const value = input[field];

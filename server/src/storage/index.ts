@@ -3,6 +3,7 @@ import { FtpDriver, type FtpDriverOptions } from './ftp/driver.js';
 import { LocalDriver, type LocalDriverOptions } from './local/driver.js';
 import { S3Driver, type S3DriverOptions } from './s3/driver.js';
 import type { StorageDriver } from './types.js';
+import { SftpDriver, type SftpDriverOptions } from './sftp/driver.js';
 import { WebDavDriver, type WebDavDriverOptions } from './webdav/driver.js';
 
 export * from './types.js';
@@ -12,12 +13,14 @@ export { LocalDriver, type LocalDriverOptions } from './local/driver.js';
 export { S3Driver, type S3DriverOptions } from './s3/driver.js';
 export { WebDavDriver, type WebDavDriverOptions } from './webdav/driver.js';
 export { FtpDriver, type FtpDriverOptions } from './ftp/driver.js';
+export { SftpDriver, type SftpDriverOptions } from './sftp/driver.js';
 
 export type DriverConfig =
   | ({ kind: 'local' } & LocalDriverOptions)
   | ({ kind: 's3' } & S3DriverOptions)
   | ({ kind: 'webdav' } & WebDavDriverOptions)
-  | ({ kind: 'ftp' } & FtpDriverOptions);
+  | ({ kind: 'ftp' } & FtpDriverOptions)
+  | ({ kind: 'sftp' } & SftpDriverOptions);
 
 /** Builds a driver from plain options (no database rows; the caller decrypts secrets). */
 export function createDriver(config: DriverConfig): StorageDriver {
@@ -30,5 +33,7 @@ export function createDriver(config: DriverConfig): StorageDriver {
       return new WebDavDriver(config);
     case 'ftp':
       return new FtpDriver(config);
+    case 'sftp':
+      return new SftpDriver(config);
   }
 }

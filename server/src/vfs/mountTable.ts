@@ -63,7 +63,7 @@ export function mountFolders(mounts: readonly MountRecord[], dir: string): VfsEn
         isDir: true,
         size: 0,
         isMount: true,
-        ...(exact ? { mountId: mount.id, lastModified: mount.updated_at } : {}),
+        ...(exact ? { mountId: mount.id, lastModified: mount.updated_at, storageType: mount.storage_type } : {}),
       },
       order: exact ? mount.sort_order : (known?.order ?? mount.sort_order),
     });

@@ -22,6 +22,8 @@ export interface VfsEntry {
   mountId?: string;
   /** true for a folder that is a mount point (or leads to one) rather than a folder of a storage. */
   isMount?: boolean;
+  /** A mount point's storage type (the explorer's icon for it). */
+  storageType?: string;
   /** true for a symbolic link (local storage): walks that index the tree do not descend through it. */
   isLink?: boolean;
 }

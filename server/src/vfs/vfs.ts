@@ -319,7 +319,14 @@ export class Vfs {
     const name = path.slice(path.lastIndexOf('/') + 1);
     if (!mount || mount.path === path) {
       if (mount || path === '/' || hasMountBelow(mounts, path)) {
-        return { name, path, isDir: true, size: 0, isMount: true, ...(mount ? { mountId: mount.id } : {}) };
+        return {
+          name,
+          path,
+          isDir: true,
+          size: 0,
+          isMount: true,
+          ...(mount ? { mountId: mount.id, storageType: mount.storage_type } : {}),
+        };
       }
       throw AppError.notFound(`no mount holds ${path}`);
     }

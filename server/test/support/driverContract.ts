@@ -15,8 +15,10 @@ import {
 } from '../../src/storage/index.js';
 import { FtpDriver } from '../../src/storage/ftp/driver.js';
 import { WebDavDriver } from '../../src/storage/webdav/driver.js';
+import { SftpDriver } from '../../src/storage/sftp/driver.js';
 import { apacheMissing, startApacheDav } from './apacheDav.js';
 import { startVsftpd, vsftpdMissing, type VsftpdTls } from './vsftpd.js';
+import { sshdMissing, startSshd } from './sshd.js';
 import { motoAvailable, startMoto, startS3rver, type S3Emulator } from './s3Emulator.js';
 
 export type Lack = 'listParts' | 'abort' | 'listUploads' | 'partChecks' | 'unknownUpload';
@@ -155,6 +157,31 @@ export const targets: Target[] = [
   },
   ftpTarget('none'),
   ftpTarget('explicit'),
+  {
+    name: 'sftp (OpenSSH internal-sftp)',
+    lacks: {},
+    noMultipart: 'SFTP has no multipart uploads: the vfs streams an upload through the server into one write',
+    ...(sshdMissing() ? { skip: sshdMissing() } : {}),
+    async start() {
+      const server = await startSshd();
+      // A folder below the login's files is the root: the suite also proves nothing escapes it.
+      const driver = new SftpDriver({
+        host: server.host,
+        port: server.port,
+        username: server.username,
+        privateKey: server.privateKey,
+        hostKeySha256: server.hostKeySha256,
+        root: server.root,
+      });
+      return {
+        driver,
+        async stop() {
+          await driver.close();
+          await server.stop();
+        },
+      };
+    },
+  },
 ];
 
 // ---------- helpers ----------

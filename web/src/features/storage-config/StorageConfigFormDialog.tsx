@@ -20,6 +20,7 @@ import { storageConfigName } from '../../lib/storageConfigName';
 import { SAVE_MUTATION_KEY, useCreateStorageConfig, useUpdateStorageConfig } from './api';
 import { SecretInput, SwitchRow } from './formParts';
 import { FtpFields } from './FtpFields';
+import { SftpFields } from './SftpFields';
 import {
   applyProvider,
   applyRegion,
@@ -27,6 +28,7 @@ import {
   buildUpdatePayload,
   CAPACITY_UNITS,
   initialConfigForm,
+  portAfterTypeChange,
   presetFor,
   serverConfigErrors,
   validateConfigForm,
@@ -45,6 +47,10 @@ const FIELD_ORDER: ConfigField[] = [
   'endpoint_url',
   'username',
   'password',
+  'private_key',
+  'passphrase',
+  'root_folder',
+  'host_key_sha256',
   'endpoint',
   'region',
   'bucket',
@@ -120,6 +126,7 @@ function ConfigForm({
   const local = state.storage_type === 'local';
   const webdav = state.storage_type === 'webdav';
   const ftp = state.storage_type === 'ftp';
+  const sftp = state.storage_type === 'sftp';
 
   return (
     <form id="storage-config-form" onSubmit={(e) => void submit(e)} noValidate className="flex flex-col gap-4">
@@ -130,7 +137,7 @@ function ConfigForm({
             value={state.storage_type}
             onChange={(e) => {
               const type = e.target.value as StorageType;
-              setState((s) => ({ ...s, storage_type: type }));
+              setState((s) => ({ ...s, storage_type: type, port: portAfterTypeChange(s.port, type) }));
               setServerErrors({});
               onTypeChange(type);
             }}
@@ -223,6 +230,7 @@ function ConfigForm({
           onToggleSecret={() => setShowSecret((v) => !v)}
         />
       )}
+      {sftp && <SftpFields state={state} errors={errors} original={original} set={set} />}
       {local && (
         <Field
           id="sc-root_path"
@@ -465,7 +473,9 @@ export function StorageConfigFormDialog({
               ? t('files.storage.formDescriptionWebdav')
               : type === 'ftp'
                 ? t('files.storage.formDescriptionFtp')
-                : t('files.storage.formDescription')
+                : type === 'sftp'
+                  ? t('files.storage.formDescriptionSftp')
+                  : t('files.storage.formDescription')
         }
         footer={
           <>

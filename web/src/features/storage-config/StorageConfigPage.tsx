@@ -19,7 +19,9 @@ import {
   Star,
   Trash2,
   Network,
+  Server,
 } from 'lucide-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
 import { toast } from '../../lib/toast';
@@ -39,7 +41,14 @@ import { cn } from '../../lib/cn';
 import { FtpDetails } from './FtpDetails';
 import { formatBytes } from '../../lib/format';
 import { storageConfigName } from '../../lib/storageConfigName';
-import { testStorageConfig, useDeleteStorageConfig, useSetDefaultStorageConfig, useStorageConfigs } from './api';
+import {
+  STORAGE_CONFIGS_QUERY_KEY,
+  testStorageConfig,
+  useDeleteStorageConfig,
+  useSetDefaultStorageConfig,
+  useStorageConfigs,
+} from './api';
+import { SftpCardDetails } from './SftpCardDetails';
 import { StorageConfigFormDialog } from './StorageConfigFormDialog';
 
 function inUseCounts(data: unknown): data is StorageConfigInUse {
@@ -240,6 +249,7 @@ function ConfigCard({
   const { t } = useTranslation();
   const local = config.storage_type === 'local';
   const webdav = config.storage_type === 'webdav';
+  const sftp = config.storage_type === 'sftp';
   return (
     <li
       className="flex flex-col gap-4 rounded-xl border border-border bg-surface p-4 shadow-sm"
@@ -251,6 +261,8 @@ function ConfigCard({
             <HardDrive className="size-5" aria-hidden="true" />
           ) : webdav || config.storage_type === 'ftp' ? (
             <Network className="size-5" aria-hidden="true" />
+          ) : sftp ? (
+            <Server className="size-5" aria-hidden="true" />
           ) : (
             <Cloud className="size-5" aria-hidden="true" />
           )}
@@ -304,6 +316,8 @@ function ConfigCard({
         )
       ) : config.storage_type === 'ftp' ? (
         <FtpDetails config={config} />
+      ) : sftp ? (
+        <SftpCardDetails config={config} />
       ) : webdav ? (
         <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1.5 text-sm">
           <dt className="text-muted-foreground">{t('files.storage.fields.endpointUrl')}</dt>
@@ -397,11 +411,14 @@ export default function StorageConfigPage() {
     setFormOpen(true);
   };
 
+  const queryClient = useQueryClient();
   async function runTest(config: StorageConfigView) {
     setTests((s) => ({ ...s, [config.id]: { status: 'running' } }));
     try {
       const result = await testStorageConfig(config.id);
       setTests((s) => ({ ...s, [config.id]: { status: 'done', result } }));
+      // A successful test may have pinned an sftp host key: show it.
+      if (config.storage_type === 'sftp') void queryClient.invalidateQueries({ queryKey: STORAGE_CONFIGS_QUERY_KEY });
     } catch (error) {
       setTests((s) => ({
         ...s,

@@ -1,3 +1,4 @@
+import { initialSftpState, sftpCreatePayload, validateSftp, type SftpAuth, type SftpField } from './sftpForm';
 import {
   localOptionsSchema,
   PROVIDER_PRESETS,
@@ -41,6 +42,14 @@ export interface ConfigFormState extends FtpFormFields {
   username: string;
   password: string;
   tls_insecure: boolean;
+  /** SFTP (sftpForm.ts): server, port, sign-in method, key and its passphrase, pinned host key, remote root. */
+  host: string;
+  port: string;
+  sftp_auth: SftpAuth;
+  private_key: string;
+  passphrase: string;
+  host_key_sha256: string;
+  root_folder: string;
 }
 
 export type ConfigField =
@@ -59,7 +68,8 @@ export type ConfigField =
   | 'username'
   | 'password'
   | 'host'
-  | 'port';
+  | 'port'
+  | SftpField;
 export type ConfigErrors = Partial<Record<ConfigField, string>>;
 
 export function presetFor(provider: StorageProvider) {
@@ -71,6 +81,16 @@ export function presetEndpoint(provider: StorageProvider, region: string): strin
   return presetFor(provider)
     .endpoint.replace('{region}', region.trim() || presetFor(provider).region)
     .replace('{account_id}', '<account_id>');
+}
+
+/** The usual port of a type with one (FTP 21, SFTP 22); '' for the others. */
+export function defaultPortOf(type: StorageType): string {
+  return type === 'ftp' ? '21' : type === 'sftp' ? '22' : '';
+}
+
+/** The port after switching to `type`: a port still at some type's default follows the new type's. */
+export function portAfterTypeChange(port: string, type: StorageType): string {
+  return ['', '21', '22', '990'].includes(port.trim()) ? defaultPortOf(type) : port;
 }
 
 export function initialConfigForm(original?: StorageConfigView, type: StorageType = 's3'): ConfigFormState {
@@ -99,6 +119,8 @@ export function initialConfigForm(original?: StorageConfigView, type: StorageTyp
       password: '',
       tls_insecure: false,
       ...initialFtpFields(),
+      ...initialSftpState(),
+      port: defaultPortOf(type),
     };
   }
   const cap = original.total_capacity;
@@ -127,6 +149,7 @@ export function initialConfigForm(original?: StorageConfigView, type: StorageTyp
     password: '',
     tls_insecure: original.tls_insecure ?? false,
     ...initialFtpFields(original),
+    ...initialSftpState(original),
   };
 }
 
@@ -188,6 +211,7 @@ export function validateConfigForm(state: ConfigFormState, editing: boolean, t: 
   if (state.storage_type === 'local') return { ...common, ...validateLocal(state, t) };
   if (state.storage_type === 'webdav') return { ...common, ...validateWebdav(state, t) };
   if (state.storage_type === 'ftp') return { ...common, ...validateFtp(state, t) };
+  if (state.storage_type === 'sftp') return { ...common, ...validateSftp(state, editing, t) };
   const e: ConfigErrors = { ...common };
   const endpoint = state.endpoint.trim();
   if (/[<>{}]/.test(endpoint)) e.endpoint = t('files.storage.errors.endpointPlaceholder');
@@ -223,6 +247,15 @@ export function buildCreatePayload(state: ConfigFormState): CreateStorageConfigI
       total_capacity: capacityBytes(state),
       is_default: state.is_default,
     });
+  }
+  if (state.storage_type === 'sftp') {
+    return {
+      ...sftpCreatePayload(state),
+      name: state.name.trim(),
+      default_folder: state.default_folder.trim(),
+      total_capacity: capacityBytes(state),
+      is_default: state.is_default,
+    };
   }
   if (state.storage_type === 'webdav') {
     return {
@@ -278,6 +311,16 @@ export function buildUpdatePayload(state: ConfigFormState, original?: StorageCon
   if (payload.storage_type === 'webdav' || payload.storage_type === 'ftp') {
     const { storage_type: _type, is_default: _default, password, ...rest } = payload;
     return password ? { ...rest, password } : rest;
+  }
+  if (payload.storage_type === 'sftp') {
+    // Blank secrets keep the stored ones.
+    const { storage_type: _type, is_default: _default, password, private_key, passphrase, ...rest } = payload;
+    return {
+      ...rest,
+      ...(password ? { password } : {}),
+      ...(private_key ? { private_key } : {}),
+      ...(passphrase ? { passphrase } : {}),
+    };
   }
   const { storage_type: _type, is_default: _default, secret_access_key, ...rest } = payload;
   return secret_access_key ? { ...rest, secret_access_key } : rest;
