@@ -12,16 +12,19 @@
  *   `has_secret`) and `tls_insecure`; views of them carry `endpoint_url`, `username` and `tls_insecure`. Local configs name a `root_path` inside the operator's LOCAL_STORAGE_ROOTS (400 naming root_path
  *   otherwise). The built-in local config (`is_builtin: true`, DATA_DIR/storage/local) cannot be deleted
  *   and its root cannot change; S3 fields sent to a local config (or root_path to S3) → 400.
+ * - rclone configs take `rclone_config` (one rclone.conf section, write-only, answered only as `has_secret`); views
+ *   carry `rclone_remote` (its name) and `rclone_type` (its backend).
  * - DELETE of a config used by files/mounts → 409, data StorageConfigInUse `{ files, mounts, mount_paths }`.
  * - POST /{id}/test → StorageConfigTestResult (always 200; `success` says whether every step passed).
  * - PROVIDER_PRESETS gives endpoint patterns to prefill the form ({region}, {account_id} placeholders).
  */
+import { parseRcloneSection, RCLONE_CONFIG_MAX } from './rcloneSection.js';
 import { z } from './zod.js';
 
 /** The name the server gives the built-in local config (an English default: clients translate it). */
 export const BUILTIN_LOCAL_CONFIG_NAME = 'Local storage';
 
-export const STORAGE_TYPES = ['local', 's3', 'webdav'] as const;
+export const STORAGE_TYPES = ['local', 's3', 'webdav', 'rclone'] as const;
 export type StorageType = (typeof STORAGE_TYPES)[number];
 
 export const STORAGE_PROVIDERS = ['aws', 'cloudflare_r2', 'backblaze_b2', 'minio', 'aliyun_oss', 'other'] as const;
@@ -207,10 +210,28 @@ export const webdavOptionsSchema = z.strictObject({
   tls_insecure: z.boolean({ error: 'tls_insecure must be true or false' }).default(false),
 });
 
+/** One rclone.conf section (rcloneSection.ts); '' passes (an edit that keeps the stored one). */
+const rcloneConfigSchema = z
+  .string({ error: 'rclone_config must be text' })
+  .max(RCLONE_CONFIG_MAX, 'rclone_config is too long')
+  .superRefine((text, ctx) => {
+    if (text.trim() === '') return;
+    const parsed = parseRcloneSection(text);
+    if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.message });
+  });
+
+/**
+ * rclone: one section of an rclone.conf (`rclone config show NAME`), write-only as a whole. The server runs
+ * `rclone serve webdav` for it on 127.0.0.1 and talks WebDAV to that. `local` and wrapper types are refused.
+ */
+export const rcloneOptionsSchema = z.strictObject({
+  rclone_config: rcloneConfigSchema.refine((s) => s.trim() !== '', { message: 'rclone_config is required' }),
+});
+
 export interface StorageTypeSpec {
   type: StorageType;
   /** The type's own fields (create: required ones required; update: all optional). */
-  options: typeof localOptionsSchema | typeof s3OptionsSchema | typeof webdavOptionsSchema;
+  options: typeof localOptionsSchema | typeof s3OptionsSchema | typeof webdavOptionsSchema | typeof rcloneOptionsSchema;
   /** Option fields that are secrets (never answered; blank on edit = keep). */
   secretFields: readonly string[];
 }
@@ -219,6 +240,7 @@ export const STORAGE_TYPE_SPECS: Record<StorageType, StorageTypeSpec> = {
   local: { type: 'local', options: localOptionsSchema, secretFields: [] },
   s3: { type: 's3', options: s3OptionsSchema, secretFields: ['secret_access_key'] },
   webdav: { type: 'webdav', options: webdavOptionsSchema, secretFields: ['password'] },
+  rclone: { type: 'rclone', options: rcloneOptionsSchema, secretFields: ['rclone_config'] },
 };
 
 /** Option fields of every type but `type`: an edit sending one of them is refused (400 naming it). */
@@ -261,9 +283,15 @@ const createWebdavConfigSchema = z.strictObject({
   ...webdavOptionsSchema.shape,
 });
 
+const createRcloneConfigSchema = z.strictObject({
+  storage_type: z.literal('rclone'),
+  ...commonCreateFields,
+  ...rcloneOptionsSchema.shape,
+});
+
 export const createStorageConfigSchema = z.discriminatedUnion(
   'storage_type',
-  [createS3ConfigSchema, createLocalConfigSchema, createWebdavConfigSchema],
+  [createS3ConfigSchema, createLocalConfigSchema, createWebdavConfigSchema, createRcloneConfigSchema],
   {
     error: (issue) =>
       issue.code === 'invalid_union' ? `storage_type must be one of ${STORAGE_TYPES.join(', ')}` : undefined,
@@ -274,6 +302,7 @@ export type CreateStorageConfig = z.output<typeof createStorageConfigSchema>;
 export type CreateS3StorageConfig = z.output<typeof createS3ConfigSchema>;
 export type CreateLocalStorageConfig = z.output<typeof createLocalConfigSchema>;
 export type CreateWebdavStorageConfig = z.output<typeof createWebdavConfigSchema>;
+export type CreateRcloneStorageConfig = z.output<typeof createRcloneConfigSchema>;
 
 /** Every field optional; fields of another type than the config's → 400. The type itself cannot change. */
 export const updateStorageConfigSchema = z.strictObject({
@@ -297,6 +326,8 @@ export const updateStorageConfigSchema = z.strictObject({
   /** Omit or send '' to keep the stored password. */
   password: z.string({ error: 'password must be text' }).max(1024, 'password is too long').optional(),
   tls_insecure: z.boolean({ error: 'tls_insecure must be true or false' }).optional(),
+  /** Omit or send '' to keep the stored section. */
+  rclone_config: rcloneConfigSchema.optional(),
 });
 export type UpdateStorageConfigInput = z.input<typeof updateStorageConfigSchema>;
 export type UpdateStorageConfig = z.output<typeof updateStorageConfigSchema>;
@@ -322,6 +353,9 @@ export interface StorageConfigView {
   endpoint_url?: string;
   username?: string;
   tls_insecure?: boolean;
+  /** rclone configs: the section's name and its backend type (the section itself is never answered). */
+  rclone_remote?: string;
+  rclone_type?: string;
   /** Local configs: the real path of the root folder on the server ('' for S3, and for key holders). */
   root_path: string;
   path_style: boolean;

@@ -250,6 +250,14 @@ function buildServices(
       // Storage endpoints may be on the LAN, never a cloud metadata / link-local address (net/storageEndpointGuard).
       s3: (settings) => createDriver({ kind: 's3', ...settings, lookup: endpointGuard.lookup() }),
       webdav: (settings) => createDriver({ kind: 'webdav', ...settings, lookup: endpointGuard.lookup() }),
+      // rclone reaches its backend itself (the endpoint guard cannot see it); the app talks to it on 127.0.0.1.
+      rclone: (settings) =>
+        createDriver({
+          kind: 'rclone',
+          ...settings,
+          binary: config.rcloneBinary,
+          tmpDir: path.join(config.dataDir, 'tmp'),
+        }),
     },
     cipher,
     localRoot: path.join(config.dataDir, 'storage', 'local'),

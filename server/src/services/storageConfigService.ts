@@ -17,7 +17,14 @@ import type { SecretCipher } from '../security/cipher.js';
 import type { StorageDriver } from '../storage/types.js';
 import { BLANK_STORAGE_COLUMNS } from './storageConfigDefaults.js';
 import type { StorageRegistry } from './storageRegistry.js';
-import { pickOptions, providerOf, secretColumns, secretView, type ConfigColumns } from './storageTypes.js';
+import {
+  pickOptions,
+  providerOf,
+  rcloneSummary,
+  secretColumns,
+  secretView,
+  type ConfigColumns,
+} from './storageTypes.js';
 
 export const LOCAL_CONFIG_NAME = BUILTIN_LOCAL_CONFIG_NAME;
 
@@ -103,18 +110,20 @@ export class StorageConfigService {
   toView(row: StorageConfigRow, used: StorageUsed = { bytes: 0, scope: 'shares' }): StorageConfigView {
     const local = row.storage_type === 'local';
     const webdav = row.storage_type === 'webdav';
+    const rclone = row.storage_type === 'rclone';
     const secret = secretView(row, this.deps.cipher);
     return {
       id: row.id,
       name: row.name,
-      storage_type: local ? 'local' : webdav ? 'webdav' : 's3',
+      storage_type: local ? 'local' : webdav ? 'webdav' : rclone ? 'rclone' : 's3',
       provider: providerOf(row.provider),
       endpoint: row.endpoint,
       bucket: row.bucket,
       region: row.region,
       access_key_id: row.access_key_id,
       // A password is never hinted at, not even its last characters.
-      ...(webdav ? { ...secret, secret_access_key_masked: secret.has_secret ? '••••' : '' } : secret),
+      ...(webdav || rclone ? { ...secret, secret_access_key_masked: secret.has_secret ? '••••' : '' } : secret),
+      ...(rclone ? rcloneSummary(row.options_json) : {}),
       ...(webdav
         ? { endpoint_url: row.endpoint, username: row.access_key_id, tls_insecure: row.path_style === 1 }
         : {}),
@@ -153,6 +162,7 @@ export class StorageConfigService {
         default_folder: '',
         custom_host: '',
         ...(view.storage_type === 'webdav' ? { endpoint_url: '', username: '' } : {}),
+        ...(view.storage_type === 'rclone' ? { rclone_remote: '', rclone_type: '' } : {}),
       };
     });
     return { items, total, limit, offset, page };

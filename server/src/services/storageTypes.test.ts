@@ -155,6 +155,7 @@ describe('local roots and local drivers', () => {
         },
         s3: () => ({ kind: 's3' }) as StorageDriver,
         webdav: () => ({ kind: 'webdav' }) as StorageDriver,
+        rclone: () => ({ kind: 'rclone' }) as StorageDriver,
       },
     });
   });

@@ -1,5 +1,6 @@
 // Storage drivers behind one interface (ARCHITECTURE.md). Callers build drivers with `createDriver`.
 import { LocalDriver, type LocalDriverOptions } from './local/driver.js';
+import { RcloneDriver, type RcloneDriverOptions } from './rclone/driver.js';
 import { S3Driver, type S3DriverOptions } from './s3/driver.js';
 import type { StorageDriver } from './types.js';
 import { WebDavDriver, type WebDavDriverOptions } from './webdav/driver.js';
@@ -10,11 +11,13 @@ export { resolveRange } from './streams.js';
 export { LocalDriver, type LocalDriverOptions } from './local/driver.js';
 export { S3Driver, type S3DriverOptions } from './s3/driver.js';
 export { WebDavDriver, type WebDavDriverOptions } from './webdav/driver.js';
+export { RcloneDriver, type RcloneDriverOptions } from './rclone/driver.js';
 
 export type DriverConfig =
   | ({ kind: 'local' } & LocalDriverOptions)
   | ({ kind: 's3' } & S3DriverOptions)
-  | ({ kind: 'webdav' } & WebDavDriverOptions);
+  | ({ kind: 'webdav' } & WebDavDriverOptions)
+  | ({ kind: 'rclone' } & RcloneDriverOptions);
 
 /** Builds a driver from plain options (no database rows; the caller decrypts secrets). */
 export function createDriver(config: DriverConfig): StorageDriver {
@@ -25,5 +28,7 @@ export function createDriver(config: DriverConfig): StorageDriver {
       return new S3Driver(config);
     case 'webdav':
       return new WebDavDriver(config);
+    case 'rclone':
+      return new RcloneDriver(config);
   }
 }
