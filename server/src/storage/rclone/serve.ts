@@ -145,7 +145,18 @@ export class RcloneServe {
     this.starts++;
     const child = spawn(
       this.options.binary ?? 'rclone',
-      ['serve', 'webdav', `${this.options.remote}:`, '--addr', '127.0.0.1:0', '--log-level', 'NOTICE'],
+      [
+        'serve',
+        'webdav',
+        `${this.options.remote}:`,
+        '--addr',
+        '127.0.0.1:0',
+        // Changes made outside (the provider's own app) show at once: Clipnest's mounts cache listings themselves.
+        '--dir-cache-time',
+        '0s',
+        '--log-level',
+        'NOTICE',
+      ],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
         env: {
