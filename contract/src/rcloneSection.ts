@@ -63,7 +63,17 @@ export const RCLONE_BACKENDS = [
  * LOCAL_STORAGE_ROOTS); the wrappers take a `remote = …` that may be a plain path, which rclone reads as a
  * folder on the server's disk.
  */
-export const RCLONE_REFUSED_TYPES = ['local', 'alias', 'union', 'combine', 'crypt', 'chunker', 'hasher', 'compress', 'cache'];
+export const RCLONE_REFUSED_TYPES = [
+  'local',
+  'alias',
+  'union',
+  'combine',
+  'crypt',
+  'chunker',
+  'hasher',
+  'compress',
+  'cache',
+];
 
 export interface RcloneSection {
   /** The remote's name (the text between the brackets). */
@@ -106,7 +116,8 @@ export function parseRcloneSection(text: string): RcloneSectionResult {
     if (name === undefined) return { ok: false, message: 'rclone_config must start with a [name] line' };
     const eq = line.indexOf('=');
     const key = eq < 0 ? '' : line.slice(0, eq).trim();
-    if (!KEY.test(key)) return { ok: false, message: `rclone_config: "${line.slice(0, 40)}" is not a key = value line` };
+    if (!KEY.test(key))
+      return { ok: false, message: `rclone_config: "${line.slice(0, 40)}" is not a key = value line` };
     const refused = refusedKey(key);
     if (refused) return { ok: false, message: refused };
     if (Object.hasOwn(options, key)) return { ok: false, message: `rclone_config sets "${key}" twice` };

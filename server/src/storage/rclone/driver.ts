@@ -53,7 +53,8 @@ export class RcloneDriver implements StorageDriver {
         remote: parsed.section.name,
       });
     } else {
-      this.problem = options.section.trim() === '' ? 'the rclone config cannot be decrypted: enter it again' : parsed.message;
+      this.problem =
+        options.section.trim() === '' ? 'the rclone config cannot be decrypted: enter it again' : parsed.message;
     }
     this.multipart = this.multipartCapability();
   }
