@@ -8,12 +8,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RcloneDriver } from '../src/storage/rclone/driver.js';
 import { apacheMissing, startApacheDav, type ApacheDav } from './support/apacheDav.js';
+import { download } from './support/backups.js';
 import { fsRaw, fsUpload } from './support/fsApi.js';
 import { dbTargets, startTestServer, type TestServer } from './support/harness.js';
 import { createMount } from './support/mounts.js';
 import { RCLONE_BIN, rcloneMissing, rcloneSectionFor } from './support/rclone.js';
 
 const missing = apacheMissing() ?? rcloneMissing();
+const KEY = 'rclone-test-encryption-key-0123456789abcdef';
 const q = encodeURIComponent;
 
 function alive(pid: number | undefined): boolean {
@@ -39,7 +41,10 @@ describe.skipIf(missing !== undefined).each(dbTargets)(
     let config: StorageConfigView;
     let section: string;
     beforeAll(async () => {
-      [server, apache] = await Promise.all([startTestServer(target, { RCLONE_BINARY: RCLONE_BIN }), startApacheDav()]);
+      [server, apache] = await Promise.all([
+        startTestServer(target, { RCLONE_BINARY: RCLONE_BIN, ENCRYPTION_KEY: KEY }),
+        startApacheDav(),
+      ]);
       token = await server.login();
       section = rcloneSectionFor(apache);
     }, 60_000);
@@ -197,6 +202,32 @@ describe.skipIf(missing !== undefined).each(dbTargets)(
       expect(alive(second)).toBe(false);
       expect(readdirSync(tmp).filter((n) => n.startsWith('rclone-'))).toEqual([]);
       server.built.services.storageRegistry.invalidate(config.id);
+    });
+
+    it('a backup carries the config: restored elsewhere, it keeps its section, name and type and works', async () => {
+      const { file } = await download(server, token, { backup_type: 'modules', selected_modules: ['storage_config'] });
+      const other = await startTestServer(target, { RCLONE_BINARY: RCLONE_BIN, ENCRYPTION_KEY: KEY });
+      try {
+        const otherToken = await other.login();
+        const restored = await other.call('POST', '/api/admin/backup/restore', {
+          token: otherToken,
+          body: { mode: 'overwrite', backup: file },
+        });
+        expect(restored.status, JSON.stringify(restored.body)).toBe(200);
+        const list = await other.call<{ items: StorageConfigView[] }>('GET', '/api/s3-configs', { token: otherToken });
+        expect(list.body.data?.items.find((c) => c.id === config.id)).toMatchObject({
+          storage_type: 'rclone',
+          rclone_remote: 'nas',
+          rclone_type: 'webdav',
+          has_secret: true,
+        });
+        const test = await other.call<StorageConfigTestResult>('POST', `/api/s3-configs/${config.id}/test`, {
+          token: otherToken,
+        });
+        expect(test.body.data?.success, JSON.stringify(test.body.data)).toBe(true);
+      } finally {
+        await other.close();
+      }
     });
 
     it('rclone missing: the config saves, using it answers 503 saying so', async () => {

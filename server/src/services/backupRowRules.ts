@@ -133,7 +133,8 @@ const TABLE_RULES: Record<string, z.ZodObject> = {
     bucket: text(255),
     region: text(64),
     access_key_id: text(1024),
-    secret_encrypted: text(4096),
+    // An rclone config's whole section (OAuth tokens of a few KiB) is one secret.
+    secret_encrypted: text(65536),
     path_style: flag,
     default_folder: text(500),
     custom_host: text(500),
@@ -142,6 +143,7 @@ const TABLE_RULES: Record<string, z.ZodObject> = {
       .max(SIGNATURE_EXPIRES_MAX, `must be at most ${SIGNATURE_EXPIRES_MAX}`),
     total_capacity: count.nullable(),
     is_default: flag,
+    options_json: text(16384).refine(isJsonObject, { message: 'is not a JSON object' }),
     created_at: time,
     updated_at: time,
   }),
@@ -271,6 +273,15 @@ export function rowProblem(
     if (blocked) return `endpoint: refused: ${blocked}`;
   }
   return null;
+}
+
+function isJsonObject(value: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
 }
 
 /** A setting's value is stored as JSON and must pass the same schema the settings API uses. */
