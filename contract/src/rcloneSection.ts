@@ -84,23 +84,42 @@ export interface RcloneSection {
   options: Record<string, string>;
 }
 
-export type RcloneSectionResult = { ok: true; section: RcloneSection } | { ok: false; message: string };
+/** Why a section is refused (the web form words each one itself; `detail` is the type or key concerned). */
+export type RcloneSectionProblem =
+  | 'tooLong'
+  | 'sections'
+  | 'header'
+  | 'name'
+  | 'line'
+  | 'key'
+  | 'twice'
+  | 'empty'
+  | 'noType'
+  | 'refusedType'
+  | 'unknownType';
+
+export type RcloneSectionResult =
+  { ok: true; section: RcloneSection } | { ok: false; message: string; problem: RcloneSectionProblem; detail?: string };
+
+const fail = (problem: RcloneSectionProblem, message: string, detail?: string): RcloneSectionResult => ({
+  ok: false,
+  message,
+  problem,
+  ...(detail === undefined ? {} : { detail }),
+});
 
 const NAME = /^[A-Za-z0-9_.+@-](?:[A-Za-z0-9_.+@ -]*[A-Za-z0-9_.+@-])?$/;
 const KEY = /^[A-Za-z0-9_]+$/;
 
-/** Why a key is refused: it would make rclone read a file or run a program on the server. */
-function refusedKey(key: string): string | undefined {
+/** A key that would make rclone read a file or run a program on the server (sftp key_file, bearer_token_command…). */
+function refusedKey(key: string): boolean {
   const k = key.toLowerCase();
-  if (k.endsWith('_file') || k === 'ssh' || k.endsWith('_command')) {
-    return `rclone_config may not set "${key}": it makes rclone read a file or run a program on the server`;
-  }
-  return undefined;
+  return k.endsWith('_file') || k === 'ssh' || k.endsWith('_command');
 }
 
 /** Reads one rclone.conf section; the message says what is wrong (English, the API's sentence). */
 export function parseRcloneSection(text: string): RcloneSectionResult {
-  if (text.length > RCLONE_CONFIG_MAX) return { ok: false, message: 'rclone_config is too long' };
+  if (text.length > RCLONE_CONFIG_MAX) return fail('tooLong', 'rclone_config is too long');
   let name: string | undefined;
   const options: Record<string, string> = {};
   for (const raw of text.replace(/^\uFEFF/, '').split(/\r?\n/)) {
@@ -108,33 +127,34 @@ export function parseRcloneSection(text: string): RcloneSectionResult {
     if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
     const header = /^\[(.*)\]$/.exec(line);
     if (header) {
-      if (name !== undefined) return { ok: false, message: 'rclone_config must hold exactly one [section]' };
+      if (name !== undefined) return fail('sections', 'rclone_config must hold exactly one [section]');
       name = (header[1] ?? '').trim();
-      if (!NAME.test(name)) return { ok: false, message: `rclone_config: "[${name}]" is not a valid remote name` };
+      if (!NAME.test(name)) return fail('name', `rclone_config: "[${name}]" is not a valid remote name`, name);
       continue;
     }
-    if (name === undefined) return { ok: false, message: 'rclone_config must start with a [name] line' };
+    if (name === undefined) return fail('header', 'rclone_config must start with a [name] line');
     const eq = line.indexOf('=');
     const key = eq < 0 ? '' : line.slice(0, eq).trim();
-    if (!KEY.test(key))
-      return { ok: false, message: `rclone_config: "${line.slice(0, 40)}" is not a key = value line` };
-    const refused = refusedKey(key);
-    if (refused) return { ok: false, message: refused };
-    if (Object.hasOwn(options, key)) return { ok: false, message: `rclone_config sets "${key}" twice` };
+    if (!KEY.test(key)) {
+      return fail('line', `rclone_config: "${line.slice(0, 40)}" is not a key = value line`, line.slice(0, 40));
+    }
+    if (refusedKey(key)) {
+      const why = `rclone_config may not set "${key}": it makes rclone read a file or run a program on the server`;
+      return fail('key', why, key);
+    }
+    if (Object.hasOwn(options, key)) return fail('twice', `rclone_config sets "${key}" twice`, key);
     options[key] = line.slice(eq + 1).trim();
   }
-  if (name === undefined) return { ok: false, message: 'rclone_config must hold one [section] with a type' };
+  if (name === undefined) return fail('empty', 'rclone_config must hold one [section] with a type');
   const type = options.type ?? '';
   delete options.type;
-  if (type === '') return { ok: false, message: 'rclone_config has no "type = …" line' };
+  if (type === '') return fail('noType', 'rclone_config has no "type = …" line');
   if (RCLONE_REFUSED_TYPES.includes(type)) {
-    return {
-      ok: false,
-      message: `rclone_config: type "${type}" is refused: it can reach the server's own disk (use a local storage config for that)`,
-    };
+    const why = `rclone_config: type "${type}" is refused: it can reach the server's own disk (use a local storage config for that)`;
+    return fail('refusedType', why, type);
   }
   if (!(RCLONE_BACKENDS as readonly string[]).includes(type)) {
-    return { ok: false, message: `rclone_config: "${type}" is not an rclone backend this server knows` };
+    return fail('unknownType', `rclone_config: "${type}" is not an rclone backend this server knows`, type);
   }
   return { ok: true, section: { name, type, options } };
 }

@@ -25,8 +25,14 @@ export const storageConfigViewSchema = shapeOf<StorageConfigView>()(
       endpoint_url: z.string().optional().meta({ description: 'WebDAV configs: the root collection.' }),
       username: z.string().optional().meta({ description: 'WebDAV configs: the user.' }),
       tls_insecure: z.boolean().optional().meta({ description: 'WebDAV configs: any TLS certificate is accepted.' }),
-      rclone_remote: z.string().optional().meta({ description: 'rclone configs: the name of the rclone.conf section.' }),
-      rclone_type: z.string().optional().meta({ description: 'rclone configs: the backend of the section (onedrive, drive, …).' }),
+      rclone_remote: z
+        .string()
+        .optional()
+        .meta({ description: 'rclone configs: the name of the rclone.conf section.' }),
+      rclone_type: z
+        .string()
+        .optional()
+        .meta({ description: 'rclone configs: the backend of the section (onedrive, drive, …).' }),
       root_path: z
         .string()
         .meta({ description: "Local configs: the root folder on the server ('' for S3 and key holders)." }),

@@ -74,7 +74,16 @@ describe('storage type schemas (contract)', () => {
     expect(STORAGE_TYPE_SPECS.local.secretFields).toEqual([]);
     expect(foreignOptionFields('local')).toContain('bucket');
     expect(foreignOptionFields('local')).toContain('secret_access_key');
-    expect(foreignOptionFields('s3')).toEqual(['root_path', 'endpoint_url', 'username', 'password', 'tls_insecure']);
+    expect(foreignOptionFields('s3')).toEqual([
+      'root_path',
+      'endpoint_url',
+      'username',
+      'password',
+      'tls_insecure',
+      'rclone_config',
+    ]);
+    expect(STORAGE_TYPE_SPECS.rclone.secretFields).toEqual(['rclone_config']);
+    expect(foreignOptionFields('rclone')).toContain('endpoint_url');
     expect(STORAGE_TYPE_SPECS.webdav.secretFields).toEqual(['password']);
     expect(foreignOptionFields('webdav')).toContain('bucket');
     expect(foreignOptionFields('webdav')).not.toContain('endpoint_url');
@@ -83,7 +92,8 @@ describe('storage type schemas (contract)', () => {
 });
 
 describe('storage type registry', () => {
-  it('knows local, s3 and webdav only', () => {
+  it('knows local, s3, webdav and rclone only', () => {
+    expect(storageTypeOf('rclone')?.type).toBe('rclone');
     expect(storageTypeOf('local')?.type).toBe('local');
     expect(storageTypeOf('s3')?.type).toBe('s3');
     expect(storageTypeOf('webdav')?.type).toBe('webdav');

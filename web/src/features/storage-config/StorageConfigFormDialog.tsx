@@ -19,6 +19,7 @@ import { errorMessage, isApiError } from '../../lib/api';
 import { storageConfigName } from '../../lib/storageConfigName';
 import { SAVE_MUTATION_KEY, useCreateStorageConfig, useUpdateStorageConfig } from './api';
 import { SecretInput, SwitchRow } from './formParts';
+import { RcloneFields } from './RcloneFields';
 import {
   applyProvider,
   applyRegion,
@@ -42,6 +43,7 @@ const FIELD_ORDER: ConfigField[] = [
   'endpoint_url',
   'username',
   'password',
+  'rclone_config',
   'endpoint',
   'region',
   'bucket',
@@ -116,6 +118,7 @@ function ConfigForm({
   const s3 = state.storage_type === 's3';
   const local = state.storage_type === 'local';
   const webdav = state.storage_type === 'webdav';
+  const rclone = state.storage_type === 'rclone';
 
   return (
     <form id="storage-config-form" onSubmit={(e) => void submit(e)} noValidate className="flex flex-col gap-4">
@@ -208,6 +211,14 @@ function ConfigForm({
             onCheckedChange={(v) => set('tls_insecure', v)}
           />
         </>
+      )}
+      {rclone && (
+        <RcloneFields
+          value={state.rclone_config}
+          error={errors.rclone_config}
+          original={original}
+          onChange={(v) => set('rclone_config', v)}
+        />
       )}
       {local && (
         <Field
@@ -449,7 +460,9 @@ export function StorageConfigFormDialog({
             ? t('files.storage.formDescriptionLocal')
             : type === 'webdav'
               ? t('files.storage.formDescriptionWebdav')
-              : t('files.storage.formDescription')
+              : type === 'rclone'
+                ? t('files.storage.formDescriptionRclone')
+                : t('files.storage.formDescription')
         }
         footer={
           <>

@@ -222,6 +222,7 @@ function ConfigCard({
   const { t } = useTranslation();
   const local = config.storage_type === 'local';
   const webdav = config.storage_type === 'webdav';
+  const rclone = config.storage_type === 'rclone';
   return (
     <li
       className="flex flex-col gap-4 rounded-xl border border-border bg-surface p-4 shadow-sm"
@@ -231,7 +232,7 @@ function ConfigCard({
         <div className="grid size-10 shrink-0 place-items-center rounded-lg bg-primary-soft text-primary-soft-foreground">
           {local ? (
             <HardDrive className="size-5" aria-hidden="true" />
-          ) : webdav ? (
+          ) : webdav || rclone ? (
             <Network className="size-5" aria-hidden="true" />
           ) : (
             <Cloud className="size-5" aria-hidden="true" />
@@ -251,8 +252,8 @@ function ConfigCard({
             <Badge>
               {local
                 ? t('files.storage.local')
-                : webdav
-                  ? t('files.storage.types.webdav')
+                : webdav || rclone
+                  ? t(`files.storage.types.${config.storage_type}`)
                   : t(`files.storage.providers.${config.provider ?? 'other'}`)}
             </Badge>
             {config.is_builtin && <Badge>{t('files.storage.builtin')}</Badge>}
@@ -284,6 +285,21 @@ function ConfigCard({
             {t('files.storage.localRootBody', { path: config.root_path })}
           </p>
         )
+      ) : rclone ? (
+        <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1.5 text-sm">
+          <dt className="text-muted-foreground">{t('files.storage.rclone.remote')}</dt>
+          <dd className="truncate font-mono text-xs leading-5">
+            {config.rclone_remote ? `[${config.rclone_remote}]` : '—'}
+          </dd>
+          <dt className="text-muted-foreground">{t('files.storage.rclone.backend')}</dt>
+          <dd className="truncate font-mono text-xs leading-5">{config.rclone_type || '—'}</dd>
+          {config.default_folder && (
+            <>
+              <dt className="text-muted-foreground">{t('files.storage.fields.defaultFolder')}</dt>
+              <dd className="truncate font-mono text-xs leading-5">{config.default_folder}</dd>
+            </>
+          )}
+        </dl>
       ) : webdav ? (
         <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1.5 text-sm">
           <dt className="text-muted-foreground">{t('files.storage.fields.endpointUrl')}</dt>

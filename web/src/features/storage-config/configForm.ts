@@ -1,5 +1,6 @@
 import {
   localOptionsSchema,
+  parseRcloneSection,
   PROVIDER_PRESETS,
   SIGNATURE_EXPIRES_DEFAULT,
   SIGNATURE_EXPIRES_MAX,
@@ -40,6 +41,8 @@ export interface ConfigFormState {
   username: string;
   password: string;
   tls_insecure: boolean;
+  /** rclone: one rclone.conf section (write-only: blank on edit keeps the stored one). */
+  rclone_config: string;
 }
 
 export type ConfigField =
@@ -56,7 +59,8 @@ export type ConfigField =
   | 'capacity'
   | 'endpoint_url'
   | 'username'
-  | 'password';
+  | 'password'
+  | 'rclone_config';
 export type ConfigErrors = Partial<Record<ConfigField, string>>;
 
 export function presetFor(provider: StorageProvider) {
@@ -95,6 +99,7 @@ export function initialConfigForm(original?: StorageConfigView, type: StorageTyp
       username: '',
       password: '',
       tls_insecure: false,
+      rclone_config: '',
     };
   }
   const cap = original.total_capacity;
@@ -122,6 +127,7 @@ export function initialConfigForm(original?: StorageConfigView, type: StorageTyp
     username: original.username ?? '',
     password: '',
     tls_insecure: original.tls_insecure ?? false,
+    rclone_config: '',
   };
 }
 
@@ -178,8 +184,19 @@ function validateWebdav(state: ConfigFormState, t: Translate): ConfigErrors {
   return {};
 }
 
+/** rclone: the contract's own reading of the section, each problem in the form's words. */
+function validateRclone(state: ConfigFormState, editing: boolean, t: Translate): ConfigErrors {
+  if (!state.rclone_config.trim()) {
+    return editing ? {} : { rclone_config: t('files.storage.errors.rclone.required') };
+  }
+  const parsed = parseRcloneSection(state.rclone_config);
+  if (parsed.ok) return {};
+  return { rclone_config: t(`files.storage.errors.rclone.${parsed.problem}`, { detail: parsed.detail ?? '' }) };
+}
+
 export function validateConfigForm(state: ConfigFormState, editing: boolean, t: Translate): ConfigErrors {
   const common = validateCommon(state, t);
+  if (state.storage_type === 'rclone') return { ...common, ...validateRclone(state, editing, t) };
   if (state.storage_type === 'local') return { ...common, ...validateLocal(state, t) };
   if (state.storage_type === 'webdav') return { ...common, ...validateWebdav(state, t) };
   const e: ConfigErrors = { ...common };
@@ -210,6 +227,16 @@ function capacityBytes(state: ConfigFormState): number | null {
 }
 
 export function buildCreatePayload(state: ConfigFormState): CreateStorageConfigInput {
+  if (state.storage_type === 'rclone') {
+    return {
+      storage_type: 'rclone',
+      name: state.name.trim(),
+      rclone_config: state.rclone_config,
+      default_folder: state.default_folder.trim(),
+      total_capacity: capacityBytes(state),
+      is_default: state.is_default,
+    };
+  }
   if (state.storage_type === 'webdav') {
     return {
       storage_type: 'webdav',
@@ -264,6 +291,10 @@ export function buildUpdatePayload(state: ConfigFormState, original?: StorageCon
   if (payload.storage_type === 'webdav') {
     const { storage_type: _type, is_default: _default, password, ...rest } = payload;
     return password ? { ...rest, password } : rest;
+  }
+  if (payload.storage_type === 'rclone') {
+    const { storage_type: _type, is_default: _default, rclone_config, ...rest } = payload;
+    return rclone_config.trim() ? { ...rest, rclone_config } : rest;
   }
   const { storage_type: _type, is_default: _default, secret_access_key, ...rest } = payload;
   return secret_access_key ? { ...rest, secret_access_key } : rest;
