@@ -27,12 +27,16 @@ export function RcloneFields({
         <ol className="mt-2 list-decimal space-y-1 ps-5 text-muted-foreground">
           <li>{t('files.storage.rclone.step1')}</li>
           <li>
-            {t('files.storage.rclone.step2')}{' '}
-            <code className="rounded bg-muted px-1 font-mono text-xs break-all">rclone authorize "onedrive"</code>
+            {t('files.storage.rclone.step2')}
+            <code className="mt-1 block w-fit max-w-full rounded bg-muted px-1.5 py-0.5 font-mono text-xs whitespace-pre-wrap">
+              rclone authorize "onedrive"
+            </code>
           </li>
           <li>
-            {t('files.storage.rclone.step3')}{' '}
-            <code className="rounded bg-muted px-1 font-mono text-xs break-all">rclone config show NAME</code>
+            {t('files.storage.rclone.step3')}
+            <code className="mt-1 block w-fit max-w-full rounded bg-muted px-1.5 py-0.5 font-mono text-xs whitespace-pre-wrap">
+              rclone config show NAME
+            </code>
           </li>
         </ol>
         <p className="mt-2 text-xs text-muted-foreground">{t('files.storage.rclone.refused')}</p>

@@ -252,9 +252,11 @@ function ConfigCard({
             <Badge>
               {local
                 ? t('files.storage.local')
-                : webdav || rclone
-                  ? t(`files.storage.types.${config.storage_type}`)
-                  : t(`files.storage.providers.${config.provider ?? 'other'}`)}
+                : webdav
+                  ? t('files.storage.types.webdav')
+                  : rclone
+                    ? t('files.storage.rclone.badge')
+                    : t(`files.storage.providers.${config.provider ?? 'other'}`)}
             </Badge>
             {config.is_builtin && <Badge>{t('files.storage.builtin')}</Badge>}
           </div>
