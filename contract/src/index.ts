@@ -15,6 +15,7 @@ export * from './backup.js';
 export * from './pastes.js';
 export * from './dashboard.js';
 export * from './storageConfigs.js';
+export * from './rcloneSection.js';
 export * from './files.js';
 export * from './uploads.js';
 export * from './mounts.js';

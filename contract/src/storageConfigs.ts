@@ -7,22 +7,25 @@
  * - Create: POST with `createStorageConfigSchema`; update: PUT /{id} with `updateStorageConfigSchema`
  *   (every field optional; omit `secret_access_key` or send '' to keep the stored secret).
  * - The secret is write-only: replies carry `secret_access_key_masked` ("••••abcd") and `has_secret`.
- * - Types come from STORAGE_TYPE_SPECS (local, s3, webdav, ftp, sftp): create with `storage_type` (default 's3') and that
+ * - Types come from STORAGE_TYPE_SPECS (local, s3, webdav, ftp, sftp, rclone): create with `storage_type` (default 's3') and that
  *   type's options. WebDAV configs take `endpoint_url`, `username`, `password` (write-only: answered only as
  *   `has_secret`) and `tls_insecure`; views of them carry `endpoint_url`, `username` and `tls_insecure`. FTP configs take `host`, `port` (21), `username` (blank = anonymous),
  *   `password` (write-only), `tls` (none | explicit | implicit) and `tls_insecure`; views carry all but the password. Local configs name a `root_path` inside the operator's LOCAL_STORAGE_ROOTS (400 naming root_path
  *   otherwise). The built-in local config (`is_builtin: true`, DATA_DIR/storage/local) cannot be deleted
  *   and its root cannot change; S3 fields sent to a local config (or root_path to S3) → 400.
+ * - rclone configs take `rclone_config` (one rclone.conf section, write-only, answered only as `has_secret`); views
+ *   carry `rclone_remote` (its name) and `rclone_type` (its backend).
  * - DELETE of a config used by files/mounts → 409, data StorageConfigInUse `{ files, mounts, mount_paths }`.
  * - POST /{id}/test → StorageConfigTestResult (always 200; `success` says whether every step passed).
  * - PROVIDER_PRESETS gives endpoint patterns to prefill the form ({region}, {account_id} placeholders).
  */
+import { parseRcloneSection, RCLONE_CONFIG_MAX } from './rcloneSection.js';
 import { z } from './zod.js';
 
 /** The name the server gives the built-in local config (an English default: clients translate it). */
 export const BUILTIN_LOCAL_CONFIG_NAME = 'Local storage';
 
-export const STORAGE_TYPES = ['local', 's3', 'webdav', 'ftp', 'sftp'] as const;
+export const STORAGE_TYPES = ['local', 's3', 'webdav', 'ftp', 'sftp', 'rclone'] as const;
 export type StorageType = (typeof STORAGE_TYPES)[number];
 
 export const STORAGE_PROVIDERS = ['aws', 'cloudflare_r2', 'backblaze_b2', 'minio', 'aliyun_oss', 'other'] as const;
@@ -304,6 +307,24 @@ export const sftpOptionsSchema = z.strictObject({
   root_folder: sftpRootFolderSchema.default(''),
 });
 
+/** One rclone.conf section (rcloneSection.ts); '' passes (an edit that keeps the stored one). */
+const rcloneConfigSchema = z
+  .string({ error: 'rclone_config must be text' })
+  .max(RCLONE_CONFIG_MAX, 'rclone_config is too long')
+  .superRefine((text, ctx) => {
+    if (text.trim() === '') return;
+    const parsed = parseRcloneSection(text);
+    if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.message });
+  });
+
+/**
+ * rclone: one section of an rclone.conf (`rclone config show NAME`), write-only as a whole. The server runs
+ * `rclone serve webdav` for it on 127.0.0.1 and talks WebDAV to that. `local` and wrapper types are refused.
+ */
+export const rcloneOptionsSchema = z.strictObject({
+  rclone_config: rcloneConfigSchema.refine((s) => s.trim() !== '', { message: 'rclone_config is required' }),
+});
+
 export interface StorageTypeSpec {
   type: StorageType;
   /** The type's own fields (create: required ones required; update: all optional). */
@@ -312,7 +333,8 @@ export interface StorageTypeSpec {
     | typeof s3OptionsSchema
     | typeof webdavOptionsSchema
     | typeof ftpOptionsSchema
-    | typeof sftpOptionsSchema;
+    | typeof sftpOptionsSchema
+    | typeof rcloneOptionsSchema;
   /** Option fields that are secrets (never answered; blank on edit = keep). */
   secretFields: readonly string[];
 }
@@ -323,6 +345,7 @@ export const STORAGE_TYPE_SPECS: Record<StorageType, StorageTypeSpec> = {
   webdav: { type: 'webdav', options: webdavOptionsSchema, secretFields: ['password'] },
   ftp: { type: 'ftp', options: ftpOptionsSchema, secretFields: ['password'] },
   sftp: { type: 'sftp', options: sftpOptionsSchema, secretFields: ['password', 'private_key', 'passphrase'] },
+  rclone: { type: 'rclone', options: rcloneOptionsSchema, secretFields: ['rclone_config'] },
 };
 
 /** Option fields of every type but `type`: an edit sending one of them is refused (400 naming it). */
@@ -383,6 +406,12 @@ const createSftpConfigSchema = z
     path: ['password'],
   });
 
+const createRcloneConfigSchema = z.strictObject({
+  storage_type: z.literal('rclone'),
+  ...commonCreateFields,
+  ...rcloneOptionsSchema.shape,
+});
+
 export const createStorageConfigSchema = z.discriminatedUnion(
   'storage_type',
   [
@@ -391,6 +420,7 @@ export const createStorageConfigSchema = z.discriminatedUnion(
     createWebdavConfigSchema,
     createFtpConfigSchema,
     createSftpConfigSchema,
+    createRcloneConfigSchema,
   ],
   {
     error: (issue) =>
@@ -404,6 +434,7 @@ export type CreateLocalStorageConfig = z.output<typeof createLocalConfigSchema>;
 export type CreateWebdavStorageConfig = z.output<typeof createWebdavConfigSchema>;
 export type CreateFtpStorageConfig = z.output<typeof createFtpConfigSchema>;
 export type CreateSftpStorageConfig = z.output<typeof createSftpConfigSchema>;
+export type CreateRcloneStorageConfig = z.output<typeof createRcloneConfigSchema>;
 
 /** Every field optional; fields of another type than the config's → 400. The type itself cannot change. */
 export const updateStorageConfigSchema = z.strictObject({
@@ -437,6 +468,8 @@ export const updateStorageConfigSchema = z.strictObject({
   /** '' unpins the host key: the next successful test pins the key the server shows then. */
   host_key_sha256: sftpFingerprintSchema.optional(),
   root_folder: sftpRootFolderSchema.optional(),
+  /** Omit or send '' to keep the stored section. */
+  rclone_config: rcloneConfigSchema.optional(),
 });
 export type UpdateStorageConfigInput = z.input<typeof updateStorageConfigSchema>;
 export type UpdateStorageConfig = z.output<typeof updateStorageConfigSchema>;
@@ -472,6 +505,9 @@ export interface StorageConfigView {
   /** SFTP configs: whether a password / a private key is stored (neither is ever answered). */
   has_password?: boolean;
   has_private_key?: boolean;
+  /** rclone configs: the section's name and its backend type (the section itself is never answered). */
+  rclone_remote?: string;
+  rclone_type?: string;
   /** Local configs: the real path of the root folder on the server ('' for S3, and for key holders). */
   root_path: string;
   path_style: boolean;

@@ -53,6 +53,8 @@ const envSchema = z.object({
   STORAGE_ENDPOINTS_ALLOW_PRIVATE: boolFromEnv.default(true),
   /** fsync every file written to local storage before it is renamed into place (power-loss durability). */
   LOCAL_FSYNC: boolFromEnv.default(false),
+  /** The rclone binary run for storage configs of type rclone (only they need it). */
+  RCLONE_BINARY: z.string().trim().min(1).default('rclone'),
   /** Send local files to clients with sendfile(2) (zero-copy) where the native addon is built. */
   LOCAL_SENDFILE: boolFromEnv.default(true),
   /** Seconds an upload's body may go without a byte before the upload is aborted (no total limit). */
@@ -111,6 +113,8 @@ export interface Config {
   /** STORAGE_ENDPOINTS_ALLOW_PRIVATE: storage endpoints on loopback/LAN addresses are allowed. */
   storageEndpointsAllowPrivate: boolean;
   localFsync: boolean;
+  /** RCLONE_BINARY: the rclone run for rclone-type storage configs. */
+  rcloneBinary: string;
   localSendfile: boolean;
   /** UPLOAD_IDLE_TIMEOUT: an upload body silent this long is aborted; also the age the temp sweep clears. */
   uploadIdleTimeoutMs: number;
@@ -167,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir: strin
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     storageEndpointsAllowPrivate: e.STORAGE_ENDPOINTS_ALLOW_PRIVATE,
     localFsync: e.LOCAL_FSYNC,
+    rcloneBinary: e.RCLONE_BINARY,
     localSendfile: e.LOCAL_SENDFILE,
     uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT * 1000,
     downloadIdleTimeoutMs: e.DOWNLOAD_IDLE_TIMEOUT * 1000,

@@ -254,6 +254,14 @@ function buildServices(
       webdav: (settings) => createDriver({ kind: 'webdav', ...settings, lookup: endpointGuard.lookup() }),
       ftp: (settings) => createDriver({ kind: 'ftp', ...settings, lookup: endpointGuard.lookup() }),
       sftp: (settings) => createDriver({ kind: 'sftp', ...settings, lookup: endpointGuard.lookup() }),
+      // rclone reaches its backend itself (the endpoint guard cannot see it); the app talks to it on 127.0.0.1.
+      rclone: (settings) =>
+        createDriver({
+          kind: 'rclone',
+          ...settings,
+          binary: config.rcloneBinary,
+          tmpDir: path.join(config.dataDir, 'tmp'),
+        }),
     },
     cipher,
     localRoot: path.join(config.dataDir, 'storage', 'local'),

@@ -209,9 +209,9 @@ describe.each(dbTargets)('CloudPaste import (full backup) on %s', (target) => {
       ...webdav.data.storage_configs![1]!,
       id: 'webdav-config-0001',
       name: 'Some WebDAV',
-      storage_type: 'WEBDAV',
+      storage_type: 'TELEGRAM',
       is_default: 0,
-      config_json: '{"endpoint_url":"https://dav.example"}',
+      config_json: '{"bot_token":"x","target_chat_id":"1"}',
     });
     webdav.data.files!.push({
       ...webdav.data.files![0]!,
@@ -231,7 +231,7 @@ describe.each(dbTargets)('CloudPaste import (full backup) on %s', (target) => {
       {
         id: 'webdav-config-0001',
         name: 'Some WebDAV',
-        reason: 'storage type WEBDAV is not supported here (local and S3 only)',
+        reason: 'storage type TELEGRAM is not supported here (local, S3, WebDAV, OneDrive and Google Drive only)',
       },
     ]);
     expect(unsupported.kinds.files.not_supported.map((i) => i.name)).toEqual(['on-webdav']);

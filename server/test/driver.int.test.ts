@@ -255,7 +255,7 @@ describeTargets((target, ctx) => {
     await new Promise((r) => setTimeout(r, 100));
     expect(await text((await driver.read(p)).stream)).toBe('old content');
     expect((await driver.stat(p)).size).toBe(11);
-    expect(await names(driver, d)).toEqual(['atomic.txt']);
+    if (!target.lacks.listDuringWrite) expect(await names(driver, d)).toEqual(['atomic.txt']);
     release();
     expect((await writing).size).toBe(12);
     expect(await text((await driver.read(p)).stream)).toBe('new content!');

@@ -43,6 +43,14 @@ export const storageConfigViewSchema = shapeOf<StorageConfigView>()(
         .meta({ description: "SFTP configs: the pinned host key's SHA256 fingerprint ('' until the first test)." }),
       has_password: z.boolean().optional().meta({ description: 'SFTP configs: a password is stored.' }),
       has_private_key: z.boolean().optional().meta({ description: 'SFTP configs: a private key is stored.' }),
+      rclone_remote: z
+        .string()
+        .optional()
+        .meta({ description: 'rclone configs: the name of the rclone.conf section.' }),
+      rclone_type: z
+        .string()
+        .optional()
+        .meta({ description: 'rclone configs: the backend of the section (onedrive, drive, …).' }),
       root_path: z
         .string()
         .meta({ description: "Local configs: the root folder on the server ('' for S3 and key holders)." }),

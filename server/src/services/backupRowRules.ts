@@ -133,8 +133,8 @@ const TABLE_RULES: Record<string, z.ZodObject> = {
     bucket: text(255),
     region: text(64),
     access_key_id: text(1024),
-    // An sftp config's private key (with its passphrase) is encrypted here too: up to a 16 KiB key file.
-    secret_encrypted: text(32_768),
+    // An rclone config's whole section (OAuth tokens of a few KiB) is one secret.
+    secret_encrypted: text(65536),
     path_style: flag,
     default_folder: text(500),
     custom_host: text(500),

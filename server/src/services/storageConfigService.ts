@@ -19,7 +19,14 @@ import { ftpView } from './ftpStorageType.js';
 import { BLANK_STORAGE_COLUMNS } from './storageConfigDefaults.js';
 import { sftpView } from './sftpStorageType.js';
 import type { StorageRegistry } from './storageRegistry.js';
-import { pickOptions, providerOf, secretColumns, secretView, type ConfigColumns } from './storageTypes.js';
+import {
+  pickOptions,
+  providerOf,
+  rcloneSummary,
+  secretColumns,
+  secretView,
+  type ConfigColumns,
+} from './storageTypes.js';
 
 export const LOCAL_CONFIG_NAME = BUILTIN_LOCAL_CONFIG_NAME;
 
@@ -107,18 +114,20 @@ export class StorageConfigService {
     const webdav = row.storage_type === 'webdav';
     const ftp = row.storage_type === 'ftp';
     const sftp = row.storage_type === 'sftp';
+    const rclone = row.storage_type === 'rclone';
     const secret = secretView(row, this.deps.cipher);
     return {
       id: row.id,
       name: row.name,
-      storage_type: local ? 'local' : webdav ? 'webdav' : ftp ? 'ftp' : sftp ? 'sftp' : 's3',
+      storage_type: local ? 'local' : webdav ? 'webdav' : ftp ? 'ftp' : sftp ? 'sftp' : rclone ? 'rclone' : 's3',
       provider: providerOf(row.provider),
       endpoint: row.endpoint,
       bucket: row.bucket,
       region: row.region,
       access_key_id: row.access_key_id,
       // A password is never hinted at, not even its last characters.
-      ...(webdav || ftp ? { ...secret, secret_access_key_masked: secret.has_secret ? '••••' : '' } : secret),
+      ...(webdav || ftp || rclone ? { ...secret, secret_access_key_masked: secret.has_secret ? '••••' : '' } : secret),
+      ...(rclone ? rcloneSummary(row.options_json) : {}),
       ...(webdav
         ? { endpoint_url: row.endpoint, username: row.access_key_id, tls_insecure: row.path_style === 1 }
         : {}),
@@ -170,6 +179,7 @@ export class StorageConfigService {
               has_private_key: false,
             }
           : {}),
+        ...(view.storage_type === 'rclone' ? { rclone_remote: '', rclone_type: '' } : {}),
       };
     });
     return { items, total, limit, offset, page };

@@ -87,6 +87,7 @@ describe('storage type schemas (contract)', () => {
       'passphrase',
       'host_key_sha256',
       'root_folder',
+      'rclone_config',
     ]);
     expect(STORAGE_TYPE_SPECS.ftp.secretFields).toEqual(['password']);
     expect(foreignOptionFields('ftp')).toContain('endpoint_url');
@@ -95,6 +96,8 @@ describe('storage type schemas (contract)', () => {
     expect(STORAGE_TYPE_SPECS.sftp.secretFields).toEqual(['password', 'private_key', 'passphrase']);
     expect(foreignOptionFields('sftp')).toContain('endpoint_url');
     expect(foreignOptionFields('sftp')).not.toContain('username');
+    expect(STORAGE_TYPE_SPECS.rclone.secretFields).toEqual(['rclone_config']);
+    expect(foreignOptionFields('rclone')).toContain('endpoint_url');
     expect(STORAGE_TYPE_SPECS.webdav.secretFields).toEqual(['password']);
     expect(foreignOptionFields('webdav')).toContain('bucket');
     expect(foreignOptionFields('webdav')).not.toContain('endpoint_url');
@@ -103,7 +106,8 @@ describe('storage type schemas (contract)', () => {
 });
 
 describe('storage type registry', () => {
-  it('knows local, s3, webdav, ftp and sftp only', () => {
+  it('knows local, s3, webdav, ftp, sftp and rclone only', () => {
+    expect(storageTypeOf('rclone')?.type).toBe('rclone');
     expect(storageTypeOf('local')?.type).toBe('local');
     expect(storageTypeOf('s3')?.type).toBe('s3');
     expect(storageTypeOf('webdav')?.type).toBe('webdav');
@@ -179,6 +183,7 @@ describe('local roots and local drivers', () => {
         webdav: () => ({ kind: 'webdav' }) as StorageDriver,
         ftp: () => ({ kind: 'ftp' }) as StorageDriver,
         sftp: () => ({ kind: 'sftp' }) as StorageDriver,
+        rclone: () => ({ kind: 'rclone' }) as StorageDriver,
       },
     });
   });

@@ -1,4 +1,5 @@
 import {
+  parseRcloneSection,
   STORAGE_PROVIDERS,
   STORAGE_TYPE_SPECS,
   type StorageProvider,
@@ -65,6 +66,13 @@ export interface SftpDriverSettings {
   root: string;
 }
 
+export interface RcloneDriverSettings {
+  /** The config's id (names the rclone process and its temp files). */
+  id: string;
+  /** One rclone.conf section, decrypted ('' when it cannot be). */
+  section: string;
+}
+
 /** Constructors of the drivers, injected by server.ts so services do not depend on their modules. */
 export interface DriverFactories {
   local(root: string): StorageDriver;
@@ -72,6 +80,7 @@ export interface DriverFactories {
   webdav(settings: WebDavDriverSettings): StorageDriver;
   ftp(settings: FtpDriverSettings): StorageDriver;
   sftp(settings: SftpDriverSettings): StorageDriver;
+  rclone(settings: RcloneDriverSettings): StorageDriver;
 }
 
 export interface StorageTypeContext {
@@ -118,6 +127,8 @@ export interface StorageTypeDefinition {
   ): ConfigColumns;
   /** Columns to store after a successful config test (the sftp host key it pinned), or undefined. */
   afterTest?(driver: StorageDriver, row: Readonly<StorageConfigsTable>): ConfigColumns | undefined;
+  /** Non-secret columns derived from the secrets sent (rclone: the section's name and type in options_json). */
+  fromSecrets?(input: Record<string, unknown>): ConfigColumns;
 }
 
 /** The built-in root's real path (created when missing), for the overlap check below. */
@@ -261,6 +272,42 @@ const webdavType: StorageTypeDefinition = {
   },
 };
 
+/**
+ * rclone: the whole rclone.conf section is the secret (secret_encrypted); its name and backend type are kept in
+ * options_json for the view. The driver runs `rclone serve webdav` on it (storage/rclone).
+ */
+const rcloneType: StorageTypeDefinition = {
+  type: 'rclone',
+  spec: STORAGE_TYPE_SPECS.rclone,
+  secretColumns: { rclone_config: 'secret_encrypted' },
+  columns() {
+    return Promise.resolve({});
+  },
+  fromSecrets(input) {
+    const text = input.rclone_config;
+    if (typeof text !== 'string' || text.trim() === '') return {};
+    const parsed = parseRcloneSection(text);
+    if (!parsed.ok) throw AppError.validation(parsed.message, [{ path: 'rclone_config', message: parsed.message }]);
+    return { options_json: JSON.stringify({ remote: parsed.section.name, type: parsed.section.type }) };
+  },
+  build(config, ctx) {
+    return ctx.factories.rclone({ id: config.id, section: decryptOrBlank(ctx.cipher, config.secret_encrypted) });
+  },
+};
+
+/** The section's name and type of an rclone config row (options_json), for its view. */
+export function rcloneSummary(optionsJson: string | undefined): { rclone_remote: string; rclone_type: string } {
+  try {
+    const o = JSON.parse(optionsJson ?? '{}') as { remote?: unknown; type?: unknown };
+    return {
+      rclone_remote: typeof o.remote === 'string' ? o.remote : '',
+      rclone_type: typeof o.type === 'string' ? o.type : '',
+    };
+  } catch {
+    return { rclone_remote: '', rclone_type: '' };
+  }
+}
+
 /** Every storage type the server knows. */
 export const STORAGE_TYPE_DEFINITIONS: Readonly<Record<StorageType, StorageTypeDefinition>> = {
   local: localType,
@@ -268,6 +315,7 @@ export const STORAGE_TYPE_DEFINITIONS: Readonly<Record<StorageType, StorageTypeD
   webdav: webdavType,
   ftp: ftpType,
   sftp: sftpType,
+  rclone: rcloneType,
 };
 
 export function storageTypeOf(type: string): StorageTypeDefinition | undefined {
@@ -297,7 +345,7 @@ export function secretColumns(
     const column = def.secretColumns[field];
     if (column && typeof value === 'string' && value !== '') out[column] = cipher.encrypt(value);
   }
-  return out;
+  return { ...out, ...def.fromSecrets?.(input) };
 }
 
 function maskSecret(secret: string): string {

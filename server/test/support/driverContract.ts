@@ -19,9 +19,11 @@ import { SftpDriver } from '../../src/storage/sftp/driver.js';
 import { apacheMissing, startApacheDav } from './apacheDav.js';
 import { startVsftpd, vsftpdMissing, type VsftpdTls } from './vsftpd.js';
 import { sshdMissing, startSshd } from './sshd.js';
+import { RcloneDriver } from '../../src/storage/rclone/driver.js';
+import { rcloneMissing, rcloneSectionFor, RCLONE_BIN } from './rclone.js';
 import { motoAvailable, startMoto, startS3rver, type S3Emulator } from './s3Emulator.js';
 
-export type Lack = 'listParts' | 'abort' | 'listUploads' | 'partChecks' | 'unknownUpload';
+export type Lack = 'listParts' | 'abort' | 'listUploads' | 'partChecks' | 'unknownUpload' | 'listDuringWrite';
 
 export interface Target {
   name: string;
@@ -178,6 +180,36 @@ export const targets: Target[] = [
         async stop() {
           await driver.close();
           await server.stop();
+        },
+      };
+    },
+  },
+  {
+    name: 'rclone (serve webdav, its webdav backend on Apache mod_dav)',
+    lacks: {
+      listDuringWrite:
+        'rclone 1.60 serve webdav breaks a folder listing off with a 500 while a PUT into that folder is in progress',
+    },
+    ...(apacheMissing() || rcloneMissing() ? { skip: apacheMissing() ?? rcloneMissing() } : {}),
+    async start() {
+      const server = await startApacheDav();
+      await fetch(`${server.url}contract-suite/`, {
+        method: 'MKCOL',
+        headers: { authorization: `Basic ${Buffer.from(`${server.username}:${server.password}`).toString('base64')}` },
+      });
+      const tmpDir = mkdtempSync(path.join(tmpdir(), 'clipnest-rclone-'));
+      const driver = new RcloneDriver({
+        id: 'contract',
+        section: rcloneSectionFor(server, 'contract-suite/'),
+        tmpDir,
+        binary: RCLONE_BIN,
+      });
+      return {
+        driver,
+        async stop() {
+          await driver.close();
+          await server.stop();
+          rmSync(tmpDir, { recursive: true, force: true });
         },
       };
     },

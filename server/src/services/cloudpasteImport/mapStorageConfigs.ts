@@ -6,6 +6,7 @@ import type { CloudpasteRow } from './backupFile.js';
 import { decodeCloudpasteSecret } from './cloudpasteSecrets.js';
 import type { ImportContext } from './context.js';
 import { badRow } from './errors.js';
+import { mapRemoteConfig, REMOTE_TYPES } from './mapRemoteConfigs.js';
 import { cpStorageConfig, parseRows } from './rows.js';
 
 const PROVIDERS: Record<string, StorageProvider> = {
@@ -29,7 +30,8 @@ export type LocalRootCheck = (cloudpasteRoot: string, target: string) => Promise
 
 /**
  * storage_configs: S3 with its fields as they are (secrets decoded and re-encrypted), LOCAL with the folder
- * `local_roots` maps its root to; other types are not supported (and the rows that use them follow).
+ * `local_roots` maps its root to, WEBDAV as webdav, ONEDRIVE and GOOGLE_DRIVE as rclone sections
+ * (mapRemoteConfigs.ts); other types are not supported (and the rows that use them follow).
  */
 export async function mapStorageConfigs(
   ctx: ImportContext,
@@ -121,10 +123,19 @@ export async function mapStorageConfigs(
         ctx.report.warn(`${row.name}: CloudPaste's read-only flag has no counterpart here; the folder is writable`);
       }
     } else {
-      const reason = `storage type ${row.storage_type} is not supported here (local and S3 only)`;
-      ctx.configs.set(row.id, { ok: false, name: row.name, reason, unsupported: true });
-      ctx.report.notSupported('storage_configs', row.id, row.name, reason);
-      continue;
+      const remote = (REMOTE_TYPES as readonly string[]).includes(type)
+        ? mapRemoteConfig(ctx, type as (typeof REMOTE_TYPES)[number], config, base, { index, id: row.id })
+        : {
+            unsupported: `storage type ${row.storage_type} is not supported here (local, S3, WebDAV, OneDrive and Google Drive only)`,
+          };
+      if ('unsupported' in remote) {
+        const reason = remote.unsupported;
+        ctx.configs.set(row.id, { ok: false, name: row.name, reason, unsupported: true });
+        ctx.report.notSupported('storage_configs', row.id, row.name, reason);
+        continue;
+      }
+      mapped = remote.row;
+      for (const warning of remote.warnings) ctx.report.warn(warning);
     }
     const problem = rowProblem('storage_configs', mapped, ctx.endpointGuard);
     if (problem) {

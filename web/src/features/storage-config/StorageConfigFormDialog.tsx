@@ -21,6 +21,7 @@ import { SAVE_MUTATION_KEY, useCreateStorageConfig, useUpdateStorageConfig } fro
 import { SecretInput, SwitchRow } from './formParts';
 import { FtpFields } from './FtpFields';
 import { SftpFields } from './SftpFields';
+import { RcloneFields } from './RcloneFields';
 import {
   applyProvider,
   applyRegion,
@@ -51,6 +52,7 @@ const FIELD_ORDER: ConfigField[] = [
   'passphrase',
   'root_folder',
   'host_key_sha256',
+  'rclone_config',
   'endpoint',
   'region',
   'bucket',
@@ -127,6 +129,7 @@ function ConfigForm({
   const webdav = state.storage_type === 'webdav';
   const ftp = state.storage_type === 'ftp';
   const sftp = state.storage_type === 'sftp';
+  const rclone = state.storage_type === 'rclone';
 
   return (
     <form id="storage-config-form" onSubmit={(e) => void submit(e)} noValidate className="flex flex-col gap-4">
@@ -231,6 +234,14 @@ function ConfigForm({
         />
       )}
       {sftp && <SftpFields state={state} errors={errors} original={original} set={set} />}
+      {rclone && (
+        <RcloneFields
+          value={state.rclone_config}
+          error={errors.rclone_config}
+          original={original}
+          onChange={(v) => set('rclone_config', v)}
+        />
+      )}
       {local && (
         <Field
           id="sc-root_path"
@@ -475,7 +486,9 @@ export function StorageConfigFormDialog({
                 ? t('files.storage.formDescriptionFtp')
                 : type === 'sftp'
                   ? t('files.storage.formDescriptionSftp')
-                  : t('files.storage.formDescription')
+                  : type === 'rclone'
+                    ? t('files.storage.formDescriptionRclone')
+                    : t('files.storage.formDescription')
         }
         footer={
           <>

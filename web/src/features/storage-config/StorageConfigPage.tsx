@@ -250,6 +250,7 @@ function ConfigCard({
   const local = config.storage_type === 'local';
   const webdav = config.storage_type === 'webdav';
   const sftp = config.storage_type === 'sftp';
+  const rclone = config.storage_type === 'rclone';
   return (
     <li
       className="flex flex-col gap-4 rounded-xl border border-border bg-surface p-4 shadow-sm"
@@ -259,7 +260,7 @@ function ConfigCard({
         <div className="grid size-10 shrink-0 place-items-center rounded-lg bg-primary-soft text-primary-soft-foreground">
           {local ? (
             <HardDrive className="size-5" aria-hidden="true" />
-          ) : webdav || config.storage_type === 'ftp' ? (
+          ) : webdav || rclone || config.storage_type === 'ftp' ? (
             <Network className="size-5" aria-hidden="true" />
           ) : sftp ? (
             <Server className="size-5" aria-hidden="true" />
@@ -318,6 +319,21 @@ function ConfigCard({
         <FtpDetails config={config} />
       ) : sftp ? (
         <SftpCardDetails config={config} />
+      ) : rclone ? (
+        <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1.5 text-sm">
+          <dt className="text-muted-foreground">{t('files.storage.rclone.remote')}</dt>
+          <dd className="truncate font-mono text-xs leading-5">
+            {config.rclone_remote ? `[${config.rclone_remote}]` : '—'}
+          </dd>
+          <dt className="text-muted-foreground">{t('files.storage.rclone.backend')}</dt>
+          <dd className="truncate font-mono text-xs leading-5">{config.rclone_type || '—'}</dd>
+          {config.default_folder && (
+            <>
+              <dt className="text-muted-foreground">{t('files.storage.fields.defaultFolder')}</dt>
+              <dd className="truncate font-mono text-xs leading-5">{config.default_folder}</dd>
+            </>
+          )}
+        </dl>
       ) : webdav ? (
         <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1.5 text-sm">
           <dt className="text-muted-foreground">{t('files.storage.fields.endpointUrl')}</dt>

@@ -129,4 +129,29 @@ describe('storage config form', () => {
     expect(update).not.toHaveProperty('bucket');
     expect(update).toMatchObject({ endpoint_url: 'https://nas.lan/dav', username: 'me', tls_insecure: true });
   });
+
+  it('an rclone config: the section read as the server reads it, sent whole, blank on edit keeps it', () => {
+    const blank = { ...initialConfigForm(undefined, 'rclone'), name: 'Cloud' };
+    expect(validateConfigForm(blank, false, t)).toEqual({ rclone_config: 'files.storage.errors.rclone.required' });
+    expect(validateConfigForm(blank, true, t)).toEqual({});
+    const local = { ...blank, rclone_config: '[disk]\ntype = local\n' };
+    expect(validateConfigForm(local, false, t)).toEqual({ rclone_config: 'files.storage.errors.rclone.refusedType' });
+    const two = { ...blank, rclone_config: '[a]\ntype = drive\n[b]\ntype = drive\n' };
+    expect(validateConfigForm(two, false, t)).toEqual({ rclone_config: 'files.storage.errors.rclone.sections' });
+    const section = '[od]\ntype = onedrive\ntoken = {"access_token":"x"}\n';
+    const ok = { ...blank, rclone_config: section, default_folder: 'shares' };
+    expect(validateConfigForm(ok, false, t)).toEqual({});
+    expect(buildCreatePayload(ok)).toEqual({
+      storage_type: 'rclone',
+      name: 'Cloud',
+      rclone_config: section,
+      default_folder: 'shares',
+      total_capacity: null,
+      is_default: false,
+    });
+    const update = buildUpdatePayload({ ...ok, rclone_config: '  ' });
+    expect(update).not.toHaveProperty('rclone_config');
+    expect(update).not.toHaveProperty('endpoint_url');
+    expect(buildUpdatePayload(ok)).toMatchObject({ rclone_config: section });
+  });
 });

@@ -1,6 +1,7 @@
 import { initialSftpState, sftpCreatePayload, validateSftp, type SftpAuth, type SftpField } from './sftpForm';
 import {
   localOptionsSchema,
+  parseRcloneSection,
   PROVIDER_PRESETS,
   SIGNATURE_EXPIRES_DEFAULT,
   SIGNATURE_EXPIRES_MAX,
@@ -50,6 +51,8 @@ export interface ConfigFormState extends FtpFormFields {
   passphrase: string;
   host_key_sha256: string;
   root_folder: string;
+  /** rclone: one rclone.conf section (write-only: blank on edit keeps the stored one). */
+  rclone_config: string;
 }
 
 export type ConfigField =
@@ -69,7 +72,8 @@ export type ConfigField =
   | 'password'
   | 'host'
   | 'port'
-  | SftpField;
+  | SftpField
+  | 'rclone_config';
 export type ConfigErrors = Partial<Record<ConfigField, string>>;
 
 export function presetFor(provider: StorageProvider) {
@@ -121,6 +125,7 @@ export function initialConfigForm(original?: StorageConfigView, type: StorageTyp
       ...initialFtpFields(),
       ...initialSftpState(),
       port: defaultPortOf(type),
+      rclone_config: '',
     };
   }
   const cap = original.total_capacity;
@@ -150,6 +155,7 @@ export function initialConfigForm(original?: StorageConfigView, type: StorageTyp
     tls_insecure: original.tls_insecure ?? false,
     ...initialFtpFields(original),
     ...initialSftpState(original),
+    rclone_config: '',
   };
 }
 
@@ -206,8 +212,19 @@ function validateWebdav(state: ConfigFormState, t: Translate): ConfigErrors {
   return {};
 }
 
+/** rclone: the contract's own reading of the section, each problem in the form's words. */
+function validateRclone(state: ConfigFormState, editing: boolean, t: Translate): ConfigErrors {
+  if (!state.rclone_config.trim()) {
+    return editing ? {} : { rclone_config: t('files.storage.errors.rclone.required') };
+  }
+  const parsed = parseRcloneSection(state.rclone_config);
+  if (parsed.ok) return {};
+  return { rclone_config: t(`files.storage.errors.rclone.${parsed.problem}`, { detail: parsed.detail ?? '' }) };
+}
+
 export function validateConfigForm(state: ConfigFormState, editing: boolean, t: Translate): ConfigErrors {
   const common = validateCommon(state, t);
+  if (state.storage_type === 'rclone') return { ...common, ...validateRclone(state, editing, t) };
   if (state.storage_type === 'local') return { ...common, ...validateLocal(state, t) };
   if (state.storage_type === 'webdav') return { ...common, ...validateWebdav(state, t) };
   if (state.storage_type === 'ftp') return { ...common, ...validateFtp(state, t) };
@@ -252,6 +269,16 @@ export function buildCreatePayload(state: ConfigFormState): CreateStorageConfigI
     return {
       ...sftpCreatePayload(state),
       name: state.name.trim(),
+      default_folder: state.default_folder.trim(),
+      total_capacity: capacityBytes(state),
+      is_default: state.is_default,
+    };
+  }
+  if (state.storage_type === 'rclone') {
+    return {
+      storage_type: 'rclone',
+      name: state.name.trim(),
+      rclone_config: state.rclone_config,
       default_folder: state.default_folder.trim(),
       total_capacity: capacityBytes(state),
       is_default: state.is_default,
@@ -321,6 +348,10 @@ export function buildUpdatePayload(state: ConfigFormState, original?: StorageCon
       ...(private_key ? { private_key } : {}),
       ...(passphrase ? { passphrase } : {}),
     };
+  }
+  if (payload.storage_type === 'rclone') {
+    const { storage_type: _type, is_default: _default, rclone_config, ...rest } = payload;
+    return rclone_config.trim() ? { ...rest, rclone_config } : rest;
   }
   const { storage_type: _type, is_default: _default, secret_access_key, ...rest } = payload;
   return secret_access_key ? { ...rest, secret_access_key } : rest;
