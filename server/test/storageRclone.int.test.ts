@@ -149,7 +149,7 @@ describe.skipIf(missing !== undefined).each(dbTargets)(
         token,
       });
       expect(res.body.data?.success).toBe(false);
-      expect(res.body.data?.steps[0]).toMatchObject({ step: 'write', success: false });
+      expect(res.body.data?.steps[0]).toMatchObject({ step: 'connect', success: false });
       expect(res.body.data?.steps[0]?.message).toBeTruthy();
     });
 
