@@ -380,18 +380,23 @@ export class FileServingService {
     }
     const mustCount = await this.authorise(row, access.token, access.password, access.client);
     const provider = await this.deps.settings.get('preview_office_provider');
-    if (provider !== 'microsoft' && provider !== 'google') throw AppError.validation('unsupported preview provider');
+    if (provider !== 'builtin' && provider !== 'microsoft' && provider !== 'google') {
+      throw AppError.validation('unsupported preview provider');
+    }
     if (mustCount) {
       await this.consume(row);
       this.deps.stats.record('file_views');
     }
     const { token, exp } = this.mintToken(row, PREVIEW_TOKEN_TTL_S, 'preview', mustCount ? undefined : parent?.exp);
-    const base = this.deps.publicUrl ?? requestOrigin;
-    const fileUrl = `${base}/api/file-download/${encodeURIComponent(row.slug)}?token=${encodeURIComponent(token)}`;
+    const path = `/api/file-download/${encodeURIComponent(row.slug)}?token=${encodeURIComponent(token)}`;
+    const expires_at = new Date(exp * 1000).toISOString();
+    // Built in: the page reads the file from our own origin and renders it; no other site sees the link.
+    if (provider === 'builtin') return { url: path, provider, expires_at };
+    const fileUrl = `${this.deps.publicUrl ?? requestOrigin}${path}`;
     const url =
       provider === 'microsoft'
         ? `https://view.officeapps.live.com/op/view.aspx?src=${encodeURIComponent(fileUrl)}`
         : `https://docs.google.com/viewer?url=${encodeURIComponent(fileUrl)}&embedded=true`;
-    return { url, provider, expires_at: new Date(exp * 1000).toISOString() };
+    return { url, provider, expires_at };
   }
 }
