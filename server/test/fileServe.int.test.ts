@@ -305,10 +305,7 @@ describe.each(dbTargets)('public file shares on %s', (target) => {
     expect(await (await fetch(`${server.url}${res.body.data!.url}`)).text()).toBe('PK fake docx');
 
     await server.call('PUT', '/api/admin/settings/group/2', { token, body: { preview_office_provider: 'microsoft' } });
-    const m = await server.call<OfficePreviewResult>(
-      'GET',
-      `/api/office-preview/${doc.slug}?token=${d.access_token}`,
-    );
+    const m = await server.call<OfficePreviewResult>('GET', `/api/office-preview/${doc.slug}?token=${d.access_token}`);
     expect(m.body.data?.provider).toBe('microsoft');
     const url = new URL(m.body.data!.url);
     expect(url.origin).toBe('https://view.officeapps.live.com');

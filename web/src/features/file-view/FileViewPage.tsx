@@ -39,6 +39,12 @@ const QrDialog = lazy(() => import('./QrDialog'));
 // Only encrypted shares load the crypto code.
 const EncryptedFile = lazy(() => import('./EncryptedFile'));
 const OfficePreview = lazy(() => import('./previews/OfficePreview').then((m) => ({ default: m.OfficePreview })));
+// CSV/TSV as a sortable table (parsed in a worker): loaded only for them.
+const BuiltinPreview = lazy(() =>
+  import('../../components/preview/builtin/BuiltinPreview').then((m) => ({ default: m.BuiltinPreview })),
+);
+
+const TABLE_TEXT = /\.(csv|tsv)$/i;
 
 const KIND_ICONS: Record<FileKind, typeof FileIcon> = {
   image: FileImage,
@@ -106,6 +112,13 @@ function Preview({ file, onMediaError }: { file: PublicFileDetails; onMediaError
         </Suspense>
       );
     case 'text':
+      if (TABLE_TEXT.test(file.filename)) {
+        return (
+          <Suspense fallback={fallback}>
+            <BuiltinPreview url={src} name={file.filename} />
+          </Suspense>
+        );
+      }
       return (
         <Suspense fallback={fallback}>
           <CodePreview src={src} filename={file.filename} onError={onMediaError} />
@@ -114,7 +127,7 @@ function Preview({ file, onMediaError }: { file: PublicFileDetails; onMediaError
     case 'office':
       return (
         <Suspense fallback={fallback}>
-          <OfficePreview slug={file.slug} token={file.access_token} filename={file.filename} />
+          <OfficePreview slug={file.slug} token={file.access_token} filename={file.filename} fallback={noPreview} />
         </Suspense>
       );
   }
