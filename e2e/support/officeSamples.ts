@@ -77,3 +77,12 @@ export async function makePptx(slides: { title: string; body: string; picture?: 
   zip.file('ppt/media/image1.png', PNG_1PX);
   return zip.generateAsync({ type: 'nodebuffer' });
 }
+
+/** A .zip with a folder, two files and a zip-slip name (kept as written). */
+export async function makeZip(): Promise<Buffer> {
+  const zip = new JSZip();
+  zip.file('docs/readme.txt', 'hello from the zip');
+  zip.file('docs/data.csv', 'a,b\n1,2\n');
+  zip.file('../evil.sh', 'echo pwned');
+  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+}

@@ -9,7 +9,7 @@ import { adminToken, call } from '../support/api';
 import { BASE_URL } from '../support/env';
 import { expect, seedStorage, test } from '../support/fixtures';
 import { uploadViaApi } from '../support/files';
-import { makeDocx, makeLargeDocx, makeLargeXlsx, makePptx, makeXlsx } from '../support/officeSamples';
+import { makeDocx, makeLargeDocx, makeLargeXlsx, makePptx, makeXlsx, makeZip } from '../support/officeSamples';
 
 const out = process.env.PREVIEW_SHOTS_DIR ?? '/tmp/preview-shots';
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -70,6 +70,7 @@ test.describe('built-in previews on the file share page', () => {
     );
     const csv = ['city,population', ...Array.from({ length: 20_000 }, (_, i) => `city-${i},${(i * 7919) % 100_000}`)];
     files.csv = await uploadViaApi(token, 'cities.csv', csv.join('\n'), 'text/csv');
+    files.zip = await uploadViaApi(token, 'bundle.zip', await makeZip(), 'application/zip');
   });
 
   for (const lang of ['en', 'zh-CN'] as const) {
@@ -123,6 +124,18 @@ test.describe('built-in previews on the file share page', () => {
           await expect(page.getByTestId('sheet-row').first()).toContainText('99');
           await shot('csv');
 
+          await page.goto(`/file/${files.zip!.slug}`);
+          // jszip writes the folders (docs/, ../) as entries too.
+          await expect(page.getByTestId('archive-entry')).toHaveCount(5, { timeout: 30_000 });
+          await expect(
+            page.getByTestId('archive-entry').filter({ hasText: '../evil.sh' }).getByTestId('archive-unsafe'),
+          ).toHaveCount(1);
+          await expect(page.getByRole('link', { name: '../evil.sh', exact: true })).toHaveCount(0);
+          const readme = page.getByRole('link', { name: 'docs/readme.txt', exact: true });
+          const entry = await page.request.get((await readme.getAttribute('href'))!);
+          expect(await entry.text()).toBe('hello from the zip');
+          await shot('zip');
+
           expect(foreign).toEqual([]);
         });
       }
@@ -133,7 +146,7 @@ test.describe('built-in previews on the file share page', () => {
     test.setTimeout(300_000);
     const token = await adminToken();
     const docx = await makeLargeDocx(20 * 1024 * 1024);
-    const xlsx = makeLargeXlsx(400_000);
+    const xlsx = makeLargeXlsx(200_000);
     const bigDocx = await uploadViaApi(token, 'large.docx', docx, DOCX);
     const bigXlsx = await uploadViaApi(token, 'large.xlsx', xlsx, XLSX);
     await page.setViewportSize({ width: 1280, height: 900 });

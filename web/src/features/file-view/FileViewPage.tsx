@@ -1,4 +1,5 @@
 import type { FileKind, PublicFileDetails } from '@clipnest/contract';
+import { archiveFormatOf } from '@clipnest/contract/archives';
 import {
   CalendarClock,
   Download,
@@ -42,6 +43,10 @@ const OfficePreview = lazy(() => import('./previews/OfficePreview').then((m) => 
 // CSV/TSV as a sortable table (parsed in a worker): loaded only for them.
 const BuiltinPreview = lazy(() =>
   import('../../components/preview/builtin/BuiltinPreview').then((m) => ({ default: m.BuiltinPreview })),
+);
+
+const ShareArchivePreview = lazy(() =>
+  import('./previews/ShareArchivePreview').then((m) => ({ default: m.ShareArchivePreview })),
 );
 
 const TABLE_TEXT = /\.(csv|tsv)$/i;
@@ -103,6 +108,14 @@ function Preview({ file, onMediaError }: { file: PublicFileDetails; onMediaError
     />
   );
   const fallback = <Skeleton className="h-[50dvh] w-full rounded-lg" />;
+  // Archives are listed by the server (never unpacked); entries open one by one.
+  if (archiveFormatOf(file.filename)) {
+    return (
+      <Suspense fallback={fallback}>
+        <ShareArchivePreview slug={file.slug} token={file.access_token} />
+      </Suspense>
+    );
+  }
   // Markdown and text are read as text and rendered by us, so they are safe whatever inline_safe says.
   switch (file.type) {
     case 'markdown':
