@@ -18,7 +18,7 @@ function SheetTable({ sheet, headerRow }: { sheet: SheetData; headerRow: boolean
   const { t } = useTranslation();
   const scroller = useRef<HTMLDivElement>(null);
   const [sort, setSort] = useState<SortState | null>(null);
-  const header = headerRow ? (sheet.rows[0] ?? []) : null;
+  const header = useMemo(() => (headerRow ? (sheet.rows[0] ?? []) : null), [sheet, headerRow]);
   const body = useMemo(() => (headerRow ? sheet.rows.slice(1) : sheet.rows), [sheet, headerRow]);
   const order = useMemo(() => sortedOrder(body, sort), [body, sort]);
   const columns = useMemo(
@@ -48,7 +48,7 @@ function SheetTable({ sheet, headerRow }: { sheet: SheetData; headerRow: boolean
       role="table"
       aria-rowcount={order.length + 1}
       aria-colcount={columns + 1}
-      className="h-[min(70dvh,40rem)] overflow-auto rounded-lg border border-border bg-surface text-xs"
+      className="max-h-[min(70dvh,40rem)] overflow-auto rounded-lg border border-border bg-surface text-xs"
       data-testid="sheet-table"
     >
       <div style={{ minWidth: width }}>
