@@ -1,14 +1,15 @@
 // Office documents, spreadsheets and CSV previewed on a file share page by the built-in renderers: the
 // page reads the file from our own origin and sends nothing to another site (every request is watched),
 // in English and Chinese, on a phone and a desktop, light and dark (screenshots in PREVIEW_SHOTS_DIR).
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import type { FileView } from '@clipnest/contract';
+import type { FileView, ShareView } from '@clipnest/contract';
 import { adminToken, call } from '../support/api';
 import { BASE_URL } from '../support/env';
 import { expect, seedStorage, test } from '../support/fixtures';
 import { uploadViaApi } from '../support/files';
+import { localStorage, mount } from '../support/mounts';
 import { makeDocx, makeLargeDocx, makeLargeXlsx, makePptx, makeXlsx, makeZip } from '../support/officeSamples';
 
 const out = process.env.PREVIEW_SHOTS_DIR ?? '/tmp/preview-shots';
@@ -141,6 +142,30 @@ test.describe('built-in previews on the file share page', () => {
       }
     }
   }
+
+  test('a folder share previews its .xlsx and .docx the same way', async ({ page }) => {
+    const token = await adminToken();
+    const { config, root } = await localStorage(token, `office-share-${Date.now().toString(36)}`);
+    const folder = path.join(root, 'Office');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, 'budget.xlsx'), makeXlsx({ Budget: [['Item'], ['Rent']] }));
+    writeFileSync(path.join(folder, 'plan.docx'), await makeDocx('Folder plan', ['In a shared folder.']));
+    const mountPath = `/office${Date.now().toString(36)}`;
+    await mount(token, 'office', mountPath, config.id);
+    const res = await call<ShareView>('POST', '/shares', { token, body: { path: `${mountPath}/Office` } });
+    expect(res.status).toBe(201);
+    const foreign = watchForeign(page);
+    await seedStorage(page, { language: 'en' });
+    await page.goto(`/s/${res.envelope.data!.slug}`);
+    await page.getByRole('button', { name: /budget\.xlsx/ }).click();
+    await expect(page.getByTestId('sheet-table')).toContainText('Rent', { timeout: 30_000 });
+    await page.goBack();
+    await page.getByRole('button', { name: /plan\.docx/ }).click();
+    await expect(page.frameLocator('[data-testid="docx-view"] iframe').getByText('Folder plan')).toBeVisible({
+      timeout: 30_000,
+    });
+    expect(foreign).toEqual([]);
+  });
 
   test('a 20 MB .docx and .xlsx: time to the first page (printed, not asserted)', async ({ page }) => {
     test.setTimeout(300_000);
