@@ -244,8 +244,9 @@ export type PublicFileInfo = PublicFileLocked | PublicFileDetails;
 
 /** GET /api/office-preview/{slug} */
 export interface OfficePreviewResult {
+  /** The viewer's page, or with `builtin` a short-lived link to the file itself on our origin (a path). */
   url: string;
-  provider: 'microsoft' | 'google';
+  provider: 'builtin' | 'microsoft' | 'google';
   expires_at: string;
 }
 

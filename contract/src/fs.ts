@@ -239,3 +239,15 @@ export const fsArchiveEntryQuerySchema = z.strictObject({
   entry: z.string({ error: 'entry is required' }).min(1, 'entry is required').max(4096, 'entry is too long'),
   download: z.enum(['0', '1', 'true', 'false']).optional(),
 });
+
+/** GET /api/public/files/{slug}/archive: a shared archive's listing, with the share's token or password. */
+export const shareArchiveQuerySchema = z.strictObject({
+  token: z.string().max(4096).optional(),
+  password: z.string().max(1024).optional(),
+});
+
+/** GET /api/public/files/{slug}/archive/entry: one entry of a shared archive. */
+export const shareArchiveEntryQuerySchema = shareArchiveQuerySchema.extend({
+  entry: z.string({ error: 'entry is required' }).min(1, 'entry is required').max(4096, 'entry is too long'),
+  download: z.enum(['0', '1', 'true', 'false']).optional(),
+});

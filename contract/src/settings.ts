@@ -25,7 +25,8 @@ export const SIZE_UNIT_BYTES: Record<SizeUnit, number> = { KB: 1024, MB: 1024 **
 
 export const FILE_OVERWRITE_MODES = ['overwrite', 'rename', 'reject'] as const;
 export const WEBDAV_UPLOAD_MODES = ['direct', 'multipart'] as const;
-export const OFFICE_PREVIEW_PROVIDERS = ['microsoft', 'google'] as const;
+/** `builtin` renders office documents in the page from our own origin; the others send a link to a third-party viewer. */
+export const OFFICE_PREVIEW_PROVIDERS = ['builtin', 'microsoft', 'google'] as const;
 
 const FAVICON_MAX = 256 * 1024;
 const extensionList = z
@@ -195,7 +196,7 @@ export const SETTINGS = {
     group: 2,
     type: 'select',
     schema: z.enum(OFFICE_PREVIEW_PROVIDERS, { error: 'unsupported preview provider' }),
-    defaultValue: 'microsoft' as (typeof OFFICE_PREVIEW_PROVIDERS)[number],
+    defaultValue: 'builtin' as (typeof OFFICE_PREVIEW_PROVIDERS)[number],
     options: OFFICE_PREVIEW_PROVIDERS,
   }),
   // group 3: WebDAV

@@ -126,7 +126,7 @@ test.describe('site settings', () => {
       token,
       body: {
         preview_image_types: DEFAULT_SETTINGS.preview_image_types,
-        preview_office_provider: 'microsoft',
+        preview_office_provider: DEFAULT_SETTINGS.preview_office_provider,
       },
     });
     await call('PUT', '/admin/settings/group/3', { token, body: { webdav_upload_mode: 'direct' } });

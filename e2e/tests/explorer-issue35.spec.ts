@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
-import { adminToken, createKey, Perm, uniqueName } from '../support/api';
+import { adminToken, call, createKey, Perm, uniqueName } from '../support/api';
 import { expect, seedStorage, test } from '../support/fixtures';
 import { deleteAllMounts, localStorage, mount, writeTree } from '../support/mounts';
 
@@ -283,7 +283,9 @@ test.describe('explorer rough edges (issue 35)', () => {
     expect((await info.json()).data.requires_password).toBe(true);
   });
 
-  test('(i) a .docx previews in the office viewer, as on the file page', async ({ adminPage: page }) => {
+  test('(i) a .docx previews in the office viewer, as on the file page', async ({ adminPage: page, token }) => {
+    // The third-party viewer is an option now (built in is the default).
+    await call('PUT', '/admin/settings/group/2', { token, body: { preview_office_provider: 'microsoft' } });
     // The viewer is a third-party page: answered here, so the test does not leave the machine.
     await page.route('https://view.officeapps.live.com/**', (route) =>
       route.fulfill({ contentType: 'text/html', body: '<p>office viewer</p>' }),
@@ -298,5 +300,6 @@ test.describe('explorer rough edges (issue 35)', () => {
     expect(await file.text()).toBe('PK not really a docx');
     await expect(page.getByRole('dialog')).toContainText('Shown by Microsoft Office Online');
     await expect(page.getByRole('dialog')).not.toContainText('No preview for this type of file');
+    await call('PUT', '/admin/settings/group/2', { token, body: { preview_office_provider: 'builtin' } });
   });
 });

@@ -114,8 +114,15 @@ test.describe('file shares', () => {
     await page.route(/view\.officeapps\.live\.com|docs\.google\.com/, (route) =>
       route.fulfill({ contentType: 'text/html', body: '<p>viewer</p>' }),
     );
-    await page.goto(`/file/${docx.slug}`);
-    await expect(page.locator('iframe[src*="view.officeapps.live.com"], iframe[src*="docs.google.com"]')).toBeVisible();
+    await call('PUT', '/admin/settings/group/2', { token, body: { preview_office_provider: 'microsoft' } });
+    try {
+      await page.goto(`/file/${docx.slug}`);
+      await expect(
+        page.locator('iframe[src*="view.officeapps.live.com"], iframe[src*="docs.google.com"]'),
+      ).toBeVisible();
+    } finally {
+      await call('PUT', '/admin/settings/group/2', { token, body: { preview_office_provider: 'builtin' } });
+    }
 
     // A video the browser cannot decode says so (not "link expired") and offers the download.
     const video = await uploadViaApi(token, 'clip.mp4', Buffer.alloc(2048, 3), 'video/mp4');

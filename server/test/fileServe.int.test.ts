@@ -299,8 +299,15 @@ describe.each(dbTargets)('public file shares on %s', (target) => {
       `/api/office-preview/${doc.slug}?token=${d.access_token}`,
     );
     expect(res.status).toBe(200);
-    expect(res.body.data?.provider).toBe('microsoft');
-    const url = new URL(res.body.data!.url);
+    // Built in by default: a path on our own origin, no third-party viewer.
+    expect(res.body.data?.provider).toBe('builtin');
+    expect(res.body.data!.url.startsWith(`/api/file-download/${doc.slug}?token=`)).toBe(true);
+    expect(await (await fetch(`${server.url}${res.body.data!.url}`)).text()).toBe('PK fake docx');
+
+    await server.call('PUT', '/api/admin/settings/group/2', { token, body: { preview_office_provider: 'microsoft' } });
+    const m = await server.call<OfficePreviewResult>('GET', `/api/office-preview/${doc.slug}?token=${d.access_token}`);
+    expect(m.body.data?.provider).toBe('microsoft');
+    const url = new URL(m.body.data!.url);
     expect(url.origin).toBe('https://view.officeapps.live.com');
     const src = url.searchParams.get('src')!;
     expect(src.startsWith(`${server.url}/api/file-download/${doc.slug}?token=`)).toBe(true);

@@ -53,8 +53,8 @@ describe.each(dbTargets)('settings on %s', (target) => {
     expect(meta.body.data).toMatchObject({
       group: 2,
       type: 'select',
-      options: ['microsoft', 'google'],
-      value: 'microsoft',
+      options: ['builtin', 'microsoft', 'google'],
+      value: 'builtin',
     });
     expect((await server.call('GET', '/api/admin/settings/metadata?key=nope', { token })).status).toBe(404);
     expect((await server.call('GET', '/api/admin/settings/metadata', { token })).status).toBe(400);

@@ -180,7 +180,7 @@ export const publicFileDetailsSchema = shapeOf<PublicFileDetails>()(
 );
 
 export const officePreviewResultSchema = shapeOf<OfficePreviewResult>()(
-  z.object({ url: z.string(), provider: z.enum(['microsoft', 'google']), expires_at: isoTime }),
+  z.object({ url: z.string(), provider: z.enum(['builtin', 'microsoft', 'google']), expires_at: isoTime }),
 );
 
 export const maxUploadSizeSchema = shapeOf<MaxUploadSize>()(z.object({ max_upload_size: count }));

@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import {
+  archiveFormatOf,
   fileKindOf,
+  type ArchiveFormat,
   parseStoredE2ee,
   type OfficePreviewResult,
   type PublicFileDetails,
@@ -13,6 +15,7 @@ import type { FileRepository, FileRow, FileWithConfig } from '../repositories/fi
 import type { StorageConfigRow } from '../repositories/storageConfigRepository.js';
 import { hashPassword, needsRehash, safeEqual, sha256Hex, verifyPassword } from '../security/secrets.js';
 import { isStorageError, type ReadResult } from '../storage/types.js';
+import type { RangeSource } from './archives/rangeSource.js';
 import { ownsShare, type Principal } from './principal.js';
 import { servingPolicy, unquoteEtag, type ServingPolicy } from './fileServing.js';
 import { isLookupFileSlug } from './fileShareRules.js';
@@ -359,6 +362,48 @@ export class FileServingService {
   }
 
   /**
+   * A shared archive read by ranges, for its listing and single entries (GET /api/public/files/{slug}/archive…).
+   * Opened with the access token of a counted view it counts nothing more (a listing is no download); with
+   * the password instead it counts one view, as the metadata would. Encrypted shares have no server reading.
+   */
+  async archiveSource(
+    slug: string,
+    access: { token?: string; password?: string; client: string },
+  ): Promise<{ format: ArchiveFormat; source: RangeSource }> {
+    const row = await this.requireBySlug(slug);
+    if (row.encryption !== null) {
+      throw AppError.validation(
+        'an end-to-end encrypted file has no server-side listing: it is decrypted in the browser',
+      );
+    }
+    const format = archiveFormatOf(row.filename);
+    if (!format) throw AppError.validation('not an archive this server reads (.zip, .tar, .tar.gz, .tgz)');
+    const mustCount = await this.authorise(row, access.token, access.password, access.client);
+    const config = await this.deps.storageConfigs.requireRow(row.storage_config_id).catch(() => {
+      throw AppError.notFound('the storage of this file no longer exists');
+    });
+    const driver = this.deps.storageConfigs.driverOf(config);
+    if (config.storage_type !== 'local') await this.assertUnchanged(row, config, () => driver.stat(row.storage_path));
+    if (mustCount) {
+      await this.consume(row);
+      this.deps.stats.record('file_views');
+    }
+    const source: RangeSource = {
+      size: row.size,
+      read: async (start, end, signal) => {
+        try {
+          return (
+            await driver.read(row.storage_path, { range: { start, end: end - 1 }, ...(signal ? { signal } : {}) })
+          ).stream;
+        } catch (error) {
+          throw storageToAppError(error);
+        }
+      },
+    };
+    return { format, source };
+  }
+
+  /**
    * GET /api/office-preview/{slug}: a viewer URL around a short-lived public link to the file. The link's
    * preview token is bound to the view that opened it: minted with a counted view (password) or from the
    * access token of one, it expires no later than that access token and cannot mint another.
@@ -380,18 +425,23 @@ export class FileServingService {
     }
     const mustCount = await this.authorise(row, access.token, access.password, access.client);
     const provider = await this.deps.settings.get('preview_office_provider');
-    if (provider !== 'microsoft' && provider !== 'google') throw AppError.validation('unsupported preview provider');
+    if (provider !== 'builtin' && provider !== 'microsoft' && provider !== 'google') {
+      throw AppError.validation('unsupported preview provider');
+    }
     if (mustCount) {
       await this.consume(row);
       this.deps.stats.record('file_views');
     }
     const { token, exp } = this.mintToken(row, PREVIEW_TOKEN_TTL_S, 'preview', mustCount ? undefined : parent?.exp);
-    const base = this.deps.publicUrl ?? requestOrigin;
-    const fileUrl = `${base}/api/file-download/${encodeURIComponent(row.slug)}?token=${encodeURIComponent(token)}`;
+    const path = `/api/file-download/${encodeURIComponent(row.slug)}?token=${encodeURIComponent(token)}`;
+    const expires_at = new Date(exp * 1000).toISOString();
+    // Built in: the page reads the file from our own origin and renders it; no other site sees the link.
+    if (provider === 'builtin') return { url: path, provider, expires_at };
+    const fileUrl = `${this.deps.publicUrl ?? requestOrigin}${path}`;
     const url =
       provider === 'microsoft'
         ? `https://view.officeapps.live.com/op/view.aspx?src=${encodeURIComponent(fileUrl)}`
         : `https://docs.google.com/viewer?url=${encodeURIComponent(fileUrl)}&embedded=true`;
-    return { url, provider, expires_at: new Date(exp * 1000).toISOString() };
+    return { url, provider, expires_at };
   }
 }

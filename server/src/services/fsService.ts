@@ -383,10 +383,17 @@ export class FsService {
     principal: Principal,
     path: string,
     origin: string,
-  ): Promise<{ url: string; provider: 'microsoft' | 'google'; expires_at: string }> {
-    const provider = this.deps.officeProvider ? await this.deps.officeProvider() : 'microsoft';
-    if (provider !== 'microsoft' && provider !== 'google') throw AppError.validation('unsupported preview provider');
+  ): Promise<{ url: string; provider: 'builtin' | 'microsoft' | 'google'; expires_at: string }> {
+    const provider = this.deps.officeProvider ? await this.deps.officeProvider() : 'builtin';
+    if (provider !== 'builtin' && provider !== 'microsoft' && provider !== 'google') {
+      throw AppError.validation('unsupported preview provider');
+    }
     const link = await this.fileLink(principal, path, { expiresIn: 600, origin });
+    // Built in: the page reads the file itself from our own origin (a path, whatever the public URL says).
+    if (provider === 'builtin') {
+      const url = new URL(link.url);
+      return { url: `${url.pathname}${url.search}`, provider, expires_at: link.expires_at };
+    }
     const url =
       provider === 'microsoft'
         ? `https://view.officeapps.live.com/op/view.aspx?src=${encodeURIComponent(link.url)}`

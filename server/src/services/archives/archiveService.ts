@@ -42,18 +42,37 @@ export class ArchiveService {
 
   async list(principal: Principal, path: string, signal?: AbortSignal): Promise<ArchiveListing> {
     const { format, source } = await this.open(principal, path);
-    if (source.size === 0) return { format, entries: [], total_entries: 0, truncated: false };
-    return format === 'zip' ? listZip(source, signal) : listTar(source, format === 'tar.gz', signal);
+    return listArchive(format, source, signal);
   }
 
   async entry(principal: Principal, path: string, name: string, signal?: AbortSignal): Promise<ArchiveEntryContent> {
     const { format, source } = await this.open(principal, path);
-    if (source.size === 0) throw AppError.notFound(`no entry ${JSON.stringify(name)} in this archive`);
-    const opened =
-      format === 'zip'
-        ? await openZipEntry(source, name, signal)
-        : await openTarEntry(source, format === 'tar.gz', name, signal);
-    const filename = name.split('/').filter(Boolean).pop() ?? 'entry';
-    return { entry: opened.entry, stream: webFromNode(opened.stream), filename, mimetype: mimetypeOf(filename) };
+    return openArchiveEntry(format, source, name, signal);
   }
+}
+
+/** The listing of an archive read by ranges (a tree file, a share's stored object). */
+export async function listArchive(
+  format: ArchiveFormat,
+  source: RangeSource,
+  signal?: AbortSignal,
+): Promise<ArchiveListing> {
+  if (source.size === 0) return { format, entries: [], total_entries: 0, truncated: false };
+  return format === 'zip' ? listZip(source, signal) : listTar(source, format === 'tar.gz', signal);
+}
+
+/** One entry of an archive read by ranges, streamed out (zip-slip names are looked up, never resolved). */
+export async function openArchiveEntry(
+  format: ArchiveFormat,
+  source: RangeSource,
+  name: string,
+  signal?: AbortSignal,
+): Promise<ArchiveEntryContent> {
+  if (source.size === 0) throw AppError.notFound(`no entry ${JSON.stringify(name)} in this archive`);
+  const opened =
+    format === 'zip'
+      ? await openZipEntry(source, name, signal)
+      : await openTarEntry(source, format === 'tar.gz', name, signal);
+  const filename = name.split('/').filter(Boolean).pop() ?? 'entry';
+  return { entry: opened.entry, stream: webFromNode(opened.stream), filename, mimetype: mimetypeOf(filename) };
 }

@@ -1,4 +1,5 @@
 import type { FileKind, PublicFileDetails } from '@clipnest/contract';
+import { archiveFormatOf } from '@clipnest/contract/archives';
 import {
   CalendarClock,
   Download,
@@ -39,6 +40,16 @@ const QrDialog = lazy(() => import('./QrDialog'));
 // Only encrypted shares load the crypto code.
 const EncryptedFile = lazy(() => import('./EncryptedFile'));
 const OfficePreview = lazy(() => import('./previews/OfficePreview').then((m) => ({ default: m.OfficePreview })));
+// CSV/TSV as a sortable table (parsed in a worker): loaded only for them.
+const BuiltinPreview = lazy(() =>
+  import('../../components/preview/builtin/BuiltinPreview').then((m) => ({ default: m.BuiltinPreview })),
+);
+
+const ShareArchivePreview = lazy(() =>
+  import('./previews/ShareArchivePreview').then((m) => ({ default: m.ShareArchivePreview })),
+);
+
+const TABLE_TEXT = /\.(csv|tsv)$/i;
 
 const KIND_ICONS: Record<FileKind, typeof FileIcon> = {
   image: FileImage,
@@ -97,6 +108,14 @@ function Preview({ file, onMediaError }: { file: PublicFileDetails; onMediaError
     />
   );
   const fallback = <Skeleton className="h-[50dvh] w-full rounded-lg" />;
+  // Archives are listed by the server (never unpacked); entries open one by one.
+  if (archiveFormatOf(file.filename)) {
+    return (
+      <Suspense fallback={fallback}>
+        <ShareArchivePreview slug={file.slug} token={file.access_token} />
+      </Suspense>
+    );
+  }
   // Markdown and text are read as text and rendered by us, so they are safe whatever inline_safe says.
   switch (file.type) {
     case 'markdown':
@@ -106,6 +125,13 @@ function Preview({ file, onMediaError }: { file: PublicFileDetails; onMediaError
         </Suspense>
       );
     case 'text':
+      if (TABLE_TEXT.test(file.filename)) {
+        return (
+          <Suspense fallback={fallback}>
+            <BuiltinPreview url={src} name={file.filename} />
+          </Suspense>
+        );
+      }
       return (
         <Suspense fallback={fallback}>
           <CodePreview src={src} filename={file.filename} onError={onMediaError} />
@@ -114,7 +140,7 @@ function Preview({ file, onMediaError }: { file: PublicFileDetails; onMediaError
     case 'office':
       return (
         <Suspense fallback={fallback}>
-          <OfficePreview slug={file.slug} token={file.access_token} filename={file.filename} />
+          <OfficePreview slug={file.slug} token={file.access_token} filename={file.filename} fallback={noPreview} />
         </Suspense>
       );
   }

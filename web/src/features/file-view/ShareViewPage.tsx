@@ -29,11 +29,15 @@ import { fileErrorKind } from './api';
 import { FileErrorState } from './FileErrorState';
 import { PasswordPrompt } from './PasswordPrompt';
 import { MediaPreview } from './previews/MediaPreview';
+import { builtinFormatOf } from '../../components/preview/builtin/formats';
 import { fetchShareInfo, shareContentUrl, useShareInfo, useShareListing } from './shareApi';
 import { LinkButtons } from './LinkButtons';
 
 const CodePreview = lazy(() => import('./previews/TextPreview').then((m) => ({ default: m.CodePreview })));
 const MarkdownPreview = lazy(() => import('./previews/TextPreview').then((m) => ({ default: m.MarkdownPreview })));
+const BuiltinPreview = lazy(() =>
+  import('../../components/preview/builtin/BuiltinPreview').then((m) => ({ default: m.BuiltinPreview })),
+);
 const QrDialog = lazy(() => import('./QrDialog'));
 
 type View = 'list' | 'grid';
@@ -104,6 +108,13 @@ function FilePreview({ slug, token, entry }: { slug: string; token: string | und
     return (
       <Suspense fallback={fallback}>
         <MarkdownPreview src={src} onError={onError} />
+      </Suspense>
+    );
+  // Office documents, spreadsheets and CSV: rendered in the page from our own origin, never a third party.
+  if (builtinFormatOf(entry.name))
+    return (
+      <Suspense fallback={fallback}>
+        <BuiltinPreview url={src} name={entry.name} fallback={noPreview} />
       </Suspense>
     );
   if (kind === 'text')

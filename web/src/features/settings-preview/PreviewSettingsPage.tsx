@@ -31,7 +31,7 @@ export default function PreviewSettingsPage() {
   const { t } = useTranslation();
   const form = useSettingsForm(SettingGroup.PREVIEW, KEYS);
   const provider =
-    (form.values.preview_office_provider as (typeof OFFICE_PREVIEW_PROVIDERS)[number] | undefined) ?? 'microsoft';
+    (form.values.preview_office_provider as (typeof OFFICE_PREVIEW_PROVIDERS)[number] | undefined) ?? 'builtin';
 
   return (
     <SettingsPageFrame

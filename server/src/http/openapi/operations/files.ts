@@ -1,10 +1,13 @@
 import {
+  shareArchiveEntryQuerySchema,
+  shareArchiveQuerySchema,
   batchDeleteFilesSchema,
   fileListQuerySchema,
   updateFileSchema,
   verifyFilePasswordSchema,
 } from '@clipnest/contract';
 import {
+  archiveListingSchema,
   batchDeleteFilesResultSchema,
   fileViewSchema,
   listPageOf,
@@ -98,6 +101,26 @@ export const fileOperations: Operations = {
   },
   'GET /api/file-download/{slug}': content('attachment'),
   'GET /api/file-view/{slug}': content('inline'),
+  'GET /api/public/files/{slug}/archive': {
+    summary: 'The listing of a shared .zip, .tar or .tar.gz (names, sizes, dates), without unpacking it',
+    description:
+      'With the `token` of the metadata answer nothing more is counted (a listing is no download); with the ' +
+      '`password` one view is counted. Names that would leave the archive (zip-slip) are flagged `unsafe`.',
+    tag: 'File shares',
+    access: 'public',
+    query: shareArchiveQuerySchema,
+    answer: { data: archiveListingSchema },
+    errors: ['NOT_FOUND', 'EXPIRED', 'PASSWORD_REQUIRED', 'PASSWORD_WRONG'],
+  },
+  'GET /api/public/files/{slug}/archive/entry': {
+    summary: 'One entry of a shared archive',
+    description: 'The same access as the listing. HTML, SVG and unknown types are always attachments.',
+    tag: 'File shares',
+    access: 'public',
+    query: shareArchiveEntryQuerySchema,
+    answer: { media: { 'application/octet-stream': 'The entry (its own Content-Type).' }, description: 'The entry.' },
+    errors: ['NOT_FOUND', 'EXPIRED', 'PASSWORD_REQUIRED', 'PASSWORD_WRONG'],
+  },
   'GET /api/office-preview/{slug}': {
     summary: 'An office document in the online viewer of the preview settings',
     tag: 'File shares',

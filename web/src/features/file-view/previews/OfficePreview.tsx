@@ -1,13 +1,28 @@
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useTranslation } from '../../../lib/useTranslation';
 import { Alert } from '../../../components/ui/alert';
 import { OfficeViewerFrame, officeProviderName } from '../../../components/preview/OfficeViewerFrame';
+import { BuiltinPreview } from '../../../components/preview/builtin/BuiltinPreview';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { errorMessage } from '../../../lib/api';
-import { officePreview } from '../api';
+import { officePreview, resolveFileUrl } from '../api';
 
-/** Office documents through the Microsoft or Google viewer (a third-party page in a frame). */
-export function OfficePreview({ slug, token, filename }: { slug: string; token: string; filename: string }) {
+/**
+ * Office documents as the preview settings say: rendered in the page from our own origin (built in), or
+ * through the Microsoft or Google viewer (a third-party page in a frame).
+ */
+export function OfficePreview({
+  slug,
+  token,
+  filename,
+  fallback,
+}: {
+  slug: string;
+  token: string;
+  filename: string;
+  fallback?: ReactNode;
+}) {
   const { t } = useTranslation();
   const preview = useQuery({
     queryKey: ['office-preview', slug, token],
@@ -23,6 +38,9 @@ export function OfficePreview({ slug, token, filename }: { slug: string; token: 
         {preview.error ? errorMessage(preview.error) : t('errors.preview.unsupportedProvider')}
       </Alert>
     );
+  }
+  if (preview.data.provider === 'builtin') {
+    return <BuiltinPreview url={resolveFileUrl(preview.data.url)} name={filename} fallback={fallback} />;
   }
   return (
     <OfficeViewerFrame

@@ -3,7 +3,7 @@ import { archiveFormatOf } from '@clipnest/contract/archives';
 import { FS_UPDATE_MAX_BYTES } from '@clipnest/contract/fs-limits';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../../lib/useTranslation';
 import { toast } from '../../../lib/toast';
 import { Alert } from '../../../components/ui/alert';
@@ -13,12 +13,17 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Textarea } from '../../../components/ui/input';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { api, errorMessage } from '../../../lib/api';
+import { api, errorMessage, getApiBaseUrl } from '../../../lib/api';
 import { formatBytes } from '../../../lib/format';
 import { ImagePreview } from '../../../components/preview/ImagePreview';
 import { fileLink, fsFetch, useUpdateText } from '../api';
 import { entryKind, isEditable } from '../kinds';
 import { ArchivePreview } from './ArchivePreview';
+
+// The built-in office renderers (docx-preview, SheetJS in a worker, jszip): loaded only when one is opened.
+const BuiltinPreview = lazy(() =>
+  import('../../../components/preview/builtin/BuiltinPreview').then((m) => ({ default: m.BuiltinPreview })),
+);
 
 async function readText(path: string, signal: AbortSignal): Promise<string> {
   return (await fsFetch('/fs/download', { path }, signal)).text();
@@ -142,8 +147,9 @@ function TextEditor({
 const DIALOG_IMAGE_MAX_HEIGHT = 'max(12rem, calc(88dvh - 14.5rem))';
 
 /**
- * An office document (.docx, .xlsx, .pptx…) as the file page shows a shared one: the viewer of the preview
- * settings (Microsoft or Google) in a frame, around a short-lived link to the file (GET /fs/office-preview).
+ * An office document (.docx, .xlsx, .pptx…) as the file page shows a shared one: rendered in the page (built
+ * in), or the viewer of the preview settings (Microsoft or Google) in a frame, around a short-lived link to
+ * the file (GET /fs/office-preview).
  */
 function OfficeFramePreview({ entry }: { entry: FsEntryView }) {
   const { t } = useTranslation();
@@ -156,6 +162,13 @@ function OfficeFramePreview({ entry }: { entry: FsEntryView }) {
   });
   if (preview.isPending) return <Skeleton className="h-64 w-full" />;
   if (preview.isError) return <Alert tone="warning">{errorMessage(preview.error)}</Alert>;
+  if (preview.data.provider === 'builtin') {
+    return (
+      <Suspense fallback={<Skeleton className="h-64 w-full" />}>
+        <BuiltinPreview url={`${getApiBaseUrl()}${preview.data.url}`} name={entry.name} />
+      </Suspense>
+    );
+  }
   return (
     <OfficeViewerFrame
       url={preview.data.url}

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { toSheets } from './sheetTypes';
+
+describe('toSheets', () => {
+  it('copies only strings out of the worker answer', () => {
+    const answer = [{ name: 'S1', totalRows: 5, rows: [['a', 1, null], { length: 2 }], extra: 'x' }];
+    expect(toSheets(answer)).toEqual([{ name: 'S1', totalRows: 5, rows: [['a', '', ''], []] }]);
+  });
+  it('refuses another shape', () => {
+    expect(() => toSheets({})).toThrow();
+    expect(() => toSheets([{ name: 1, rows: [], totalRows: 0 }])).toThrow();
+  });
+});
