@@ -8,3 +8,4 @@ export * from './storage.js';
 export * from './fs.js';
 export * from './uploads.js';
 export * from './admin.js';
+export * from './uploadRequests.js';

@@ -1,0 +1,71 @@
+import type { Kysely, Migration } from 'kysely';
+
+/**
+ * Bundles and upload requests (docs/api/shares.md, docs/api/upload-requests.md).
+ * - `bundle_files`: the files of a `folder_shares` row of type 'bundle' (file shares of `files`, one link for
+ *   all), with the name each has in the bundle (unique within it) and their order.
+ * - `upload_requests`: a public link others upload into (a folder of the tree, or file shares of the creator),
+ *   with limits; `files_received`/`bytes_received` are reserved in one conditional UPDATE per file.
+ * - `upload_request_files`: what arrived through a request (the creator's view and the dashboard).
+ */
+export const bundlesAndUploadRequests: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('bundle_files')
+      .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
+      .addColumn('share_id', 'varchar(64)', (c) => c.notNull())
+      .addColumn('file_id', 'varchar(64)', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema.createIndex('bundle_files_share').on('bundle_files').columns(['share_id', 'position']).execute();
+    await db.schema.createIndex('bundle_files_file_id').on('bundle_files').column('file_id').execute();
+
+    await db.schema
+      .createTable('upload_requests')
+      .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
+      .addColumn('slug', 'varchar(64)', (c) => c.notNull().unique())
+      .addColumn('target_path', 'text', (c) => c.notNull().defaultTo(''))
+      .addColumn('note', 'text', (c) => c.notNull().defaultTo(''))
+      .addColumn('password_hash', 'text')
+      .addColumn('max_files', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('max_bytes', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('max_file_bytes', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('files_received', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('bytes_received', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('expires_at', 'varchar(32)')
+      .addColumn('revoked_at', 'varchar(32)')
+      .addColumn('last_upload_at', 'varchar(32)')
+      .addColumn('created_by', 'varchar(128)', (c) => c.notNull())
+      .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+      .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('upload_requests_created_by').on('upload_requests').column('created_by').execute();
+
+    await db.schema
+      .createTable('upload_request_files')
+      .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
+      .addColumn('request_id', 'varchar(64)', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('size', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('path', 'text', (c) => c.notNull().defaultTo(''))
+      .addColumn('file_id', 'varchar(64)')
+      .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('upload_request_files_request')
+      .on('upload_request_files')
+      .columns(['request_id', 'created_at'])
+      .execute();
+    await db.schema
+      .createIndex('upload_request_files_created_at')
+      .on('upload_request_files')
+      .column('created_at')
+      .execute();
+  },
+  async down(db: Kysely<unknown>) {
+    await db.schema.dropTable('upload_request_files').execute();
+    await db.schema.dropTable('upload_requests').execute();
+    await db.schema.dropTable('bundle_files').execute();
+  },
+};
