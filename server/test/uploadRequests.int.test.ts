@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import {
   Permission,
+  type DashboardStats,
   type FileView,
   type ListPage,
   type PublicUploadRequestInfo,
@@ -201,6 +202,18 @@ describe.each(dbTargets)('upload requests on %s', (target) => {
     // The key sees only its own requests.
     const mine = await server.call<ListPage<UploadRequestView>>('GET', '/api/upload-requests', { apiKey: key });
     expect(mine.body.data?.items.map((i) => i.id)).toEqual([inside.body.data?.id]);
+  });
+
+  it('shows counts and the files received on the dashboard', async () => {
+    folder('inbox/dash');
+    const r = await request({ target_path: '/local/inbox/dash' });
+    expect((await send(r.slug, [['dash-file.txt', 'dash']])).status).toBe(201);
+    const stats = await server.call<DashboardStats>('GET', '/api/admin/dashboard/stats?fresh=1', { token });
+    expect(stats.status).toBe(200);
+    const shares = stats.body.data!.shares;
+    expect(shares.upload_requests).toBeGreaterThanOrEqual(1);
+    expect(shares.folder_shares).toBe(0);
+    expect(shares.received[0]).toMatchObject({ name: 'dash-file.txt', size: 4, request_slug: r.slug });
   });
 
   it('refuses bad input with a clear 400', async () => {
