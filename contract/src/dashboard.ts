@@ -46,6 +46,23 @@ export interface DashboardActivity {
   created_at: string;
 }
 
+/** Shares of more than one file and upload requests (the dashboard's share card). */
+export interface DashboardShares {
+  /** Folder shares and bundles. */
+  folder_shares: number;
+  upload_requests: number;
+  /** The newest files received through upload requests, newest first. */
+  received: {
+    id: string;
+    request_id: string;
+    request_slug: string;
+    name: string;
+    size: number;
+    path: string;
+    created_at: string;
+  }[];
+}
+
 export interface DashboardStats {
   counts: Record<DashboardTable, number>;
   /** Which counted tables exist in this install. */
@@ -55,5 +72,6 @@ export interface DashboardStats {
   daily: DashboardDay[];
   /** Newest first. */
   recent: DashboardActivity[];
+  shares: DashboardShares;
   generated_at: string;
 }

@@ -97,6 +97,18 @@ export const uploadFieldsSchema = z.object({
 });
 export type UploadFields = z.output<typeof uploadFieldsSchema>;
 
+/** The fields of POST /api/upload: the upload fields, and the bundle's. */
+export const uploadFormFieldsSchema = uploadFieldsSchema.extend({
+  /**
+   * Bundle (docs/api/shares.md): several `file` parts and `bundle=true` → one share (`/s/{slug}`) listing them
+   * all; `slug`, `remark`, `password`, `expires_in` and `max_downloads` are then the bundle's.
+   */
+  bundle: z.preprocess(emptyToUndefined, formBoolean.optional()),
+  /** Bundles only: downloads allowed (0 = unlimited). */
+  max_downloads: z.preprocess(emptyToUndefined, formInt(maxViewsSchema).optional()),
+});
+export type UploadFormFields = z.output<typeof uploadFormFieldsSchema>;
+
 /** PUT /api/files/{id}. `password`: a string sets it, null or '' clears it, omitted keeps it. */
 export const updateFileSchema = z.strictObject({
   remark: remarkSchema.optional(),

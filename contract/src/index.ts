@@ -10,7 +10,7 @@ export * from './system.js';
 export * from './limits.js';
 export * from './shares.js';
 export * from './folderShares.js';
-export * from './folderShares.js';
+export * from './uploadRequests.js';
 export * from './backup.js';
 export * from './pastes.js';
 export * from './dashboard.js';

@@ -67,7 +67,9 @@ import type { TaskService } from './services/tasks/taskService.js';
 import type { CopyService } from './services/tasks/copyService.js';
 import type { ZipService } from './services/zip/zipService.js';
 import type { FolderShareService } from './services/folderShareService.js';
+import type { UploadRequestService } from './services/uploadRequestService.js';
 import { folderShareRoutes } from './routes/folderShareRoutes.js';
+import { uploadRequestRoutes } from './routes/uploadRequestRoutes.js';
 import type { SearchService } from './services/search/searchService.js';
 import type { MountService } from './services/mountService.js';
 import type { DirectUploadService } from './services/directUploadService.js';
@@ -118,6 +120,7 @@ export interface AppServices {
   copies: CopyService;
   zips: ZipService;
   folderShares: FolderShareService;
+  uploadRequests: UploadRequestService;
   search: SearchService;
   thumbnails: ThumbnailService;
   archives: ArchiveService;
@@ -260,6 +263,7 @@ export function createApp(services: AppServices, options: AppOptions): Hono<AppE
   api.route('/upload-direct', uploadDirectRoutes({ ...services, trustProxy: options.trustProxy }));
   api.route('/files', fileRoutes(services));
   api.route('/shares', folderShareRoutes(services));
+  api.route('/upload-requests', uploadRequestRoutes(services));
   api.route('/mount', mountRoutes(services));
   api.route('/fs', fsRoutes({ ...services, trustProxy: options.trustProxy }));
   api.route('/fs', fsUploadRoutes(services));

@@ -86,7 +86,11 @@ import { FsIndexRepository } from './repositories/fsIndexRepository.js';
 import { TaskService } from './services/tasks/taskService.js';
 import { CopyService } from './services/tasks/copyService.js';
 import { ZipService } from './services/zip/zipService.js';
+import { BundleFileRepository } from './repositories/bundleFileRepository.js';
 import { FolderShareRepository } from './repositories/folderShareRepository.js';
+import { BundleContent } from './services/bundleContent.js';
+import { UploadRequestRepository } from './repositories/uploadRequestRepository.js';
+import { UploadRequestService } from './services/uploadRequestService.js';
 import { FolderShareService } from './services/folderShareService.js';
 import { SearchService } from './services/search/searchService.js';
 import { Cluster } from './db/cluster.js';
@@ -441,8 +445,11 @@ function buildServices(
     logger,
   });
   const zips = new ZipService({ vfs, clock, principalOf: principalOfCreator });
+  const bundleFiles = new BundleFileRepository(db);
   const folderShares = new FolderShareService({
     shares: new FolderShareRepository(db),
+    bundleFiles,
+    bundles: new BundleContent({ bundleFiles, storageConfigs }),
     vfs,
     fs,
     zips,
@@ -450,6 +457,16 @@ function buildServices(
     limiter: secretAttempts,
     principalOf: principalOfCreator,
     tokenSecret: encryptionKey,
+    ...(config.publicUrl !== undefined ? { publicUrl: config.publicUrl } : {}),
+  });
+  const uploadRequests = new UploadRequestService({
+    requests: new UploadRequestRepository(db),
+    vfs,
+    fileUploads,
+    files,
+    clock,
+    limiter: secretAttempts,
+    principalOf: principalOfCreator,
     ...(config.publicUrl !== undefined ? { publicUrl: config.publicUrl } : {}),
   });
   const search = new SearchService({
@@ -495,6 +512,7 @@ function buildServices(
     copies,
     zips,
     folderShares,
+    uploadRequests,
     search,
     thumbnails,
     archives,

@@ -284,13 +284,54 @@ describe.each(dbTargets)('backup → wipe → restore on %s', (target) => {
     ]);
     await server.call('POST', '/api/admin/api-keys', { token, body: { name: 'k', permissions: 3 } });
     await server.call('PUT', '/api/admin/settings/group/4', { token, body: { site_title: 'Before wipe' } });
+    // A bundle of file-0001 and an upload request with one file received.
+    const times = { created_at: '2026-01-04T00:00:00.000Z', updated_at: '2026-01-04T00:00:00.000Z' };
+    await db
+      .insertInto('folder_shares')
+      .values({ id: 'bundle-0001', slug: 'bnd', type: 'bundle', name: 'a b.txt', created_by: 'admin-1', ...times })
+      .execute();
+    await db
+      .insertInto('bundle_files')
+      .values({ id: 'bundlefile-0001', share_id: 'bundle-0001', file_id: 'file-0001', name: 'a b.txt', position: 0 })
+      .execute();
+    await db
+      .insertInto('upload_requests')
+      .values({
+        id: 'ureq-0001',
+        slug: 'inbox',
+        note: 'send them',
+        max_files: 5,
+        files_received: 1,
+        bytes_received: 3,
+        created_by: 'admin-1',
+        ...times,
+      })
+      .execute();
+    await db
+      .insertInto('upload_request_files')
+      .values({ id: 'reqfile-0001', request_id: 'ureq-0001', name: 'x.txt', size: 3, created_at: times.created_at })
+      .execute();
 
     const { file } = await download(server, token, { backup_type: 'full' });
     expect(Object.keys(file.tables).sort()).toEqual(
-      ['admins', 'api_keys', 'files', 'folder_shares', 'mounts', 'pastes', 'settings', 'storage_configs'].sort(),
+      [
+        'admins',
+        'api_keys',
+        'bundle_files',
+        'files',
+        'folder_shares',
+        'mounts',
+        'pastes',
+        'settings',
+        'storage_configs',
+        'upload_request_files',
+        'upload_requests',
+      ].sort(),
     );
     const before = await snapshotAll(server);
-    expect(Object.keys(before)).toHaveLength(8);
+    expect(Object.keys(before)).toHaveLength(11);
+    expect(before.bundle_files).toHaveLength(1);
+    expect(before.upload_request_files).toHaveLength(1);
     expect(Object.fromEntries(Object.entries(before).map(([t, rows]) => [t, rows.length]))).toMatchObject({
       pastes: 2,
       files: 2,
@@ -301,6 +342,10 @@ describe.each(dbTargets)('backup → wipe → restore on %s', (target) => {
     // Wipe every table (children first), admin included: nobody could log in now.
     for (const table of [
       'pastes',
+      'upload_request_files',
+      'upload_requests',
+      'bundle_files',
+      'folder_shares',
       'files',
       'mounts',
       'storage_configs',

@@ -43,9 +43,11 @@ describe.each(dbTargets)('dashboard counters on %s', (target) => {
       expect(rows.map((r) => [r.table_name, Number(r.n)])).toEqual([
         ['api_keys', 0],
         ['files', 3],
+        ['folder_shares', 0],
         ['mounts', 0],
         ['pastes', 3],
         ['storage_configs', 2],
+        ['upload_requests', 0],
       ]);
       const usage = await handle.db
         .selectFrom('storage_usage')

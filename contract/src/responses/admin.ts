@@ -55,6 +55,21 @@ export const dashboardStatsSchema = shapeOf<DashboardStats>()(
           created_at: isoTime,
         }),
       ),
+      shares: z.object({
+        folder_shares: count,
+        upload_requests: count,
+        received: z.array(
+          z.object({
+            id: z.string(),
+            request_id: z.string(),
+            request_slug: z.string(),
+            name: z.string(),
+            size: count,
+            path: z.string(),
+            created_at: isoTime,
+          }),
+        ),
+      }),
       generated_at: isoTime,
     })
     .meta({ id: 'DashboardStats' }),

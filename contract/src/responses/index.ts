@@ -10,3 +10,4 @@ export * from './uploads.js';
 export * from './admin.js';
 export * from './security.js';
 export * from './folderShares.js';
+export * from './uploadRequests.js';

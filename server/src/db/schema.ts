@@ -362,6 +362,9 @@ export interface Database {
   audit_log: AuditLogTable;
   folder_shares: FolderSharesTable;
   login_flows: LoginFlowsTable;
+  bundle_files: BundleFilesTable;
+  upload_requests: UploadRequestsTable;
+  upload_request_files: UploadRequestFilesTable;
 }
 
 /** Periodic background jobs: last run, by which instance, how many runs (0017). */
@@ -420,4 +423,46 @@ export interface LoginFlowsTable {
   app_password_encrypted: string | null;
   created_at: string;
   expires_at: string;
+}
+
+/** 0023: the files of a bundle (a `folder_shares` row of type 'bundle'). */
+export interface BundleFilesTable {
+  id: string;
+  share_id: string;
+  file_id: string;
+  name: string;
+  position: number;
+}
+
+/** 0023: links others upload into. 0 in a limit: none. */
+export interface UploadRequestsTable {
+  id: string;
+  slug: string;
+  /** A folder of the tree; '' = file shares owned by the creator. */
+  target_path: string;
+  note: string;
+  password_hash: string | null;
+  max_files: number;
+  max_bytes: number;
+  max_file_bytes: number;
+  files_received: number;
+  bytes_received: number;
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_upload_at: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** 0023: what arrived through an upload request. */
+export interface UploadRequestFilesTable {
+  id: string;
+  request_id: string;
+  name: string;
+  size: number;
+  /** Where it went: a path of the tree, or '' with `file_id` a file share. */
+  path: string;
+  file_id: string | null;
+  created_at: string;
 }

@@ -70,6 +70,10 @@ export const API_AUDIT_RULES: Record<string, AuditRule> = {
   // folder shares
   'POST /api/shares': { action: 'folder_share.create' },
   'DELETE /api/shares/:id': { action: 'folder_share.delete' },
+  // upload requests
+  'POST /api/upload-requests': { action: 'upload_request.create' },
+  'DELETE /api/upload-requests/:id': { action: 'upload_request.revoke' },
+  'POST /api/upload-requests/:slug/upload': { action: 'upload_request.upload' },
   // storage configs
   'POST /api/s3-configs': { action: 'storage_config.create' },
   'PUT /api/s3-configs/:id/set-default': { action: 'storage_config.set_default' },

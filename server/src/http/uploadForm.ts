@@ -52,6 +52,11 @@ export interface UploadFormOptions {
   /** Largest file spooled; above it the upload fails with `tooLarge()` (a 413 by default). */
   maxFileBytes?: number;
   tooLarge?: () => Error;
+  /**
+   * Accept up to this many more file parts after the first (bundles): each is spooled under `spoolDir`
+   * (at most `maxFileBytes`) and handed out by `form.extraFiles()`. Absent: a second file part is a 400.
+   */
+  extraFiles?: number;
 }
 
 export interface UploadFormFile {
@@ -64,6 +69,8 @@ export interface UploadFormFile {
   spooled: boolean;
   /** Exact size in bytes when spooled. */
   size?: number;
+  /** The spooled copy (removed when the handler is done), to read again. */
+  spoolPath?: string;
 }
 
 export interface UploadForm {
@@ -72,6 +79,8 @@ export interface UploadForm {
   file: UploadFormFile;
   /** Every text field of the form, once the body has ended; rejects with a 400 for a bad field or body. */
   complete(): Promise<Record<string, string>>;
+  /** The file parts after the first (spooled, sizes exact), once the body has ended; [] unless `extraFiles`. */
+  extraFiles(): Promise<UploadFormFile[]>;
 }
 
 type FileStream = Readable & { truncated?: boolean };
@@ -117,7 +126,13 @@ export async function withUploadForm<T>(
     parser = busboy({
       headers: { 'content-type': contentType },
       defParamCharset: 'utf8',
-      limits: { files: 2, fields: 50, fieldSize: 64 * 1024, parts: 60, fieldNameSize: 200 },
+      limits: {
+        files: 2 + (options.extraFiles ?? 0),
+        fields: 50,
+        fieldSize: 64 * 1024,
+        parts: 60 + (options.extraFiles ?? 0),
+        fieldNameSize: 200,
+      },
     });
   } catch (error) {
     throw AppError.validation(`malformed multipart body: ${(error as Error).message}`);
@@ -129,6 +144,21 @@ export async function withUploadForm<T>(
   let spoolPath: string | undefined;
   let spoolRead: Readable | undefined;
   let ended = false;
+  // File parts after the first (options.extraFiles): spooled as they arrive.
+  const extras: Promise<UploadFormFile>[] = [];
+  const extraPaths: string[] = [];
+  const extraStreams: FileStream[] = [];
+  const tooLarge = options.tooLarge ?? (() => new AppError('PAYLOAD_TOO_LARGE', 'the file is too large'));
+  const spoolExtra = async (stream: FileStream, filename: string, mimeType: string) => {
+    await fs.mkdir(options.spoolDir, { recursive: true });
+    const spoolPath = path.join(options.spoolDir, `upload-${randomBytes(12).toString('hex')}.tmp`);
+    inUse.add(spoolPath);
+    extraPaths.push(spoolPath);
+    const meter = limitStream(options.maxFileBytes, tooLarge);
+    const handle = await fs.open(spoolPath, 'wx');
+    await pipeline(stream, meter, handle.createWriteStream());
+    return { filename, mimeType, body: createReadStream(spoolPath), spooled: true, size: meter.bytes, spoolPath };
+  };
 
   // Settles when the form has been read to its end (or failed).
   let settleForm!: (error?: Error) => void;
@@ -153,6 +183,7 @@ export async function withUploadForm<T>(
     settleForm(error);
     // The file's reader sees the error too (a driver write stops and removes its temp file).
     fileStream?.destroy(error);
+    for (const extra of extraStreams) extra.destroy(error);
   };
 
   parser.on('field', (name, value, info) => {
@@ -169,6 +200,16 @@ export async function withUploadForm<T>(
       stream.resume();
       return fail(fieldError(name, allowed.has(name) ? 'must be a text field' : 'unknown field'));
     }
+    if (fileStream && options.extraFiles) {
+      extraStreams.push(stream);
+      const spooled = spoolExtra(stream, info.filename ?? '', info.mimeType);
+      spooled.catch((error: unknown) => {
+        stream.resume();
+        fail(error instanceof Error ? error : new Error(String(error)));
+      });
+      extras.push(spooled);
+      return;
+    }
     if (fileStream) {
       stream.resume();
       return fail(fieldError(name, 'only one file per upload'));
@@ -178,7 +219,14 @@ export async function withUploadForm<T>(
   });
   parser.on('partsLimit', () => fail(AppError.validation('too many form fields')));
   parser.on('fieldsLimit', () => fail(AppError.validation('too many form fields')));
-  parser.on('filesLimit', () => fail(fieldError(fileField, 'only one file per upload')));
+  parser.on('filesLimit', () =>
+    fail(
+      fieldError(
+        fileField,
+        options.extraFiles ? `at most ${options.extraFiles + 1} files per upload` : 'only one file per upload',
+      ),
+    ),
+  );
   parser.on('error', (error: Error) => fail(AppError.validation(`malformed multipart body: ${error.message}`)));
   parser.on('close', () => {
     ended = true;
@@ -190,6 +238,10 @@ export async function withUploadForm<T>(
     if (!source.readableEnded) fail(AppError.validation('upload interrupted: the connection was closed'));
   });
   source.pipe(parser);
+  const extraFiles = async (): Promise<UploadFormFile[]> => {
+    await formDone;
+    return Promise.all(extras);
+  };
 
   try {
     const part = await fileReady;
@@ -200,6 +252,7 @@ export async function withUploadForm<T>(
         fields: { ...fields },
         file: { filename: part.filename, mimeType: part.mimeType, body: part.stream, spooled: false },
         complete: () => formDone.then(() => ({ ...fields })),
+        extraFiles,
       };
     } else {
       await fs.mkdir(options.spoolDir, { recursive: true });
@@ -219,8 +272,16 @@ export async function withUploadForm<T>(
       spoolRead = createReadStream(spoolPath);
       form = {
         fields: { ...fields },
-        file: { filename: part.filename, mimeType: part.mimeType, body: spoolRead, spooled: true, size: meter.bytes },
+        file: {
+          filename: part.filename,
+          mimeType: part.mimeType,
+          body: spoolRead,
+          spooled: true,
+          size: meter.bytes,
+          spoolPath,
+        },
         complete: () => Promise.resolve({ ...fields }),
+        extraFiles,
       };
     }
     return await handle(form);
@@ -231,6 +292,13 @@ export async function withUploadForm<T>(
     throw cause;
   } finally {
     spoolRead?.destroy();
+    for (const extra of await Promise.allSettled(extras)) {
+      if (extra.status === 'fulfilled') extra.value.body.destroy();
+    }
+    for (const extraPath of extraPaths) {
+      await fs.rm(extraPath, { force: true }).catch(() => undefined);
+      inUse.delete(extraPath);
+    }
     if (spoolPath) {
       await fs.rm(spoolPath, { force: true }).catch(() => undefined);
       inUse.delete(spoolPath);

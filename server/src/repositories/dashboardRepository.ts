@@ -98,4 +98,32 @@ export class DashboardRepository {
       .orderBy('storage_configs.name')
       .execute();
   }
+
+  /**
+   * Folder shares, bundles and upload requests from `row_counts` (primary-key lookups) and the newest files
+   * received (`ORDER BY created_at DESC LIMIT` on their index, each joined to its request by primary key).
+   */
+  async shareSummary(receivedLimit: number) {
+    const counts = await this.rowCounts(['folder_shares', 'upload_requests']);
+    const received = await this.db
+      .selectFrom('upload_request_files')
+      .innerJoin('upload_requests', 'upload_requests.id', 'upload_request_files.request_id')
+      .select([
+        'upload_request_files.id',
+        'upload_request_files.request_id',
+        'upload_requests.slug as request_slug',
+        'upload_request_files.name',
+        'upload_request_files.size',
+        'upload_request_files.path',
+        'upload_request_files.created_at',
+      ])
+      .orderBy('upload_request_files.created_at', 'desc')
+      .limit(receivedLimit)
+      .execute();
+    return {
+      folder_shares: counts.get('folder_shares') ?? 0,
+      upload_requests: counts.get('upload_requests') ?? 0,
+      received: received.map((r) => ({ ...r, size: Number(r.size) })),
+    };
+  }
 }

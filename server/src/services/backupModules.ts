@@ -17,6 +17,9 @@ export const MODULE_TABLES: Record<BackupModule, { table: string; key: string }[
   file_management: [
     { table: 'files', key: 'id' },
     { table: 'folder_shares', key: 'id' },
+    { table: 'bundle_files', key: 'id' },
+    { table: 'upload_requests', key: 'id' },
+    { table: 'upload_request_files', key: 'id' },
   ],
   text_management: [{ table: 'pastes', key: 'id' }],
 };
@@ -30,5 +33,8 @@ export const TABLE_ORDER = [
   'mounts',
   'files',
   'folder_shares',
+  'bundle_files',
+  'upload_requests',
+  'upload_request_files',
   'pastes',
 ];

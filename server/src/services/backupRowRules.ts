@@ -178,6 +178,44 @@ const TABLE_RULES: Record<string, z.ZodObject> = {
     created_by: required(200),
     ...shareTimes,
   }),
+  bundle_files: z.object({
+    id,
+    share_id: ref,
+    file_id: ref,
+    name: required(FILENAME_MAX).refine((n) => !n.includes('/') && !n.includes('\\') && n !== '.' && n !== '..', {
+      message: 'must be a file name',
+    }),
+    position: count,
+  }),
+  upload_requests: z.object({
+    id,
+    slug,
+    target_path: text(4096).refine((p) => p === '' || normalizeVirtualPath(p) === p, {
+      message: 'is not a valid path',
+    }),
+    note: text(2000),
+    password_hash: text(1024).nullable(),
+    max_files: count,
+    max_bytes: count,
+    max_file_bytes: count,
+    files_received: count,
+    bytes_received: count,
+    expires_at: time.nullable(),
+    revoked_at: time.nullable(),
+    last_upload_at: time.nullable(),
+    created_by: required(200),
+    created_at: time,
+    updated_at: time,
+  }),
+  upload_request_files: z.object({
+    id,
+    request_id: ref,
+    name: required(FILENAME_MAX),
+    size: count,
+    path: text(4096),
+    file_id: ref.nullable(),
+    created_at: time,
+  }),
   mounts: z.object({
     id,
     name: exactly(mountFieldSchemas.name),
@@ -221,6 +259,9 @@ const REQUIRED: Record<string, string[]> = {
   storage_configs: ['id', 'name', 'storage_type'],
   files: ['id', 'slug', 'filename', 'size', 'storage_config_id', 'storage_path'],
   folder_shares: ['id', 'slug', 'path', 'created_by'],
+  bundle_files: ['id', 'share_id', 'file_id', 'name'],
+  upload_requests: ['id', 'slug', 'created_by'],
+  upload_request_files: ['id', 'request_id', 'name'],
   mounts: ['id', 'name', 'path', 'storage_config_id'],
   pastes: ['id', 'slug', 'content'],
 };
@@ -232,6 +273,9 @@ const GENERIC_RULES = z.object({ id: id.optional() });
 export const FOREIGN_KEYS: { table: string; column: string; references: { table: string; key: string } }[] = [
   { table: 'files', column: 'storage_config_id', references: { table: 'storage_configs', key: 'id' } },
   { table: 'mounts', column: 'storage_config_id', references: { table: 'storage_configs', key: 'id' } },
+  { table: 'bundle_files', column: 'share_id', references: { table: 'folder_shares', key: 'id' } },
+  { table: 'bundle_files', column: 'file_id', references: { table: 'files', key: 'id' } },
+  { table: 'upload_request_files', column: 'request_id', references: { table: 'upload_requests', key: 'id' } },
 ];
 
 export type RowValue = string | number | null;

@@ -130,6 +130,7 @@ export class DashboardService {
       storage,
       daily,
       recent: shown,
+      shares: await dashboard.shareSummary(DASHBOARD_RECENT_LIMIT),
       generated_at: isoNow(clock),
     };
   }

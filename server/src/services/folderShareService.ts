@@ -18,10 +18,12 @@ import { isUniqueViolation } from '../db/errors.js';
 import { AppError } from '../errors.js';
 import { isoNow, type Clock } from '../lib/clock.js';
 import { isWellFormedId, newId } from '../lib/ids.js';
+import type { BundleFileRepository } from '../repositories/bundleFileRepository.js';
 import type { FolderShareRepository, FolderShareRow } from '../repositories/folderShareRepository.js';
 import { hashPassword, safeEqual, sha256Hex, verifyPassword } from '../security/secrets.js';
 import type { VfsEntry } from '../vfs/types.js';
 import type { Vfs } from '../vfs/vfs.js';
+import type { BundleContent } from './bundleContent.js';
 import type { ContentMode, ContentRequest, ContentResult } from './fileServingService.js';
 import { isLookupFileSlug, randomSlug } from './fileShareRules.js';
 import type { FsService } from './fsService.js';
@@ -32,6 +34,23 @@ import type { PreparedZip, ZipService } from './zip/zipService.js';
 
 /** Lifetime of the access token handed out with the share's details. */
 export const SHARE_TOKEN_TTL_S = 3 * 3600;
+
+/** The options of a bundle (POST /api/upload with bundle=true). */
+export interface NewBundle {
+  files: { id: string; filename: string }[];
+  password?: string | undefined;
+  expires_in?: number | undefined;
+  max_downloads?: number | undefined;
+  slug?: string | undefined;
+  remark?: string | undefined;
+}
+
+/** `name (1).ext` for the second file called `name.ext` (names are unique within a bundle or folder). */
+export function suffixedName(name: string, n: number): string {
+  const dot = name.lastIndexOf('.');
+  const cut = dot > 0 ? dot : name.length;
+  return `${name.slice(0, cut)} (${n})${name.slice(cut)}`;
+}
 
 /** How a visitor proves access: the password (header or query) or a token from the info answer. */
 export interface ShareAccess {
@@ -55,6 +74,9 @@ export class FolderShareService {
       principalOf: (createdBy: string) => Promise<Principal | undefined>;
       tokenSecret: string;
       publicUrl?: string;
+      /** Bundles: their files (0023) and how they are read. */
+      bundleFiles?: BundleFileRepository;
+      bundles?: BundleContent;
     },
   ) {
     this.tokenKey = createHmac('sha256', 'clipnest-folder-share').update(deps.tokenSecret).digest();
@@ -132,6 +154,45 @@ export class FolderShareService {
     return this.toView(row);
   }
 
+  /** POST /api/upload with bundle=true: the files (already stored as the caller's file shares) under one link. */
+  async createBundle(principal: Principal, input: NewBundle): Promise<ShareView> {
+    const bundleFiles = this.deps.bundleFiles;
+    if (!bundleFiles) throw new Error('bundles are not wired');
+    const now = this.deps.clock.now();
+    const first = input.files[0]?.filename ?? 'bundle';
+    const row: FolderShareRow = {
+      id: newId(),
+      slug: input.slug ?? '',
+      type: 'bundle',
+      name: input.files.length === 1 ? first : `${first} (+${input.files.length - 1})`,
+      path: '',
+      remark: input.remark ?? '',
+      password_hash: input.password ? await hashPassword(input.password) : null,
+      expires_at: input.expires_in ? new Date(now.getTime() + input.expires_in * 3600_000).toISOString() : null,
+      max_downloads: input.max_downloads ?? 0,
+      downloads: 0,
+      views: 0,
+      created_by: creatorId(principal),
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    };
+    const taken = new Set<string>();
+    const items = input.files.map((file, position) => {
+      let name = file.filename || 'file';
+      for (let n = 1; taken.has(name.toLowerCase()); n++) name = suffixedName(file.filename || 'file', n);
+      taken.add(name.toLowerCase());
+      return { id: newId(), share_id: row.id, file_id: file.id, name, position };
+    });
+    await this.insertWithSlug(row, input.slug !== undefined);
+    try {
+      await bundleFiles.insertMany(items);
+    } catch (error) {
+      await this.deps.shares.delete(row.id);
+      throw error;
+    }
+    return this.toView(row);
+  }
+
   private async insertWithSlug(row: FolderShareRow, custom: boolean): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       if (!custom) row.slug = randomSlug(attempt < 3 ? 6 : 10);
@@ -172,6 +233,7 @@ export class FolderShareService {
   async remove(principal: Principal, id: string): Promise<void> {
     const row = await this.requireOwned(principal, id);
     await this.deps.shares.delete(row.id);
+    if (row.type === 'bundle') await this.deps.bundleFiles?.deleteOfShare(row.id);
   }
 
   // ---------- public side ----------
@@ -255,6 +317,7 @@ export class FolderShareService {
       });
     if (!creator) throw gone();
     if (creator.type === 'apikey' && !hasPermission(creator.permissions, Permission.FILE_SHARE)) throw gone();
+    if (row.type === 'bundle') return this.scoped(row.id, '/');
     try {
       this.deps.vfs.authorize(creator, row.path, Permission.MOUNT_VIEW);
     } catch {
@@ -322,6 +385,12 @@ export class FolderShareService {
   ): Promise<PublicShareListing> {
     const row = await this.requireBySlug(slug);
     this.assertOpen(row);
+    if (row.type === 'bundle') {
+      const rel = this.deps.vfs.normalise(relative || '/');
+      await this.assertAccess(row, access);
+      await this.readerOf(row);
+      return this.bundles().list(row.id, rel, page);
+    }
     const full = this.treePath(row, relative);
     await this.assertAccess(row, access);
     const reader = await this.readerOf(row);
@@ -376,6 +445,7 @@ export class FolderShareService {
   ): Promise<ContentResult> {
     const row = await this.requireBySlug(slug);
     this.assertOpen(row);
+    if (row.type === 'bundle') return this.bundleFile(row, relative, access, request);
     const full = this.treePath(row, relative);
     if (full === row.path) throw AppError.validation('path is the shared folder: download needs a file');
     await this.assertAccess(row, access);
@@ -403,6 +473,14 @@ export class FolderShareService {
   async zip(slug: string, relative: string, access: ShareAccess): Promise<PreparedZip> {
     const row = await this.requireBySlug(slug);
     this.assertOpen(row);
+    if (row.type === 'bundle') {
+      const rel = this.deps.vfs.normalise(relative || '/');
+      await this.assertAccess(row, access);
+      await this.readerOf(row);
+      const prepared = await this.bundles().zip(row.id, rel, row.name);
+      await this.consume(row);
+      return prepared;
+    }
     const full = this.treePath(row, relative);
     await this.assertAccess(row, access);
     const reader = await this.readerOf(row);
@@ -414,5 +492,32 @@ export class FolderShareService {
     );
     await this.consume(row);
     return prepared;
+  }
+
+  private bundles(): BundleContent {
+    if (!this.deps.bundles) throw new Error('bundles are not wired');
+    return this.deps.bundles;
+  }
+
+  private async bundleFile(
+    row: FolderShareRow,
+    relative: string,
+    access: ShareAccess,
+    request: { mode: ContentMode; head: boolean; conditional: ContentRequest['conditional'] },
+  ): Promise<ContentResult> {
+    const rel = this.deps.vfs.normalise(relative || '/');
+    if (rel === '/') throw AppError.validation('path is the bundle: download needs a file');
+    await this.assertAccess(row, access);
+    await this.readerOf(row);
+    const { result, firstByte } = await this.bundles().file(row.id, rel, request);
+    if (result.kind === 'body' && firstByte) {
+      try {
+        await this.consume(row);
+      } catch (error) {
+        await result.read.stream.cancel().catch(() => undefined);
+        throw error;
+      }
+    }
+    return result;
   }
 }

@@ -19,6 +19,7 @@ export type TitleKey =
   | 'pageTitle.pasteView'
   | 'pageTitle.fileView'
   | 'pageTitle.shareView'
+  | 'pageTitle.uploadRequest'
   | 'pageTitle.mountExplorer'
   | 'pageTitle.notFound'
   | 'pageTitle.login'

@@ -75,8 +75,19 @@ describe('routes (app/routes.ts read as the router reads it)', () => {
     ]);
     expect(map['mount-explorer']).toContain('src/locales/{lang}/fs.json');
     expect(map.admin).toEqual(['src/app/admin/AdminGate.tsx']);
-    expect(Object.keys(map).sort()).toEqual(['', 'admin', 'connect', 'file', 'mount-explorer', 'paste', 's', 'upload']);
+    expect(Object.keys(map).sort()).toEqual([
+      '',
+      'admin',
+      'connect',
+      'file',
+      'mount-explorer',
+      'paste',
+      'r',
+      's',
+      'upload',
+    ]);
     expect(map.connect).toEqual(['src/features/auth/ConnectPage.tsx']);
     expect(map.s).toEqual(['src/features/file-view/ShareViewPage.tsx', 'src/locales/{lang}/files.json']);
+    expect(map.r).toEqual(['src/features/file-view/UploadRequestPage.tsx', 'src/locales/{lang}/files.json']);
   });
 });

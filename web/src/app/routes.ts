@@ -35,6 +35,12 @@ export const PUBLIC_ROUTES = [
   { path: '/file/:slug', module: 'features/file-view/FileViewPage.tsx', areas: ['files'], title: 'pageTitle.fileView' },
   { path: '/s/:slug', module: 'features/file-view/ShareViewPage.tsx', areas: ['files'], title: 'pageTitle.shareView' },
   {
+    path: '/r/:slug',
+    module: 'features/file-view/UploadRequestPage.tsx',
+    areas: ['files'],
+    title: 'pageTitle.uploadRequest',
+  },
+  {
     path: '/mount-explorer/*?',
     module: 'features/mount-explorer/MountExplorerPage.tsx',
     areas: ['files', 'fs'],

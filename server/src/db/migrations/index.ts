@@ -17,6 +17,7 @@ import { adminSecondFactor } from './0019_admin_second_factor.js';
 import { folderShares } from './0020_folder_shares.js';
 import { auditLog } from './0021_audit_log.js';
 import { storageOptions } from './0022_storage_options.js';
+import { bundlesAndUploadRequests } from './0023_bundles_and_upload_requests.js';
 import { loginFlows } from './0024_login_flows.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a landed one. */
@@ -39,5 +40,6 @@ export const migrations: Record<string, Migration> = {
   '0020_folder_shares': folderShares,
   '0021_audit_log': auditLog,
   '0022_storage_options': storageOptions,
+  '0023_bundles_and_upload_requests': bundlesAndUploadRequests,
   '0024_login_flows': loginFlows,
 };

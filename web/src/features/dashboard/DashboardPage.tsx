@@ -1,5 +1,6 @@
 import type { DashboardStats, DashboardTable } from '@clipnest/contract';
 import {
+  Inbox,
   Database,
   Eraser,
   FileText,
@@ -349,6 +350,46 @@ function CacheCard() {
   );
 }
 
+/** Folder shares (bundles included), upload requests and the newest files received through them. */
+function SharesCard({ stats }: { stats: DashboardStats | undefined }) {
+  const { t, i18n } = useTranslation();
+  if (!stats) return <Skeleton className="h-24 w-full rounded-lg" />;
+  const { shares } = stats;
+  return (
+    <div className="flex flex-col gap-3" data-testid="dashboard-shares">
+      <dl className="grid grid-cols-2 gap-3">
+        <div className="rounded-lg bg-surface-muted p-3">
+          <dt className="text-xs text-muted-foreground">{t('adminPanel.dashboard.folderShares')}</dt>
+          <dd className="text-xl font-semibold tabular-nums">{formatNumber(shares.folder_shares, i18n.language)}</dd>
+        </div>
+        <div className="rounded-lg bg-surface-muted p-3">
+          <dt className="text-xs text-muted-foreground">{t('adminPanel.dashboard.uploadRequests')}</dt>
+          <dd className="text-xl font-semibold tabular-nums">{formatNumber(shares.upload_requests, i18n.language)}</dd>
+        </div>
+      </dl>
+      {shares.received.length === 0 ? (
+        <p className="text-sm text-muted-foreground">{t('adminPanel.dashboard.noneReceived')}</p>
+      ) : (
+        <ul className="flex flex-col gap-1" aria-label={t('adminPanel.dashboard.received')}>
+          {shares.received.map((file) => (
+            <li key={file.id} className="flex items-center gap-2 text-sm">
+              <span className="min-w-0 flex-1 truncate" title={file.path || file.name}>
+                {file.name}
+              </span>
+              <span className="shrink-0 text-xs text-muted-foreground">
+                {formatBytes(file.size, i18n.language)} · /r/{file.request_slug} ·{' '}
+                <time dateTime={file.created_at} title={formatDateTime(file.created_at, i18n.language)}>
+                  {formatRelative(file.created_at, i18n.language)}
+                </time>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 /** Dashboard (spec §2): counts, storage use, 7-day views and uploads, recent activity, cache. */
 export default function DashboardPage() {
   const { t, i18n } = useTranslation();
@@ -423,6 +464,9 @@ export default function DashboardPage() {
             </Card>
             <Card title={t('adminPanel.dashboard.recentTitle')} icon={History}>
               <RecentActivity stats={stats} />
+            </Card>
+            <Card title={t('adminPanel.dashboard.sharesTitle')} icon={Inbox}>
+              <SharesCard stats={stats} />
             </Card>
           </div>
           <CacheCard />

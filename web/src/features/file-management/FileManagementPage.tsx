@@ -38,6 +38,7 @@ import { storageConfigName } from '../../lib/storageConfigName';
 import { shareLink, useDeleteFiles, useFiles } from './api';
 import { FileEditDialog } from './FileEditDialog';
 import { FolderSharesSection } from './FolderSharesSection';
+import { UploadRequestsSection } from './UploadRequestsSection';
 
 const SEARCH_MIN = 2;
 
@@ -424,6 +425,7 @@ export default function FileManagementPage() {
         </DialogContent>
       </Dialog>
       <FolderSharesSection />
+      <UploadRequestsSection />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import type { ListPage, ShareView } from '@clipnest/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Copy, ExternalLink, FolderOpen, Lock, Trash2 } from 'lucide-react';
+import { Copy, ExternalLink, Files, FolderOpen, Lock, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
@@ -57,7 +57,11 @@ export function FolderSharesSection() {
         <ul className="divide-y divide-border rounded-lg border border-border bg-surface">
           {shares.data.items.map((s) => (
             <li key={s.id} className="flex flex-wrap items-center gap-3 px-4 py-3">
-              <FolderOpen className="size-5 shrink-0 text-primary" aria-hidden="true" />
+              {s.type === 'bundle' ? (
+                <Files className="size-5 shrink-0 text-primary" aria-hidden="true" />
+              ) : (
+                <FolderOpen className="size-5 shrink-0 text-primary" aria-hidden="true" />
+              )}
               <div className="min-w-0 flex-1">
                 <p className="flex items-center gap-1.5 font-medium">
                   <span className="truncate">{s.name}</span>
@@ -69,7 +73,8 @@ export function FolderSharesSection() {
                   )}
                 </p>
                 <p className="truncate text-xs text-muted-foreground">
-                  <span className="font-mono">{s.path}</span> · <span className="font-mono">{s.slug}</span> ·{' '}
+                  <span className="font-mono">{s.type === 'bundle' ? t('files.manage.bundle') : s.path}</span> ·{' '}
+                  <span className="font-mono">{s.slug}</span> ·{' '}
                   {t('files.manage.downloads', {
                     count: s.downloads,
                     max: s.max_downloads > 0 ? ` / ${s.max_downloads}` : '',

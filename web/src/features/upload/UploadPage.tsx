@@ -1,6 +1,6 @@
 import { hasPermission, Permission } from '@clipnest/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { ClipboardPaste, CloudUpload, FileUp, Link2, LogIn } from 'lucide-react';
+import { ClipboardPaste, CloudUpload, Copy, ExternalLink, FileUp, Link2, LogIn } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
 import { Link } from 'wouter';
@@ -11,7 +11,11 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { formatBytes } from '../../lib/format';
 import { useSession } from '../../lib/useSession';
-import { RECENT_UPLOADS_QUERY_KEY, useMaxUploadSize, useRecentUploads, useStorageTargets } from './api';
+import type { ShareView } from '@clipnest/contract';
+import { Progress } from '../../components/ui/progress';
+import { SwitchField } from '../../components/ui/switch';
+import { copyText } from '../../lib/clipboard';
+import { RECENT_UPLOADS_QUERY_KEY, uploadBundle, useMaxUploadSize, useRecentUploads, useStorageTargets } from './api';
 import { RecentUploads } from './RecentUploads';
 import { ResumePanel, useResumeRecords } from './ResumePanel';
 import { matchesRecord, type ResumeRecord } from '../../lib/uploader/resumeStore';
@@ -44,6 +48,10 @@ function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
   const recent = useRecentUploads(true);
   const [options, setOptions] = useState<ShareOptionsState>(EMPTY_OPTIONS);
   const [submitted, setSubmitted] = useState(false);
+  // "One link for all": the pending files go in one request as a bundle (docs/api/shares.md).
+  const [bundle, setBundle] = useState(false);
+  const [bundleProgress, setBundleProgress] = useState<number | null>(null);
+  const [bundled, setBundled] = useState<ShareView | null>(null);
   const limit = maxSize.data;
 
   // The default storage config is preselected until the user picks another.
@@ -80,7 +88,8 @@ function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
 
   const errors = submitted ? validateOptions(effective, t) : {};
   const pending = queue.items.filter((item) => item.stage === 'pending' && !item.problem);
-  const busy = queue.items.some(isActive);
+  const busy = queue.items.some(isActive) || bundleProgress !== null;
+  const canBundle = pending.length >= 2 && !effective.encrypted;
   const finished = queue.items.some((item) => item.stage === 'completed' || item.stage === 'cancelled');
 
   /**
@@ -131,6 +140,25 @@ function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
       toast.error(t('errors.upload.selectStorageConfig'));
       return;
     }
+    if (canBundle && bundle) {
+      setBundleProgress(0);
+      setBundled(null);
+      uploadBundle(
+        pending.map((item) => item.file),
+        toShareOptions(effective),
+        setBundleProgress,
+      )
+        .then((share) => {
+          for (const item of pending) queue.remove(item.id);
+          setBundled(share);
+          void client.invalidateQueries({ queryKey: RECENT_UPLOADS_QUERY_KEY });
+        })
+        .catch((error: unknown) =>
+          toast.error(`${t('files.upload.bundleFailed')}: ${error instanceof Error ? error.message : String(error)}`),
+        )
+        .finally(() => setBundleProgress(null));
+      return;
+    }
     void queue.start(pending, toShareOptions(effective), e2eeOf(effective)).then((outcomes) => {
       const conflicts = outcomes.filter((o) => o.status === 409).length;
       if (conflicts === 0) return;
@@ -177,6 +205,57 @@ function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
         ) : (
           <p className="text-center text-sm text-muted-foreground">{t('files.upload.queueEmpty')}</p>
         )}
+        {(canBundle || bundled || bundleProgress !== null) && (
+          <div className="flex min-w-0 flex-col gap-3">
+            {canBundle && (
+              <SwitchField
+                id="upload-bundle"
+                className="rounded-lg border border-border px-3 py-2.5"
+                label={t('files.upload.bundle')}
+                help={t('files.upload.bundleHint')}
+                checked={bundle}
+                onCheckedChange={(next) => !busy && setBundle(next)}
+              />
+            )}
+            {bundleProgress !== null && <Progress value={bundleProgress * 100} label={t('files.upload.bundle')} />}
+            {bundled && (
+              <div
+                className="flex flex-wrap items-center gap-2 rounded-lg border border-border bg-surface px-3 py-2.5"
+                data-testid="bundle-result"
+              >
+                <p className="min-w-0 flex-1 text-sm">
+                  <span className="font-medium">{t('files.upload.bundleDone', { count: bundledCount(bundled) })}</span>
+                  <br />
+                  <a className="break-all font-mono text-xs text-primary underline" href={bundled.url}>
+                    {absoluteUrl(bundled.url)}
+                  </a>
+                </p>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  aria-label={t('common.copy')}
+                  onClick={() =>
+                    void copyText(absoluteUrl(bundled.url)).then((copied) =>
+                      copied ? toast.success(t('common.copied')) : toast.error(t('common.copyFailed')),
+                    )
+                  }
+                >
+                  <Copy className="size-4" aria-hidden="true" />
+                </Button>
+                <Button variant="ghost" size="sm" asChild>
+                  <a
+                    href={bundled.url}
+                    target="_blank"
+                    rel="noreferrer"
+                    aria-label={t('files.manage.openShare', { name: bundled.name })}
+                  >
+                    <ExternalLink className="size-4" aria-hidden="true" />
+                  </a>
+                </Button>
+              </div>
+            )}
+          </div>
+        )}
       </div>
 
       <section
@@ -218,6 +297,16 @@ function FileUploadTab({ isAdmin }: { isAdmin: boolean }) {
       </div>
     </div>
   );
+}
+
+function absoluteUrl(url: string): string {
+  return /^https?:\/\//i.test(url) ? url : `${window.location.origin}${url}`;
+}
+
+/** How many files a bundle holds, from its name (`first.txt (+N)`). */
+function bundledCount(share: ShareView): number {
+  const more = /\(\+(\d+)\)$/.exec(share.name);
+  return more ? Number(more[1]) + 1 : 1;
 }
 
 /** /upload (spec §2 Upload): file upload tab and upload from a URL. */

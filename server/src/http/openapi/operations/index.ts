@@ -14,6 +14,7 @@ import { storageOperations } from './storage.js';
 import { systemOperations } from './system.js';
 import { taskOperations } from './tasks.js';
 import { uploadOperations } from './uploads.js';
+import { uploadRequestOperations } from './uploadRequests.js';
 
 /**
  * Every described route, by the file that describes it (server/src/http/openapi/operations/<file>.ts). A route
@@ -30,6 +31,7 @@ export const OPERATION_FILES: Record<string, Operations> = {
   'storage.ts': storageOperations,
   'files.ts': fileOperations,
   'uploads.ts': uploadOperations,
+  'uploadRequests.ts': uploadRequestOperations,
   'fs.ts': fsOperations,
   'tasks.ts': taskOperations,
   'admin.ts': adminOperations,

@@ -7,7 +7,7 @@ import {
   presignRequestSchema,
   recordPartSchema,
   signPartsSchema,
-  uploadFieldsSchema,
+  uploadFormFieldsSchema,
   urlFetchSchema,
   urlInfoSchema,
   urlMultipartInitSchema,
@@ -16,6 +16,7 @@ import {
 import {
   directUploadResultSchema,
   fileViewSchema,
+  shareViewSchema,
   multipartInitResultSchema,
   multipartStatusSchema,
   presignResultSchema,
@@ -37,12 +38,17 @@ export const uploadOperations: Operations = {
   'POST /api/upload': {
     summary: 'Upload a file share (multipart/form-data)',
     description:
-      'The `file` part and the share fields, in any order; when `s3_config_id`, `path` and `size` come before ' +
+      'The `file` part and the share fields, in any order; several `file` parts with `bundle=true` make one bundle ' +
+      '(docs/api/shares.md). When `s3_config_id`, `path` and `size` come before ' +
       'the file the server streams it straight to the storage, else it spools it first. Any other field name is a 400.',
     tag: 'Uploads',
     access: 'FILE_SHARE',
-    body: { multipart: uploadFieldsSchema, file: 'file' },
-    answer: { data: fileViewSchema, status: 201 },
+    body: { multipart: uploadFormFieldsSchema, file: 'file' },
+    answer: {
+      data: z.union([fileViewSchema, shareViewSchema]),
+      status: 201,
+      description: 'The file share; with `bundle=true` and several `file` parts, the bundle (a ShareView).',
+    },
     errors: QUOTA,
   },
   'PUT /api/upload-direct/{filename}': {
