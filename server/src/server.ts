@@ -1,11 +1,11 @@
 import { DavRepository } from './repositories/davRepository.js';
-import { DavAuth } from './services/webdav/davAuth.js';
-import { FolderEtags } from './services/webdav/folderEtags.js';
-import { LoginFlowService } from './services/loginFlowService.js';
+import { DavAuth } from './webdav/davAuth.js';
+import { FolderEtags } from './webdav/folderEtags.js';
+import { LoginFlowService } from './services/auth/loginFlowService.js';
 import { LoginFlowRepository } from './repositories/loginFlowRepository.js';
-import { ChunkedUploads } from './services/webdav/chunkedUploads.js';
-import { DavLocks } from './services/webdav/davLocks.js';
-import { WebdavService } from './services/webdav/webdavService.js';
+import { ChunkedUploads } from './webdav/chunkedUploads.js';
+import { DavLocks } from './webdav/davLocks.js';
+import { WebdavService } from './webdav/webdavService.js';
 import { readFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -15,6 +15,8 @@ import { createApp } from './app.js';
 import { withSendfile, type Fetch } from './http/sendfileEdge.js';
 import { answerAtTurnEnd } from './http/answerAtTurnEnd.js';
 import type { HttpTimeouts } from './http/timeouts.js';
+import { startBackgroundJobs } from './backgroundJobs.js';
+import { uploadSpoolDir } from './http/uploadForm.js';
 import type { Config } from './config.js';
 import { migrateToLatest, openDatabase, pingDatabase, type DatabaseHandle, type OpenOptions } from './db/database.js';
 import { Guard } from './http/auth.js';
@@ -25,82 +27,81 @@ import { AdminTokenRepository } from './repositories/adminTokenRepository.js';
 import { ApiKeyRepository } from './repositories/apiKeyRepository.js';
 import { SettingsRepository } from './repositories/settingsRepository.js';
 import { BackupRepository } from './repositories/backupRepository.js';
-import { BackupService } from './services/backupService.js';
-import { BackupScheduler } from './services/backupScheduler.js';
-import { storageBackupTargets } from './services/storageBackupTargets.js';
-import { CacheRegistry } from './services/cacheRegistry.js';
+import { BackupService } from './services/admin/backup/backupService.js';
+import { BackupScheduler } from './services/admin/backup/backupScheduler.js';
+import { storageBackupTargets } from './services/admin/backup/storageBackupTargets.js';
+import { CacheRegistry } from './services/admin/cacheRegistry.js';
 import { StatsRepository } from './repositories/statsRepository.js';
 import { PasteRepository } from './repositories/pasteRepository.js';
-import { PasteService } from './services/pasteService.js';
-import { StatsService } from './services/statsService.js';
-import { PendingViews } from './services/pendingViews.js';
+import { PasteService } from './services/pastes/pasteService.js';
+import { StatsService } from './services/admin/statsService.js';
+import { PendingViews } from './services/pastes/pendingViews.js';
 import { DashboardRepository } from './repositories/dashboardRepository.js';
-import { DashboardService } from './services/dashboardService.js';
+import { DashboardService } from './services/admin/dashboardService.js';
 import { migrations } from './db/migrations/index.js';
 import { SecretCipher } from './security/cipher.js';
 import { resolveEncryptionKey } from './security/encryptionKey.js';
-import { ApiKeyService } from './services/apiKeyService.js';
-import { basePathState } from './services/treeFolders.js';
-import { AuthService } from './services/authService.js';
-import { TwoFactorService } from './services/twoFactorService.js';
-import { PasskeyService } from './services/passkeyService.js';
+import { ApiKeyService } from './services/auth/apiKeyService.js';
+import { basePathState } from './services/fs/treeFolders.js';
+import { AuthService } from './services/auth/authService.js';
+import { TwoFactorService } from './services/auth/twoFactorService.js';
+import { PasskeyService } from './services/auth/passkeyService.js';
 import { SecondFactorRepository } from './repositories/secondFactorRepository.js';
 import { PasskeyRepository } from './repositories/passkeyRepository.js';
-import { noAuthEvents, type AuthEventSink } from './services/authEvents.js';
-import { SecretAttemptLimiter } from './services/secretAttemptLimiter.js';
+import { noAuthEvents, type AuthEventSink } from './services/auth/authEvents.js';
+import { SecretAttemptLimiter } from './services/auth/secretAttemptLimiter.js';
 import { SecretAttemptRepository } from './repositories/secretAttemptRepository.js';
-import { LinkPreviewService } from './services/linkPreviewService.js';
-import { SettingsService } from './services/settingsService.js';
-import { SystemService } from './services/systemService.js';
+import { LinkPreviewService } from './services/linkPreviews/linkPreviewService.js';
+import { SettingsService } from './services/admin/settingsService.js';
+import { SystemService } from './services/admin/systemService.js';
 import { FileRepository } from './repositories/fileRepository.js';
 import { StorageConfigRepository } from './repositories/storageConfigRepository.js';
 import { contentDisposition } from './http/contentDisposition.js';
-import { FileServingService } from './services/fileServingService.js';
-import { FileShareService } from './services/fileShareService.js';
-import { FileUploadService } from './services/fileUploadService.js';
-import { StorageConfigService } from './services/storageConfigService.js';
-import { LocalRoots } from './services/localRoots.js';
+import { FileServingService } from './services/shares/serving/fileServingService.js';
+import { FileShareService } from './services/shares/fileShareService.js';
+import { FileUploadService } from './services/shares/uploads/fileUploadService.js';
+import { StorageConfigService } from './services/storageConfigs/storageConfigService.js';
+import { LocalRoots } from './storage/local/localRoots.js';
 import { CloudpasteImportRepository } from './repositories/cloudpasteImportRepository.js';
-import { CloudpasteImportService } from './services/cloudpasteImport/cloudpasteImportService.js';
-import { localObjectCheck, localRootCheck } from './services/cloudpasteImport/localStorage.js';
-import { StorageRegistry } from './services/storageRegistry.js';
-import { StorageSpaceService } from './services/storageSpace.js';
+import { CloudpasteImportService } from './services/admin/cloudpasteImport/cloudpasteImportService.js';
+import { localObjectCheck, localRootCheck } from './services/admin/cloudpasteImport/localStorage.js';
+import { StorageRegistry } from './storage/storageRegistry.js';
+import { StorageSpaceService } from './services/storageConfigs/storageSpace.js';
 import { StorageEndpointGuard } from './net/storageEndpointGuard.js';
 import { createDriver } from './storage/index.js';
 import { SHARE_AREA } from './storage/paths.js';
 import { SsrfGuard } from './net/ssrfGuard.js';
 import { UploadSessionRepository } from './repositories/uploadSessionRepository.js';
-import { DirectUploadService } from './services/directUploadService.js';
-import { MultipartUploadService } from './services/multipartUploadService.js';
-import { UrlUploadService } from './services/urlUploadService.js';
+import { DirectUploadService } from './services/shares/uploads/directUploadService.js';
+import { MultipartUploadService } from './services/shares/uploads/multipartUploadService.js';
+import { UrlUploadService } from './services/shares/uploads/urlUploadService.js';
 import { MountRepository } from './repositories/mountRepository.js';
 import { Vfs } from './vfs/vfs.js';
-import { MountService } from './services/mountService.js';
-import { FsService } from './services/fsService.js';
-import { FsUploadService } from './services/fsUploadService.js';
+import { MountService } from './services/storageConfigs/mountService.js';
+import { FsService } from './services/fs/fsService.js';
+import { FsUploadService } from './services/fs/fsUploadService.js';
 import { toMountRecord } from './vfs/mountTable.js';
-import { TempSweepService, type TempSweepReport } from './services/tempSweepService.js';
-import { sweepSpoolDir } from './http/uploadForm.js';
+import { TempSweepService, type TempSweepReport } from './services/admin/tempSweepService.js';
 import { TaskRepository } from './repositories/taskRepository.js';
 import { FsIndexRepository } from './repositories/fsIndexRepository.js';
-import { TaskService } from './services/tasks/taskService.js';
-import { CopyService } from './services/tasks/copyService.js';
-import { ZipService } from './services/zip/zipService.js';
+import { TaskService } from './services/fs/tasks/taskService.js';
+import { CopyService } from './services/fs/tasks/copyService.js';
+import { ZipService } from './services/fs/zip/zipService.js';
 import { BundleFileRepository } from './repositories/bundleFileRepository.js';
 import { FolderShareRepository } from './repositories/folderShareRepository.js';
-import { BundleContent } from './services/bundleContent.js';
+import { BundleContent } from './services/shares/bundleContent.js';
 import { UploadRequestRepository } from './repositories/uploadRequestRepository.js';
-import { UploadRequestService } from './services/uploadRequestService.js';
-import { FolderShareService } from './services/folderShareService.js';
-import { SearchService } from './services/search/searchService.js';
+import { UploadRequestService } from './services/shares/uploadRequestService.js';
+import { FolderShareService } from './services/shares/folderShareService.js';
+import { SearchService } from './services/fs/search/searchService.js';
 import { Cluster } from './db/cluster.js';
 import { HttpMetrics } from './http/observability.js';
-import { StorageUsage } from './services/storageUsage.js';
-import { mountWriteLimit } from './services/writeLimits.js';
-import { ArchiveService } from './services/archives/archiveService.js';
-import { ThumbnailService } from './services/thumbnailService.js';
+import { StorageUsage } from './services/storageConfigs/storageUsage.js';
+import { mountWriteLimit } from './services/storageConfigs/writeLimits.js';
+import { ArchiveService } from './services/fs/archives/archiveService.js';
+import { ThumbnailService } from './services/fs/thumbnails/thumbnailService.js';
 import { AuditLogRepository } from './repositories/auditLogRepository.js';
-import { AuditLog } from './services/audit/auditLog.js';
+import { AuditLog } from './services/admin/audit/auditLog.js';
 
 const packageVersion = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -116,12 +117,7 @@ export function httpTimeoutsOf(config: Config): HttpTimeouts {
 }
 
 /** Form uploads spool file parts here (DATA_DIR/tmp/uploads); the temp sweep clears what a crash left. */
-export function uploadSpoolDir(dataDir: string): string {
-  return path.join(dataDir, 'tmp', 'uploads');
-}
-
 /** Expired and used-up pastes are deleted this often (they already answer 410 before that). */
-const PASTE_SWEEP_INTERVAL_MS = 10 * 60_000;
 
 export interface BuiltServer {
   app: ReturnType<typeof createApp>;
@@ -139,6 +135,8 @@ export interface BuiltServer {
   sweepTemp(): Promise<TempSweepReport & { spooled: string[] }>;
   close(): Promise<void>;
 }
+
+export type AppServicesBuilt = ReturnType<typeof buildServices>;
 
 function buildServices(
   database: DatabaseHandle,
@@ -606,64 +604,7 @@ export async function buildServer(
         : `local downloads are streamed: the sendfile addon is not available (${sendfileLoadError ?? 'unknown'})`,
   );
 
-  // Periodic jobs run once per period across instances (Cluster.runDue: advisory lock + job_runs on PostgreSQL).
-  const periodic = (name: string, everyMs: number, job: () => Promise<unknown>) => {
-    const timer = setInterval(() => {
-      // A little under the period: timers of two instances drift, and the one that comes second must skip.
-      cluster
-        .runDue(name, everyMs * 0.9, clock.now(), async () => void (await job()))
-        .catch((error: unknown) => logger.error(`${name} failed`, error));
-    }, everyMs);
-    timer.unref();
-    return timer;
-  };
-  const sweep = periodic('token-sweep', 3600_000, async () => {
-    await services.auth.sweepExpiredTokens();
-    await services.passkeys.sweep();
-    await services.loginFlows.sweep();
-    await services.secretAttempts.sweep();
-  });
-  // Entries older than the retention setting (audit_log_retention_days; 0 keeps them).
-  const auditSweep = periodic('audit-sweep', 3600_000, () => services.audit.sweep());
-  const pasteSweep = periodic('paste-sweep', PASTE_SWEEP_INTERVAL_MS, () => services.pastes.sweepExpired());
-  services.backupScheduler.start();
-  services.search.start();
-  // Direct uploads left unfinished for 24 h: abort the multipart upload / drop the object.
-  const uploadSweep = periodic('upload-sweep', 3600_000, () => services.directUploads.sweep());
-  // Poll for tasks to claim often enough that a dead instance's task moves within about one lease.
-  services.tasks.startClaiming(Math.min(5000, Math.max(250, config.taskLeaseMs / 2)));
-  const sweepTemp = async () => {
-    const olderThan = new Date(clock.now().getTime() - config.uploadIdleTimeoutMs);
-    const spooled = await sweepSpoolDir(uploadSpoolDir(config.dataDir), olderThan);
-    // The spool folder is this instance's own; the storages' temp files and uploads are shared: one sweeper.
-    const report = (await cluster.exclusive('temp-sweep', () => services.tempSweep.sweep(), { waitHere: true })) ?? {
-      tempFiles: [],
-      abortedUploads: [],
-      skipped: [],
-    };
-    const removed = spooled.length + report.tempFiles.length + report.abortedUploads.length;
-    if (removed > 0) {
-      logger.info(
-        `temp sweep: removed ${spooled.length + report.tempFiles.length} temp files, aborted ${report.abortedUploads.length} unfinished uploads`,
-      );
-    }
-    for (const skip of report.skipped)
-      logger.debug(`temp sweep: multipart uploads of ${skip.configId} skipped (${skip.reason})`);
-    return { ...report, spooled };
-  };
-  let sweeping: Promise<void> | undefined;
-  const runTempSweep = () => {
-    sweeping ??= sweepTemp()
-      .then(() => undefined)
-      .catch((error: unknown) => logger.error('temp sweep failed', error))
-      .finally(() => {
-        sweeping = undefined;
-      });
-  };
-  // At start (what a killed process left) and then about once per idle timeout.
-  runTempSweep();
-  const tempSweep = setInterval(runTempSweep, Math.min(Math.max(config.uploadIdleTimeoutMs, 1000), 600_000));
-  tempSweep.unref();
+  const jobs = startBackgroundJobs({ services, config, cluster, clock, logger });
 
   return {
     app,
@@ -674,17 +615,11 @@ export async function buildServer(
     generatedEncryptionKey: generated,
     logger,
     metrics,
-    sweepTemp,
+    sweepTemp: jobs.sweepTemp,
     close: async () => {
-      clearInterval(sweep);
-      clearInterval(tempSweep);
-      await sweeping;
-      clearInterval(pasteSweep);
-      clearInterval(auditSweep);
+      await jobs.stop();
       await services.stats.flush();
       await services.pastes.flushViews();
-      services.backupScheduler.stop();
-      clearInterval(uploadSweep);
       services.urlUploads.close();
       await services.tasks.close();
       await services.folderEtags.flush();

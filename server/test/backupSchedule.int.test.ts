@@ -1,8 +1,12 @@
 import type { BackupFile, BackupScheduleStatus, RestorePreview } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/lib/logger.js';
-import { BackupScheduler, scheduledBackupTime, type BackupTargets } from '../src/services/backupScheduler.js';
-import { BACKUP_FOLDER } from '../src/services/storageBackupTargets.js';
+import {
+  BackupScheduler,
+  scheduledBackupTime,
+  type BackupTargets,
+} from '../src/services/admin/backup/backupScheduler.js';
+import { BACKUP_FOLDER } from '../src/services/admin/backup/storageBackupTargets.js';
 import { builtinLocalConfig, insertPaste } from './support/featureRows.js';
 import { dbTargets, expectEnvelope, startTestServer, type TestServer } from './support/harness.js';
 

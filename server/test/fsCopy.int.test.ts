@@ -1,6 +1,6 @@
 import { Permission, type BatchCopyResult, type TaskView } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { CopyService } from '../src/services/tasks/copyService.js';
+import type { CopyService } from '../src/services/fs/tasks/copyService.js';
 import { startS3rver, type S3rverHandle } from './support/fileShares.js';
 import { fileExists, mountBoth, putFile, readFile, waitForTask } from './support/fsTree.js';
 import { dbTargets, expectEnvelope, startTestServer, type TestServer } from './support/harness.js';

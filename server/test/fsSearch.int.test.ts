@@ -2,7 +2,7 @@ import { writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Permission, type SearchResult } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { LISTING_REINDEX_MS } from '../src/services/search/searchService.js';
+import { LISTING_REINDEX_MS } from '../src/services/fs/search/searchService.js';
 import { driverOf } from '../src/vfs/drivers.js';
 import { startS3rver, type S3rverHandle } from './support/fileShares.js';
 import { SYSTEM_ADMIN, mountBoth, putFile } from './support/fsTree.js';

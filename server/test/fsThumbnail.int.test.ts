@@ -4,7 +4,7 @@ import { Permission } from '@clipnest/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/lib/logger.js';
-import { ThumbnailService } from '../src/services/thumbnailService.js';
+import { ThumbnailService } from '../src/services/fs/thumbnails/thumbnailService.js';
 import { createS3Config, startS3rver, type S3rverHandle } from './support/fileShares.js';
 import { fsRaw, fsUpload, type Auth } from './support/fsApi.js';
 import { dbTargets, startTestServer, type TestServer } from './support/harness.js';

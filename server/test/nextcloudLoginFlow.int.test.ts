@@ -10,7 +10,7 @@ import {
   type LoginFlowView,
 } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_PASSWORD_PERMISSIONS, MAX_PENDING_FLOWS_PER_ADDRESS } from '../src/services/loginFlowService.js';
+import { APP_PASSWORD_PERMISSIONS, MAX_PENDING_FLOWS_PER_ADDRESS } from '../src/services/auth/loginFlowService.js';
 import { totpCodeAt } from '../src/security/totp.js';
 import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
 import { createMount, mountableLocalConfig, mountedLocalRoot } from './support/mounts.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ListMultipartUploadsCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uploadSpoolDir } from '../src/server.js';
+import { uploadSpoolDir } from '../src/http/uploadForm.js';
 import { createPgDatabase, startChildServer, type ChildServer } from './support/childServer.js';
 import { dbTargets, startTestServer, type DbTarget, type TestServer } from './support/harness.js';
 import { filesUnder } from './support/fileShares.js';

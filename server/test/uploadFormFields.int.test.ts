@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import type { FileView, StorageConfigView } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uploadSpoolDir } from '../src/server.js';
+import { uploadSpoolDir } from '../src/http/uploadForm.js';
 import { dbTargets, startTestServer, type TestServer } from './support/harness.js';
 import { formParts, trickle } from './support/slowClient.js';
 import {

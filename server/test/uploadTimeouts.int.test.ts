@@ -6,7 +6,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FileView } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uploadSpoolDir } from '../src/server.js';
+import { uploadSpoolDir } from '../src/http/uploadForm.js';
 import { dbTargets, startTestServer, type TestServer } from './support/harness.js';
 import { countFiles, filesUnder, localRoot, upload } from './support/fileShares.js';
 import { formParts, pausedDownload, trickle } from './support/slowClient.js';

@@ -1,7 +1,7 @@
 import type { Context, Next } from 'hono';
 import { routePath } from 'hono/route';
-import type { AuditLog } from '../services/audit/auditLog.js';
-import type { AdminPrincipal } from '../services/principal.js';
+import type { AuditLog } from '../services/admin/audit/auditLog.js';
+import type { AdminPrincipal } from '../auth/principal.js';
 import { capturedOf } from './auditCapture.js';
 import { apiRuleOf, DAV_AUDIT_RULES, READ_METHODS, type AuditRule } from './auditRules.js';
 import type { AppEnv } from './env.js';

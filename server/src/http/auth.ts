@@ -1,9 +1,9 @@
 import { hasPermission } from '@clipnest/contract';
 import type { Context } from 'hono';
 import { AppError } from '../errors.js';
-import type { ApiKeyService } from '../services/apiKeyService.js';
-import type { AuthService } from '../services/authService.js';
-import type { AdminPrincipal, ApiKeyPrincipal, Principal } from '../services/principal.js';
+import type { ApiKeyService } from '../services/auth/apiKeyService.js';
+import type { AuthService } from '../services/auth/authService.js';
+import type { AdminPrincipal, ApiKeyPrincipal, Principal } from '../auth/principal.js';
 import type { AppEnv } from './env.js';
 import { requestHeader } from './requestHeader.js';
 

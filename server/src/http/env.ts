@@ -1,4 +1,4 @@
-import type { Principal } from '../services/principal.js';
+import type { Principal } from '../auth/principal.js';
 
 /** Per-request values Hono carries (`c.get(...)`). */
 export interface AppEnv {

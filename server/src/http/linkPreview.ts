@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { Logger } from '../lib/logger.js';
-import type { LinkPreview, LinkPreviewService } from '../services/linkPreviewService.js';
-import { withoutControls } from '../services/linkPreviewText.js';
+import type { LinkPreview, LinkPreviewService } from '../services/linkPreviews/linkPreviewService.js';
+import { withoutControls } from '../services/linkPreviews/linkPreviewText.js';
 import type { ShellHead } from './appShellCsp.js';
 import { requestOrigin } from './clientAddress.js';
 

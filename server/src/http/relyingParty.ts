@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { RelyingParty } from '../services/passkeyService.js';
+import type { RelyingParty } from '../services/auth/passkeyService.js';
 import { requestOrigin } from './clientAddress.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { ContentRequest, ContentResult } from '../services/fileServingService.js';
+import type { ContentRequest, ContentResult } from '../services/shares/serving/fileServingService.js';
 import { contentDisposition } from './contentDisposition.js';
 import { replyError } from './envelope.js';
 import { etagMatches, ifRangeAllows, parseRange } from './range.js';

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { SITE_DEFAULTS } from '@clipnest/contract';
 import type { Logger } from '../lib/logger.js';
-import type { SettingsService } from '../services/settingsService.js';
+import type { SettingsService } from '../services/admin/settingsService.js';
 import type { ShellHead } from './appShellCsp.js';
 import { escapeAttribute } from './linkPreview.js';
 

@@ -332,3 +332,7 @@ export async function sweepSpoolDir(spoolDir: string, olderThan: Date): Promise<
   }
   return removed;
 }
+
+export function uploadSpoolDir(dataDir: string): string {
+  return path.join(dataDir, 'tmp', 'uploads');
+}

@@ -10,7 +10,7 @@ import { API_DOCS_SCRIPT, API_DOCS_STYLES } from '../http/apiDocs/client.js';
 import { API_DOCS_CSP, API_DOCS_PATH, apiDocsHtml } from '../http/apiDocs/page.js';
 import { pickEncoding } from '../http/encoding.js';
 import type { AppEnv } from '../http/env.js';
-import type { SettingsService } from '../services/settingsService.js';
+import type { SettingsService } from '../services/admin/settingsService.js';
 
 const gzip = promisify(zlib.gzip);
 

@@ -4,7 +4,7 @@ import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson } from '../http/input.js';
-import type { ApiKeyService } from '../services/apiKeyService.js';
+import type { ApiKeyService } from '../services/auth/apiKeyService.js';
 
 export function apiKeyRoutes(deps: { apiKeys: ApiKeyService; guard: Guard }) {
   const { apiKeys, guard } = deps;

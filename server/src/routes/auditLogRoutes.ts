@@ -5,7 +5,7 @@ import { csvLine } from '../http/csv.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readQuery } from '../http/input.js';
-import type { AuditLog } from '../services/audit/auditLog.js';
+import type { AuditLog } from '../services/admin/audit/auditLog.js';
 
 const CSV_COLUMNS = [
   'at',

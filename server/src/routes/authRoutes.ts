@@ -6,8 +6,8 @@ import { ok } from '../http/envelope.js';
 import { readJson } from '../http/input.js';
 import { relyingParty } from '../http/relyingParty.js';
 import { requestHeader } from '../http/requestHeader.js';
-import type { ApiKeyService } from '../services/apiKeyService.js';
-import type { AuthService } from '../services/authService.js';
+import type { ApiKeyService } from '../services/auth/apiKeyService.js';
+import type { AuthService } from '../services/auth/authService.js';
 
 export function authRoutes(deps: {
   auth: AuthService;

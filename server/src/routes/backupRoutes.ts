@@ -5,8 +5,8 @@ import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson } from '../http/input.js';
-import type { BackupScheduler } from '../services/backupScheduler.js';
-import type { BackupService } from '../services/backupService.js';
+import type { BackupScheduler } from '../services/admin/backup/backupScheduler.js';
+import type { BackupService } from '../services/admin/backup/backupService.js';
 
 export function backupRoutes(deps: { backups: BackupService; backupScheduler: BackupScheduler; guard: Guard }) {
   const { backups, backupScheduler, guard } = deps;

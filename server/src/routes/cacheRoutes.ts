@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
-import type { CacheRegistry } from '../services/cacheRegistry.js';
+import type { CacheRegistry } from '../services/admin/cacheRegistry.js';
 
 export function cacheRoutes(deps: { caches: CacheRegistry; guard: Guard }) {
   const { caches, guard } = deps;

@@ -4,7 +4,7 @@ import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson } from '../http/input.js';
-import type { CloudpasteImportService } from '../services/cloudpasteImport/cloudpasteImportService.js';
+import type { CloudpasteImportService } from '../services/admin/cloudpasteImport/cloudpasteImportService.js';
 
 /** POST /api/admin/import/cloudpaste (admin): a CloudPaste backup in, a report out. */
 export function cloudpasteImportRoutes(deps: { cloudpasteImport: CloudpasteImportService; guard: Guard }) {

@@ -4,7 +4,7 @@ import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readQuery } from '../http/input.js';
-import type { DashboardService } from '../services/dashboardService.js';
+import type { DashboardService } from '../services/admin/dashboardService.js';
 
 export function dashboardRoutes(deps: { dashboard: DashboardService; guard: Guard }) {
   const { dashboard, guard } = deps;

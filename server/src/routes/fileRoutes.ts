@@ -4,7 +4,7 @@ import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson, readQuery } from '../http/input.js';
-import type { FileShareService } from '../services/fileShareService.js';
+import type { FileShareService } from '../services/shares/fileShareService.js';
 
 /** /api/files: admins see every file share, key holders (FILE_SHARE) only their own. */
 export function fileRoutes(deps: { files: FileShareService; guard: Guard }) {

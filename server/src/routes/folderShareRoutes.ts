@@ -11,7 +11,7 @@ import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson, readQuery } from '../http/input.js';
 import { conditionalFrom, replyContent } from '../http/replyContent.js';
-import type { FolderShareService, ShareAccess } from '../services/folderShareService.js';
+import type { FolderShareService, ShareAccess } from '../services/shares/folderShareService.js';
 
 function accessOf(c: Context<AppEnv>, q: { password?: string | undefined; token?: string | undefined }): ShareAccess {
   return {

@@ -5,8 +5,8 @@ import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readQuery } from '../http/input.js';
 import { replyContent } from '../http/replyContent.js';
-import type { ArchiveService } from '../services/archives/archiveService.js';
-import { servingPolicy } from '../services/fileServing.js';
+import type { ArchiveService } from '../services/fs/archives/archiveService.js';
+import { servingPolicy } from '../security/inlineContent.js';
 
 /** GET /api/fs/archive?path= (the listing) and /api/fs/archive/entry?path=&entry= (one entry's bytes). */
 export function fsArchiveRoutes(deps: { archives: ArchiveService; guard: Guard }) {

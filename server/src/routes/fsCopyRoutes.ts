@@ -4,7 +4,7 @@ import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson } from '../http/input.js';
-import type { CopyService } from '../services/tasks/copyService.js';
+import type { CopyService } from '../services/fs/tasks/copyService.js';
 
 /** POST /api/fs/batch-copy and /api/fs/batch-copy-commit (docs/api/fs-tasks.md). */
 export function fsCopyRoutes(deps: { copies: CopyService; guard: Guard }) {

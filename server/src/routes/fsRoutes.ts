@@ -22,9 +22,9 @@ import { ok } from '../http/envelope.js';
 import { readJson, readQuery } from '../http/input.js';
 import { conditionalFrom, replyContent } from '../http/replyContent.js';
 import { withUploadForm } from '../http/uploadForm.js';
-import { tooLargeError } from '../services/fileShareRules.js';
-import type { FileUploadService } from '../services/fileUploadService.js';
-import type { FsService } from '../services/fsService.js';
+import { tooLargeError } from '../services/shares/fileShareRules.js';
+import type { FileUploadService } from '../services/shares/uploads/fileUploadService.js';
+import type { FsService } from '../services/fs/fsService.js';
 
 /** JSON bodies of the fs API (update carries up to 10 MB of text, escaped). */
 const UPDATE_BODY_MAX = FS_UPDATE_MAX_BYTES * 2 + 64 * 1024;

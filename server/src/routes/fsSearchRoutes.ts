@@ -4,7 +4,7 @@ import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readQuery } from '../http/input.js';
-import type { SearchService } from '../services/search/searchService.js';
+import type { SearchService } from '../services/fs/search/searchService.js';
 
 /** GET /api/fs/search (docs/api/fs-tasks.md "Search"). */
 export function fsSearchRoutes(deps: { search: SearchService; guard: Guard }) {

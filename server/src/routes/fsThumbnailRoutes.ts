@@ -4,7 +4,7 @@ import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { readQuery } from '../http/input.js';
 import { etagMatches } from '../http/range.js';
-import type { ThumbnailService } from '../services/thumbnailService.js';
+import type { ThumbnailService } from '../services/fs/thumbnails/thumbnailService.js';
 
 /**
  * GET /api/fs/thumbnail?path=&size=&format=&v=: a small WebP (or JPEG) of an image in the tree, for the

@@ -15,7 +15,7 @@ import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson, readQuery } from '../http/input.js';
 import { webRequestBody } from '../http/requestBody.js';
-import type { FsUploadService } from '../services/fsUploadService.js';
+import type { FsUploadService } from '../services/fs/fsUploadService.js';
 
 /** /api/fs/presign and /api/fs/multipart/*: uploads into the tree that bypass POST /api/fs/upload (docs/api/fs.md). */
 export function fsUploadRoutes(deps: { fsUploads: FsUploadService; guard: Guard }) {

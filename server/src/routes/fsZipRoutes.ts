@@ -5,7 +5,7 @@ import { contentDisposition } from '../http/contentDisposition.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson } from '../http/input.js';
-import type { PreparedZip, ZipService } from '../services/zip/zipService.js';
+import type { PreparedZip, ZipService } from '../services/fs/zip/zipService.js';
 
 function sendZip(c: Context<AppEnv>, zip: PreparedZip): Response {
   return new Response(zip.open(), {

@@ -5,8 +5,8 @@ import type { Guard } from '../http/auth.js';
 import { requestOrigin } from '../http/clientAddress.js';
 import type { AppEnv } from '../http/env.js';
 import { requestHeader } from '../http/requestHeader.js';
-import { sharexUploader } from '../services/integrations/sharexConfig.js';
-import type { SettingsService } from '../services/settingsService.js';
+import { sharexUploader } from '../services/admin/integrations/sharexConfig.js';
+import type { SettingsService } from '../services/admin/settingsService.js';
 
 /** GET /api/integrations/sharex?kind=file|text: a ShareX uploader (.sxcu) for the calling API key. */
 export function integrationRoutes(deps: {

@@ -5,9 +5,9 @@ import type { Guard } from '../http/auth.js';
 import { requestOrigin } from '../http/clientAddress.js';
 import { recordAudit } from '../http/auditTrail.js';
 import type { AppEnv } from '../http/env.js';
-import type { AuditLog } from '../services/audit/auditLog.js';
+import type { AuditLog } from '../services/admin/audit/auditLog.js';
 import { ok } from '../http/envelope.js';
-import type { LoginFlowService } from '../services/loginFlowService.js';
+import type { LoginFlowService } from '../services/auth/loginFlowService.js';
 
 /** Where the apps' browser goes: the web app's approval page. */
 export function connectPath(loginToken: string): string {

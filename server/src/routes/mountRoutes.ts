@@ -4,7 +4,7 @@ import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson } from '../http/input.js';
-import type { MountService } from '../services/mountService.js';
+import type { MountService } from '../services/storageConfigs/mountService.js';
 
 /**
  * /api/mount: the list for the admin and for key holders with a mount permission (only the mounts their

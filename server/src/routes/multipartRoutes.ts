@@ -13,8 +13,8 @@ import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson, readQuery } from '../http/input.js';
 import { webRequestBody } from '../http/requestBody.js';
-import type { DirectUploadService } from '../services/directUploadService.js';
-import type { MultipartUploadService } from '../services/multipartUploadService.js';
+import type { DirectUploadService } from '../services/shares/uploads/directUploadService.js';
+import type { MultipartUploadService } from '../services/shares/uploads/multipartUploadService.js';
 
 const statusQuerySchema = z.object({ file_id: z.string({ error: 'file_id is required' }).min(1).max(64) });
 const partQuerySchema = statusQuerySchema.extend({

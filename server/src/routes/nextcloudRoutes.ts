@@ -2,9 +2,9 @@
 // status, its capabilities and who the signed-in user is (OCS). The tree itself is davRoutes' `nextcloud` flavour.
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../http/env.js';
-import type { Principal } from '../services/principal.js';
-import type { DavAuth } from '../services/webdav/davAuth.js';
-import { WWW_AUTHENTICATE } from '../services/webdav/davAuth.js';
+import type { Principal } from '../auth/principal.js';
+import type { DavAuth } from '../webdav/davAuth.js';
+import { WWW_AUTHENTICATE } from '../webdav/davAuth.js';
 import { AppError } from '../errors.js';
 
 /** The Nextcloud release whose APIs these answers follow (clients check it is recent enough). */

@@ -3,7 +3,7 @@ import { sendJson } from '../http/compressJson.js';
 import type { AppEnv } from '../http/env.js';
 import { buildOpenApiDocument } from '../http/openapi/document.js';
 import { allOperations } from '../http/openapi/operations/index.js';
-import type { SettingsService } from '../services/settingsService.js';
+import type { SettingsService } from '../services/admin/settingsService.js';
 
 /** GET /api/openapi.json: the OpenAPI 3.1 document of /api, built once per site title. */
 export function openapiRoutes(deps: { settings: SettingsService; version: string }) {

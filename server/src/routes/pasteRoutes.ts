@@ -16,7 +16,7 @@ import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson, readQuery } from '../http/input.js';
-import type { PasteService } from '../services/pasteService.js';
+import type { PasteService } from '../services/pastes/pasteService.js';
 
 const RAW_HEADERS = {
   'Content-Type': 'text/plain; charset=utf-8',

@@ -6,9 +6,9 @@ import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson, readQuery } from '../http/input.js';
 import { conditionalFrom, replyContent } from '../http/replyContent.js';
-import { listArchive, openArchiveEntry } from '../services/archives/archiveService.js';
-import { servingPolicy } from '../services/fileServing.js';
-import type { ContentMode, FileServingService } from '../services/fileServingService.js';
+import { listArchive, openArchiveEntry } from '../services/fs/archives/archiveService.js';
+import { servingPolicy } from '../security/inlineContent.js';
+import type { ContentMode, FileServingService } from '../services/shares/serving/fileServingService.js';
 
 /** Public share endpoints: metadata, password check, content (inline / attachment), office preview. */
 export function publicFileRoutes(deps: { files: FileServingService; guard: Guard; trustProxy: boolean }) {

@@ -4,7 +4,7 @@ import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson } from '../http/input.js';
-import type { DirectUploadService } from '../services/directUploadService.js';
+import type { DirectUploadService } from '../services/shares/uploads/directUploadService.js';
 
 /** /api/s3: presigned direct upload (presign → browser PUT → commit; cancel on failure). */
 export function s3UploadRoutes(deps: { directUploads: DirectUploadService; guard: Guard }) {

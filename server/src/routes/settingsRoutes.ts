@@ -9,7 +9,7 @@ import { ok } from '../http/envelope.js';
 import { etagMatches } from '../http/range.js';
 import { requestHeader } from '../http/requestHeader.js';
 import { readJson, readQuery } from '../http/input.js';
-import type { SettingsService } from '../services/settingsService.js';
+import type { SettingsService } from '../services/admin/settingsService.js';
 
 function parseGroup(raw: string | undefined): SettingGroupId {
   const group = Number(raw);

@@ -9,7 +9,7 @@ import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson, readQuery } from '../http/input.js';
-import type { StorageConfigService } from '../services/storageConfigService.js';
+import type { StorageConfigService } from '../services/storageConfigs/storageConfigService.js';
 
 /**
  * /api/s3-configs: admin only (spec §6: storage config is an admin page), except the list, which key holders

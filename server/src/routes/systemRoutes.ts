@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/env.js';
 import { ok, replyError } from '../http/envelope.js';
-import type { SystemService } from '../services/systemService.js';
+import type { SystemService } from '../services/admin/systemService.js';
 
 export function systemRoutes(deps: { system: SystemService }) {
   return new Hono<AppEnv>()

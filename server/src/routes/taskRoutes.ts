@@ -4,7 +4,7 @@ import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readQuery } from '../http/input.js';
-import type { TaskService } from '../services/tasks/taskService.js';
+import type { TaskService } from '../services/fs/tasks/taskService.js';
 
 /** /api/fs/tasks: the caller's tasks (the admin: everyone's). docs/api/fs-tasks.md. */
 export function taskRoutes(deps: { tasks: TaskService; guard: Guard }) {

@@ -13,9 +13,9 @@ import { ok } from '../http/envelope.js';
 import { readJson } from '../http/input.js';
 import { relyingParty } from '../http/relyingParty.js';
 import { requestHeader } from '../http/requestHeader.js';
-import type { AuthService } from '../services/authService.js';
-import type { PasskeyService } from '../services/passkeyService.js';
-import type { TwoFactorService } from '../services/twoFactorService.js';
+import type { AuthService } from '../services/auth/authService.js';
+import type { PasskeyService } from '../services/auth/passkeyService.js';
+import type { TwoFactorService } from '../services/auth/twoFactorService.js';
 
 const SMALL = { maxBytes: 16 * 1024 };
 

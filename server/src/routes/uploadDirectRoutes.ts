@@ -7,7 +7,7 @@ import type { AppEnv } from '../http/env.js';
 import { nodeRequestBody } from '../http/requestBody.js';
 import { ok } from '../http/envelope.js';
 import { readQuery } from '../http/input.js';
-import type { FileUploadService } from '../services/fileUploadService.js';
+import type { FileUploadService } from '../services/shares/uploads/fileUploadService.js';
 
 /**
  * PUT /api/upload-direct/{filename}: the raw request body becomes a file share (curl -T).

@@ -11,8 +11,8 @@ import { ok } from '../http/envelope.js';
 import { readJson } from '../http/input.js';
 import { readQuery } from '../http/input.js';
 import { withUploadForm } from '../http/uploadForm.js';
-import { formatBytes } from '../services/fileShareRules.js';
-import type { ArrivedFile, UploadRequestService } from '../services/uploadRequestService.js';
+import { formatBytes } from '../services/shares/fileShareRules.js';
+import type { ArrivedFile, UploadRequestService } from '../services/shares/uploadRequestService.js';
 
 function accessOf(c: Context<AppEnv>) {
   return { password: c.req.header(SHARE_PASSWORD_HEADER), client: c.var.clientAddress };

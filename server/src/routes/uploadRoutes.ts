@@ -5,11 +5,11 @@ import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { withUploadForm, type UploadFormFile } from '../http/uploadForm.js';
-import { tooLargeError } from '../services/fileShareRules.js';
-import type { FileShareService } from '../services/fileShareService.js';
-import type { FileUploadService } from '../services/fileUploadService.js';
-import type { FolderShareService } from '../services/folderShareService.js';
-import type { Principal } from '../services/principal.js';
+import { tooLargeError } from '../services/shares/fileShareRules.js';
+import type { FileShareService } from '../services/shares/fileShareService.js';
+import type { FileUploadService } from '../services/shares/uploads/fileUploadService.js';
+import type { FolderShareService } from '../services/shares/folderShareService.js';
+import type { Principal } from '../auth/principal.js';
 
 const FIELD_NAMES = Object.keys(uploadFormFieldsSchema.shape).filter((name) => name !== 'file');
 /** Fields that decide where the bytes go: the file part is spooled unless they all came before it. */

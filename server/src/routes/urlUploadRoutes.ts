@@ -16,9 +16,9 @@ import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson, readQuery } from '../http/input.js';
 import { parseRemoteUrl } from '../net/ssrfGuard.js';
-import type { DirectUploadService } from '../services/directUploadService.js';
-import type { MultipartUploadService } from '../services/multipartUploadService.js';
-import { filenameFrom, type UrlUploadService } from '../services/urlUploadService.js';
+import type { DirectUploadService } from '../services/shares/uploads/directUploadService.js';
+import type { MultipartUploadService } from '../services/shares/uploads/multipartUploadService.js';
+import { filenameFrom, type UrlUploadService } from '../services/shares/uploads/urlUploadService.js';
 
 const proxyQuerySchema = z.object({ url: urlInfoSchema.shape.url });
 

@@ -17,10 +17,10 @@ import type { Guard } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { ok } from '../http/envelope.js';
 import { readJson } from '../http/input.js';
-import type { Principal } from '../services/principal.js';
-import type { DavAuth } from '../services/webdav/davAuth.js';
-import type { SecretAttemptLimiter } from '../services/secretAttemptLimiter.js';
-import type { WebdavService } from '../services/webdav/webdavService.js';
+import type { Principal } from '../auth/principal.js';
+import type { DavAuth } from '../webdav/davAuth.js';
+import type { SecretAttemptLimiter } from '../services/auth/secretAttemptLimiter.js';
+import type { WebdavService } from '../webdav/webdavService.js';
 import { hrefOf } from '../webdav/davReplies.js';
 
 export function webdavSettingsRoutes(deps: {

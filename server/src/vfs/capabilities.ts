@@ -1,7 +1,7 @@
 // What a storage can do beyond the small core (ARCHITECTURE.md "Storage drivers"), asked in this one place:
 // presigned URLs, multipart uploads, setting a file's time, the stored entry of an upload made around the
 // server. Services call these through the Vfs (vfs.presign, vfs.multipart, …) and never hold a driver.
-import { storageToAppError } from '../services/storageErrors.js';
+import { storageToAppError } from './errors.js';
 import { isStorageError, type Entry, type MultipartCapability, type PresignOptions } from '../storage/types.js';
 import { driverOf } from './drivers.js';
 import type { Resolved, VfsEntry } from './types.js';

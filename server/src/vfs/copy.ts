@@ -5,8 +5,8 @@
 // backpressure, nothing buffered whole). What happens to an existing destination is the `overwrite` option.
 import { Permission, joinVirtualPath } from '@clipnest/contract';
 import { AppError } from '../errors.js';
-import type { Principal } from '../services/principal.js';
-import { storageToAppError } from '../services/storageErrors.js';
+import type { Principal } from '../auth/principal.js';
+import { storageToAppError } from './errors.js';
 import { isStorageError } from '../storage/types.js';
 import { driverOf } from './drivers.js';
 import type { Resolved, VfsEntry } from './types.js';

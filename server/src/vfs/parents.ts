@@ -1,7 +1,7 @@
 // The folders above a write target: a write never goes through a file where a folder must be.
 import { joinVirtualPath } from '@clipnest/contract';
 import { AppError } from '../errors.js';
-import { storageToAppError } from '../services/storageErrors.js';
+import { storageToAppError } from './errors.js';
 import { isStorageError, type Entry } from '../storage/types.js';
 import { driverOf } from './drivers.js';
 import type { Resolved } from './types.js';

@@ -2,8 +2,8 @@
 // followed before the base path is checked, and listed links leading outside it are left out.
 import { isPathWithin, joinVirtualPath } from '@clipnest/contract';
 import { AppError } from '../errors.js';
-import type { Principal } from '../services/principal.js';
-import { storageToAppError } from '../services/storageErrors.js';
+import type { Principal } from '../auth/principal.js';
+import { storageToAppError } from './errors.js';
 import type { Entry } from '../storage/types.js';
 import { driverOf } from './drivers.js';
 import type { MountRecord, Resolved } from './types.js';

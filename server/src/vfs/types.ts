@@ -1,7 +1,7 @@
 // The shapes of the fs tree (docs/storage.md, "The fs tree"). Do not rename once committed: copy tasks, zip, search and
 // WebDAV build on them.
 import type { MountView } from '@clipnest/contract';
-import type { Principal } from '../services/principal.js';
+import type { Principal } from '../auth/principal.js';
 import type { Entry, WriteOptions } from '../storage/types.js';
 
 /** A mount point as the tree works with it: a `mounts` row with real booleans, the same shape the API answers. */

@@ -10,8 +10,8 @@ import {
   permissionNames,
 } from '@clipnest/contract';
 import { AppError } from '../errors.js';
-import type { Principal } from '../services/principal.js';
-import { storageToAppError } from '../services/storageErrors.js';
+import type { Principal } from '../auth/principal.js';
+import { storageToAppError } from './errors.js';
 import { normalizePath } from '../storage/paths.js';
 import {
   isStorageError,

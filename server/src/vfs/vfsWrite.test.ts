@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
-import type { AdminPrincipal } from '../services/principal.js';
+import type { AdminPrincipal } from '../auth/principal.js';
 import { LocalDriver } from '../storage/index.js';
 import type { StorageDriver } from '../storage/types.js';
 import type { MountRecord, VfsEntry } from './types.js';

@@ -1,5 +1,5 @@
 // Shapes WebDAV XML replies (multistatus, lockdiscovery, errors).
-import type { DavLock, DavPropfindItem, DavResource } from '../services/webdav/types.js';
+import type { DavLock, DavPropfindItem, DavResource } from './davTypes.js';
 import { DAV, escapeXml } from './xml.js';
 
 export const XML_TYPE = 'application/xml; charset=utf-8';

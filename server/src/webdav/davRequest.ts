@@ -2,8 +2,8 @@
 import type { Context } from 'hono';
 import { AppError } from '../errors.js';
 import type { AppEnv } from '../http/env.js';
-import type { Principal } from '../services/principal.js';
-import type { IfList } from '../services/webdav/types.js';
+import type { Principal } from '../auth/principal.js';
+import type { IfList } from './davTypes.js';
 import { XML_TYPE, type DavView, type PropRequest } from './davReplies.js';
 import { parseIf } from './ifHeader.js';
 import { DAV, child, elements, parseXml, type XmlElement } from './xml.js';

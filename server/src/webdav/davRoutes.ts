@@ -5,14 +5,14 @@ import { Hono } from 'hono';
 import { AppError } from '../errors.js';
 import type { AppEnv } from '../http/env.js';
 import type { Logger } from '../lib/logger.js';
-import type { DavAuth } from '../services/webdav/davAuth.js';
-import type { WebdavService } from '../services/webdav/webdavService.js';
+import type { DavAuth } from './davAuth.js';
+import type { WebdavService } from './webdavService.js';
 import { errorReply, PLAIN_VIEW, type DavView } from './davReplies.js';
 import { davPathOf, DavRequest, rawPathOf, xmlResponse, type Ctx } from './davRequest.js';
 import { chunkedUpload, uploadsBaseOf } from './handlers/chunkedUpload.js';
 import { davHandlers } from './handlers/index.js';
 import { nextcloudBaseOf } from './nextcloudPaths.js';
-import type { ChunkedUploads } from '../services/webdav/chunkedUploads.js';
+import type { ChunkedUploads } from './chunkedUploads.js';
 
 const METHODS = ['OPTIONS', ...Object.keys(davHandlers)].join(', ');
 

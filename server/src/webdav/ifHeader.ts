@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import type { IfList } from '../services/webdav/types.js';
+import type { IfList } from './davTypes.js';
 
 /**
  * Parses an RFC 4918 `If` header: untagged lists `(<token> ["etag"] Not <token>)` or tagged ones

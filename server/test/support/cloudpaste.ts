@@ -5,7 +5,7 @@ import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, statSync } fr
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CloudpasteImportInput, CloudpasteImportReport } from '@clipnest/contract';
-import { cloudpasteChecksum } from '../../src/services/cloudpasteImport/backupFile.js';
+import { cloudpasteChecksum } from '../../src/services/admin/cloudpasteImport/backupFile.js';
 import type { S3Emulator } from './s3Emulator.js';
 import type { TestServer } from './harness.js';
 

@@ -1,7 +1,7 @@
 // A tree with a local mount (/local, a local config of its own) and an S3 mount (/s3, s3rver) for the fs
 // task, zip and search tests; files are put and read through the server's own Vfs as the admin.
 import type { StorageConfigView, TaskView } from '@clipnest/contract';
-import type { AdminPrincipal } from '../../src/services/principal.js';
+import type { AdminPrincipal } from '../../src/auth/principal.js';
 import { createS3Config, type S3rverHandle } from './fileShares.js';
 import type { TestServer } from './harness.js';
 import { createMount, mountableLocalConfig } from './mounts.js';

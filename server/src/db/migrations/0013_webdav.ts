@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * WebDAV state shared by every instance (server/src/services/webdav):
+ * WebDAV state shared by every instance (server/src/webdav):
  * - `dav_properties`: dead properties set by PROPPATCH, one row per virtual path, namespace and name;
  *   `value` is the property element as XML (with the namespace declarations it needs).
  * - `dav_locks`: LOCKs, so a lock holds across a restart and across instances. `path` is the locked

@@ -2,8 +2,8 @@
 import { Readable } from 'node:stream';
 import { AppError } from '../../errors.js';
 import { nodeRequestBody } from '../../http/requestBody.js';
-import type { ChunkedUploads } from '../../services/webdav/chunkedUploads.js';
-import type { DavPropfindItem } from '../../services/webdav/types.js';
+import type { ChunkedUploads } from '../chunkedUploads.js';
+import type { DavPropfindItem } from '../davTypes.js';
 import { ocIdOf, propfindReply } from '../davReplies.js';
 import { propRequestOf, type DavRequest } from '../davRequest.js';
 import { nextcloudBaseOf } from '../nextcloudPaths.js';

@@ -1,6 +1,6 @@
 // LOCK (new or refreshed) and UNLOCK.
 import { AppError } from '../../errors.js';
-import { WebdavService } from '../../services/webdav/webdavService.js';
+import { WebdavService } from '../webdavService.js';
 import { lockReply } from '../davReplies.js';
 import { DAV, child, serialize } from '../xml.js';
 import type { DavHandler } from './types.js';

@@ -1,6 +1,6 @@
 // GET, HEAD and PROPFIND.
 import { conditionalFrom, replyContent } from '../../http/replyContent.js';
-import { followsCrossHostRedirects } from '../../services/webdav/redirectClients.js';
+import { followsCrossHostRedirects } from '../redirectClients.js';
 import { errorReply, propfindReply, propfindStream, XML_TYPE } from '../davReplies.js';
 import { propRequestOf } from '../davRequest.js';
 import { DAV } from '../xml.js';

@@ -1,4 +1,4 @@
-import type { WebdavService } from '../../services/webdav/webdavService.js';
+import type { WebdavService } from '../webdavService.js';
 import type { DavRequest } from '../davRequest.js';
 
 export interface DavDeps {

@@ -11,7 +11,7 @@ import {
   PUBLIC_MAIN_CLASS,
 } from './frame';
 
-/** An open plain-text paste whose text the server may paint (server/src/services/linkPreviewService.ts). */
+/** An open plain-text paste whose text the server may paint (server/src/services/linkPreviews/linkPreviewService.ts). */
 export interface PrepaintPaste {
   slug: string;
   remark: string;

@@ -201,7 +201,7 @@ export function validateKeyForm(state: KeyFormState, mode: 'create' | 'edit', or
   return errors;
 }
 
-/** Why the server refused a basic_path (data.reason of its 400, server/src/services/treeFolders.ts). */
+/** Why the server refused a basic_path (data.reason of its 400, server/src/services/fs/treeFolders.ts). */
 const BASIC_PATH_REASONS: Record<string, KeyValidationKey> = {
   no_mount: 'keys.validation.basicPathNoMount',
   not_a_folder: 'keys.validation.basicPathNotFolder',
