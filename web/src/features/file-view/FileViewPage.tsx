@@ -177,7 +177,7 @@ function Details({ file, onRefresh }: { file: PublicFileDetails; onRefresh: () =
         name={file.filename}
         details={[
           <span key="size">{formatBytes(file.size, i18n.language)}</span>,
-          <span key="type" className="font-mono text-xs">
+          <span key="type" className="font-mono text-xs break-all">
             {file.mimetype}
           </span>,
           <span key="when" title={formatDateTime(file.created_at, i18n.language)}>
