@@ -167,7 +167,9 @@ test.describe('built-in previews on the file share page', () => {
     expect(foreign).toEqual([]);
   });
 
+  // A measurement for docs/benchmarks.md, not a check: it runs on request only (CLIPNEST_PREVIEW_TIMING=1).
   test('a 20 MB .docx and .xlsx: time to the first page (printed, not asserted)', async ({ page }) => {
+    test.skip(process.env.CLIPNEST_PREVIEW_TIMING !== '1', 'a measurement: CLIPNEST_PREVIEW_TIMING=1 runs it');
     test.setTimeout(300_000);
     const token = await adminToken();
     const docx = await makeLargeDocx(20 * 1024 * 1024);
