@@ -372,7 +372,7 @@ test.describe('file shares', () => {
       await card.getByRole('button', { name: 'Test' }).click();
       const result = card.getByTestId('storage-test-result');
       await expect(result).toHaveAttribute('data-success', 'true', { timeout: 20_000 });
-      await expect(result.getByTestId('storage-test-step')).toHaveCount(3);
+      await expect(result.getByTestId('storage-test-step')).toHaveCount(5);
       await expect(result).toContainText(/\d+ ms/);
 
       await card.getByRole('button', { name: 'Set as default' }).click();
