@@ -20,7 +20,7 @@ describe.each(dbTargets)('migration 0012_local_storage_roots on %s', (target) =>
       const after = await handle.db.selectFrom('storage_configs').selectAll().orderBy('id').execute();
       const norm = (rows: Array<Record<string, unknown>>) =>
         rows.map((r) => ({ ...r, total_capacity: r.total_capacity === null ? null : Number(r.total_capacity) }));
-      expect(norm(after)).toEqual(norm(before).map((r) => ({ ...r, root_path: '' })));
+      expect(norm(after)).toEqual(norm(before).map((r) => ({ ...r, root_path: '', options_json: '{}' })));
       // down drops the column again, keeping the rows
       expect((await migrator.migrateTo('0007_dashboard_counters')).error).toBeUndefined();
       const down = await handle.db.selectFrom('storage_configs').selectAll().orderBy('id').execute();

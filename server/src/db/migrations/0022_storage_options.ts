@@ -13,4 +13,8 @@ export const storageOptions: Migration = {
       .addColumn('options_json', 'text', (c) => c.notNull().defaultTo('{}'))
       .execute();
   },
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see an untyped database
+  async down(db: Kysely<any>) {
+    await db.schema.alterTable('storage_configs').dropColumn('options_json').execute();
+  },
 };
