@@ -314,14 +314,21 @@ export class FtpDriver implements StorageDriver {
     let streamError: unknown;
     let ended = false;
     meter.once('end', () => (ended = true));
+    let settled!: () => void;
+    const piped = new Promise<void>((resolve) => (settled = resolve));
     pipeline(source, meter, (err) => {
       if (err) streamError = err;
+      settled();
     });
+    // The body's own error (a limit passed, a short body) may reach us after the upload's failure it caused (the
+    // order differs between Node versions): wait a little for the pipeline before deciding which one to report.
+    const bodySettled = () => Promise.race([piped, new Promise<void>((resolve) => setTimeout(resolve, 1000).unref())]);
     const onAbort = () => client.close();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       await client.uploadFrom(meter, this.abs(temp));
     } catch (err) {
+      if (!streamError) await bodySettled();
       if (streamError instanceof StorageError) throw streamError;
       if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path: temp, cause: err });
       if (!streamError && ended && meter.bytes === 0 && this.tls && /SSL|TLS/i.test(String(err))) return true;
@@ -329,6 +336,7 @@ export class FtpDriver implements StorageDriver {
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
     }
+    await bodySettled();
     if (streamError) throw mapFtpError(streamError, temp);
     if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path: temp });
     return false;
