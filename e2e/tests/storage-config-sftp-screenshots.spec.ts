@@ -52,16 +52,16 @@ test.describe('sftp storage config: form and card', () => {
           const dialog = page.getByRole('dialog');
           await dialog.getByLabel(en ? 'Storage type' : '存储类型').selectOption('sftp');
           await dialog.getByLabel(en ? 'Name' : '名称', { exact: true }).fill('Office SSH');
-          await dialog.getByLabel(en ? 'Host' : '主机', { exact: true }).fill('sftp://nas.lan:22');
+          await dialog.getByLabel(en ? 'Server' : '服务器', { exact: true }).fill('sftp://nas.lan:22');
           await dialog.getByRole('button', { name: en ? 'Create' : '创建' }).click();
-          await expect(dialog.getByText(en ? /without sftp:\/\// : /不含 sftp:\/\//).first()).toBeVisible();
+          await expect(dialog.getByText(/sftp:\/\//).first()).toBeVisible();
           await expect(dialog.getByText(en ? /Paste the private key/ : /请粘贴私钥/)).toBeVisible();
           await shot('storage-form-sftp');
           await page.keyboard.press('Escape');
 
           await card.getByRole('button', { name: en ? 'Edit Backup server' : '编辑 Backup server' }).click();
           await expect(dialog).toBeVisible();
-          await expect(dialog.getByLabel(en ? 'Host' : '主机', { exact: true })).toHaveValue('127.0.0.1');
+          await expect(dialog.getByLabel(en ? 'Server' : '服务器', { exact: true })).toHaveValue('127.0.0.1');
           await expect(dialog.getByLabel(en ? 'Host key fingerprint (SHA256)' : '主机密钥指纹（SHA256）')).toHaveValue(
             `SHA256:${FINGERPRINT}`,
           );

@@ -4,7 +4,7 @@ import { Input } from '../../components/ui/input';
 import { Select } from '../../components/ui/select';
 import { useTranslation } from '../../lib/useTranslation';
 import type { ConfigErrors, ConfigFormState } from './configForm';
-import { SecretInput, SwitchRow } from './formParts';
+import { HostPortFields, SecretInput, SwitchRow } from './formParts';
 import { portForTls } from './ftpForm';
 
 /** The ftp type's fields: server, port, TLS mode, user, password, self-signed certificates. */
@@ -27,33 +27,14 @@ export function FtpFields({
   const editing = original !== undefined;
   return (
     <>
-      <div className="grid gap-4 sm:grid-cols-[1fr_8rem]">
-        <Field
-          id="sc-host"
-          label={t('files.storage.fields.host')}
-          error={errors.host}
-          help={t('files.storage.fields.hostHelp')}
-        >
-          <Input
-            {...fieldAria('sc-host', errors.host, true)}
-            value={state.host}
-            spellCheck={false}
-            autoComplete="off"
-            autoCapitalize="off"
-            placeholder="ftp.example.com"
-            onChange={(e) => set('host', e.target.value)}
-          />
-        </Field>
-        <Field id="sc-port" label={t('files.storage.fields.port')} error={errors.port}>
-          <Input
-            {...fieldAria('sc-port', errors.port, false)}
-            value={state.port}
-            inputMode="numeric"
-            autoComplete="off"
-            onChange={(e) => set('port', e.target.value)}
-          />
-        </Field>
-      </div>
+      <HostPortFields
+        host={state.host}
+        port={state.port}
+        errors={errors}
+        placeholder="ftp.example.com"
+        onHost={(v) => set('host', v)}
+        onPort={(v) => set('port', v)}
+      />
       <Field id="sc-tls" label={t('files.storage.fields.tls')} help={t(`files.storage.fields.tlsHelp.${state.tls}`)}>
         <Select
           {...fieldAria('sc-tls', undefined, true)}

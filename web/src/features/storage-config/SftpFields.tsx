@@ -5,7 +5,7 @@ import { Field, fieldAria } from '../../components/ui/field';
 import { Input, Textarea } from '../../components/ui/input';
 import { useTranslation } from '../../lib/useTranslation';
 import type { ConfigErrors, ConfigFormState } from './configForm';
-import { SecretInput } from './formParts';
+import { HostPortFields, SecretInput } from './formParts';
 import type { SftpAuth } from './sftpForm';
 
 /** The sftp type's fields: server, sign-in (key or password, explained), remote root and the pinned host key. */
@@ -26,31 +26,14 @@ export function SftpFields({
   const pinned = original?.host_key_sha256 ?? '';
   return (
     <>
-      <div className="grid gap-4 sm:grid-cols-[1fr_8rem]">
-        <Field
-          id="sc-host"
-          label={t('files.storage.fields.host')}
-          error={errors.host}
-          help={t('files.storage.fields.hostHelp')}
-        >
-          <Input
-            {...fieldAria('sc-host', errors.host, true)}
-            value={state.host}
-            spellCheck={false}
-            autoComplete="off"
-            placeholder="nas.local"
-            onChange={(e) => set('host', e.target.value)}
-          />
-        </Field>
-        <Field id="sc-port" label={t('files.storage.fields.port')} error={errors.port}>
-          <Input
-            {...fieldAria('sc-port', errors.port, false)}
-            value={state.port}
-            inputMode="numeric"
-            onChange={(e) => set('port', e.target.value)}
-          />
-        </Field>
-      </div>
+      <HostPortFields
+        host={state.host}
+        port={state.port}
+        errors={errors}
+        placeholder="nas.local"
+        onHost={(v) => set('host', v)}
+        onPort={(v) => set('port', v)}
+      />
       <Field id="sc-username" label={t('files.storage.fields.sftpUsername')} error={errors.username}>
         <Input
           {...fieldAria('sc-username', errors.username, false)}

@@ -1,5 +1,6 @@
 import { Eye, EyeOff } from 'lucide-react';
 import type { ComponentProps } from 'react';
+import { Field, fieldAria } from '../../components/ui/field';
 import { IconButton } from '../../components/ui/icon-button';
 import { Input } from '../../components/ui/input';
 import { Switch } from '../../components/ui/switch';
@@ -53,5 +54,53 @@ export function SwitchRow({
       </span>
       <Switch checked={checked} onCheckedChange={onCheckedChange} aria-label={label} />
     </label>
+  );
+}
+
+/** A server's host and port side by side (the FTP and SFTP forms). */
+export function HostPortFields({
+  host,
+  port,
+  errors,
+  placeholder,
+  onHost,
+  onPort,
+}: {
+  host: string;
+  port: string;
+  errors: { host?: string; port?: string };
+  placeholder: string;
+  onHost: (value: string) => void;
+  onPort: (value: string) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="grid gap-4 sm:grid-cols-[1fr_8rem]">
+      <Field
+        id="sc-host"
+        label={t('files.storage.fields.host')}
+        error={errors.host}
+        help={t('files.storage.fields.hostHelp')}
+      >
+        <Input
+          {...fieldAria('sc-host', errors.host, true)}
+          value={host}
+          spellCheck={false}
+          autoComplete="off"
+          autoCapitalize="off"
+          placeholder={placeholder}
+          onChange={(e) => onHost(e.target.value)}
+        />
+      </Field>
+      <Field id="sc-port" label={t('files.storage.fields.port')} error={errors.port}>
+        <Input
+          {...fieldAria('sc-port', errors.port, false)}
+          value={port}
+          inputMode="numeric"
+          autoComplete="off"
+          onChange={(e) => onPort(e.target.value)}
+        />
+      </Field>
+    </div>
   );
 }
