@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { PasteSortField } from '@clipnest/contract';
 import { dialectOf } from '../db/database.js';
+import { GroupedInserts } from '../db/groupedInserts.js';
 import type { Database, PastesTable } from '../db/schema.js';
 
 export type PasteRow = Selectable<PastesTable>;
@@ -43,9 +44,16 @@ function likePattern(search: string): string {
 }
 
 export class PasteRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** SQLite: new pastes that arrive together share one commit. */
+  private readonly grouped?: GroupedInserts<Database, PasteRow>;
+
+  constructor(private readonly db: Kysely<Database>) {
+    if (dialectOf(db) === 'sqlite' && !db.isTransaction)
+      this.grouped = new GroupedInserts(db, (trx, row) => trx.insertInto('pastes').values(row).execute());
+  }
 
   async insert(row: PasteRow): Promise<void> {
+    if (this.grouped) return this.grouped.insert(row);
     await this.db.insertInto('pastes').values(row).execute();
   }
 
