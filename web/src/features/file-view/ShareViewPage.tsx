@@ -1,4 +1,5 @@
-import { fileKindOf, type PublicShareInfo, type ShareEntryView } from '@clipnest/contract';
+import type { PublicShareInfo, ShareEntryView } from '@clipnest/contract';
+import { fileKindOf } from '@clipnest/contract/file-kinds';
 import {
   ArrowLeft,
   CalendarClock,
