@@ -12,8 +12,7 @@ import { z } from './zod.js';
 export const SHARE_TYPES = ['folder', 'bundle'] as const;
 export type ShareType = (typeof SHARE_TYPES)[number];
 
-/** Header a share's password travels in (or `?password=` for plain links). */
-export const SHARE_PASSWORD_HEADER = 'X-Share-Password';
+export { SHARE_PASSWORD_HEADER } from './shareHeaders.js';
 /** Most entries one page of a share's listing answers. */
 export const SHARE_LIST_LIMIT_MAX = 1000;
 

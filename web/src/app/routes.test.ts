@@ -86,7 +86,7 @@ describe('routes (app/routes.ts read as the router reads it)', () => {
       's',
       'upload',
     ]);
-    expect(map.connect).toEqual(['src/features/auth/ConnectPage.tsx']);
+    expect(map.connect).toEqual(['src/features/auth/ConnectPage.tsx', 'src/locales/{lang}/connect.json']);
     expect(map.s).toEqual(['src/features/file-view/ShareViewPage.tsx', 'src/locales/{lang}/files.json']);
     expect(map.r).toEqual(['src/features/file-view/UploadRequestPage.tsx', 'src/locales/{lang}/files.json']);
   });

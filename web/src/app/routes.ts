@@ -47,7 +47,7 @@ export const PUBLIC_ROUTES = [
     title: 'pageTitle.mountExplorer',
   },
   // A Nextcloud/ownCloud app's sign-in (Login Flow v2): the admin approves or denies it here.
-  { path: '/connect/:token', module: 'features/auth/ConnectPage.tsx', areas: [], title: 'pageTitle.connect' },
+  { path: '/connect/:token', module: 'features/auth/ConnectPage.tsx', areas: ['connect'], title: 'pageTitle.connect' },
 ] as const satisfies readonly ScreenRoute[];
 
 /** The admin frame (login, sidebar, guards): loads with the first admin page, never on a public page. */
@@ -71,7 +71,12 @@ export const ADMIN_ROUTES = [
   admin('dashboard', 'features/dashboard/DashboardPage.tsx', 'admin.pages.dashboard'),
   admin('text-management', 'features/text-management/TextManagementPage.tsx', 'admin.pages.textManagement'),
   admin('file-management', 'features/file-management/FileManagementPage.tsx', 'admin.pages.fileManagement'),
-  admin('key-management', 'features/api-keys/KeyManagementPage.tsx', 'admin.pages.keyManagement', ADMIN_TREE_AREAS),
+  admin('key-management', 'features/api-keys/KeyManagementPage.tsx', 'admin.pages.keyManagement', [
+    ...ADMIN_TREE_AREAS,
+    'keys',
+    'permissions',
+    'roles',
+  ]),
   admin(
     'mount-management',
     'features/mount-management/MountManagementPage.tsx',

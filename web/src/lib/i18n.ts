@@ -7,8 +7,13 @@ import { translate, type MessageTree, type TKey, type TOptions } from './transla
 // Keys stay one tree (`paste.…`, `files.…`); locales/resources.ts keeps the typed, complete set for tests.
 type Loader = () => Promise<{ default: unknown }>;
 
-/** Texts a screen may need on top of the core ones; screens declare theirs in app/routes.ts. */
-export type TextArea = 'paste' | 'files' | 'adminPanel' | 'fs';
+/**
+ * Texts a screen may need on top of the core ones; screens declare theirs in app/routes.ts, a lazily loaded part
+ * (a preview) loads its own with `withTextAreas`. Each area is one top-level group of keys (`keys.…` is
+ * locales/{lang}/keys.json), so moving a group out of the core file changes no key.
+ */
+export type TextArea =
+  'paste' | 'files' | 'adminPanel' | 'fs' | 'preview' | 'connect' | 'keys' | 'permissions' | 'roles';
 
 const CORE: Record<Language, Loader> = {
   en: () => import('../locales/en.json'),
@@ -20,12 +25,22 @@ const AREAS: Record<Language, Record<TextArea, Loader>> = {
     files: () => import('../locales/en/files.json'),
     adminPanel: () => import('../locales/en/adminPanel.json'),
     fs: () => import('../locales/en/fs.json'),
+    connect: () => import('../locales/en/connect.json'),
+    preview: () => import('../locales/en/preview.json'),
+    keys: () => import('../locales/en/keys.json'),
+    permissions: () => import('../locales/en/permissions.json'),
+    roles: () => import('../locales/en/roles.json'),
   },
   'zh-CN': {
     paste: () => import('../locales/zh-CN/paste.json'),
     files: () => import('../locales/zh-CN/files.json'),
     adminPanel: () => import('../locales/zh-CN/adminPanel.json'),
     fs: () => import('../locales/zh-CN/fs.json'),
+    connect: () => import('../locales/zh-CN/connect.json'),
+    preview: () => import('../locales/zh-CN/preview.json'),
+    keys: () => import('../locales/zh-CN/keys.json'),
+    permissions: () => import('../locales/zh-CN/permissions.json'),
+    roles: () => import('../locales/zh-CN/roles.json'),
   },
 };
 
@@ -119,6 +134,11 @@ export async function loadTextAreas(areas: readonly TextArea[]): Promise<void> {
       return load;
     }),
   );
+}
+
+/** A lazily loaded module together with the text areas it renders with (for `lazy()` parts of a screen). */
+export function withTextAreas<T>(areas: readonly TextArea[], load: () => Promise<T>): Promise<T> {
+  return Promise.all([load(), loadTextAreas(areas)]).then(([module]) => module);
 }
 
 function applyDocumentLanguage(lang: string): void {

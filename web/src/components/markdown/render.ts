@@ -4,8 +4,8 @@
  * `<pre class="md-mermaid">` for the view to draw (see enhance.ts). Every result is sanitised.
  */
 import { Marked, type MarkedExtension, type Tokens } from 'marked';
-import { gfmHeadingId } from 'marked-gfm-heading-id';
 import { resolveLanguage } from './grammars';
+import { headingIds } from './headingIds';
 import { highlightCode, loadLanguagesFor } from './highlight';
 import { sanitizeHtml } from './sanitize';
 import { nextTask } from '../../lib/nextTask';
@@ -42,7 +42,7 @@ function parserFor(math: MarkedExtension | null, breaks: boolean): Marked {
     parser = new Marked({ gfm: true, breaks, async: false });
     // Headings get GitHub's slug ids; the sanitiser prefixes every id with `user-content-` and
     // points in-page links at the prefixed ids, so `[x](#heading)` still scrolls to the heading.
-    parser.use(codeExtension, gfmHeadingId());
+    parser.use(codeExtension, headingIds());
     if (math) parser.use(math);
     parsers.set(key, parser);
   }

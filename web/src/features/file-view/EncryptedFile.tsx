@@ -3,7 +3,8 @@
  * ranged read, previewable types are decrypted into a Blob and shown, and the download decrypts as a stream.
  * Loaded lazily, only for encrypted shares. Nothing undecryptable is ever shown or saved.
  */
-import { fileKindOf, type PublicFileDetails } from '@clipnest/contract';
+import type { PublicFileDetails } from '@clipnest/contract';
+import { fileKindOf } from '@clipnest/contract/file-kinds';
 import { Download, FileLock2, ShieldAlert, ShieldCheck } from 'lucide-react';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';

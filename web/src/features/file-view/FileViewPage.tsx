@@ -16,6 +16,7 @@ import {
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from '../../lib/useTranslation';
 import { useParams } from 'wouter';
+import { withTextAreas } from '../../lib/i18n';
 import { toast } from '../../lib/toast';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
@@ -39,14 +40,20 @@ const MarkdownPreview = lazy(() => import('./previews/TextPreview').then((m) => 
 const QrDialog = lazy(() => import('./QrDialog'));
 // Only encrypted shares load the crypto code.
 const EncryptedFile = lazy(() => import('./EncryptedFile'));
-const OfficePreview = lazy(() => import('./previews/OfficePreview').then((m) => ({ default: m.OfficePreview })));
+const OfficePreview = lazy(() =>
+  withTextAreas(['preview'], () => import('./previews/OfficePreview')).then((m) => ({ default: m.OfficePreview })),
+);
 // CSV/TSV as a sortable table (parsed in a worker): loaded only for them.
 const BuiltinPreview = lazy(() =>
-  import('../../components/preview/builtin/BuiltinPreview').then((m) => ({ default: m.BuiltinPreview })),
+  withTextAreas(['preview'], () => import('../../components/preview/builtin/BuiltinPreview')).then((m) => ({
+    default: m.BuiltinPreview,
+  })),
 );
 
 const ShareArchivePreview = lazy(() =>
-  import('./previews/ShareArchivePreview').then((m) => ({ default: m.ShareArchivePreview })),
+  withTextAreas(['preview'], () => import('./previews/ShareArchivePreview')).then((m) => ({
+    default: m.ShareArchivePreview,
+  })),
 );
 
 const TABLE_TEXT = /\.(csv|tsv)$/i;

@@ -1,4 +1,5 @@
-import { fileKindOf, type PublicShareInfo, type ShareEntryView } from '@clipnest/contract';
+import type { PublicShareInfo, ShareEntryView } from '@clipnest/contract';
+import { fileKindOf } from '@clipnest/contract/file-kinds';
 import {
   ArrowLeft,
   CalendarClock,
@@ -22,6 +23,7 @@ import { Skeleton } from '../../components/ui/skeleton';
 import { errorMessage } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
 import { formatBytes, formatDateTime, formatRelative } from '../../lib/format';
+import { withTextAreas } from '../../lib/i18n';
 import { toast } from '../../lib/toast';
 import { useSearchParams } from '../../lib/navigation';
 import { useTranslation } from '../../lib/useTranslation';
@@ -36,7 +38,9 @@ import { LinkButtons } from './LinkButtons';
 const CodePreview = lazy(() => import('./previews/TextPreview').then((m) => ({ default: m.CodePreview })));
 const MarkdownPreview = lazy(() => import('./previews/TextPreview').then((m) => ({ default: m.MarkdownPreview })));
 const BuiltinPreview = lazy(() =>
-  import('../../components/preview/builtin/BuiltinPreview').then((m) => ({ default: m.BuiltinPreview })),
+  withTextAreas(['preview'], () => import('../../components/preview/builtin/BuiltinPreview')).then((m) => ({
+    default: m.BuiltinPreview,
+  })),
 );
 const QrDialog = lazy(() => import('./QrDialog'));
 

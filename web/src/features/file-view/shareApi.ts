@@ -1,4 +1,5 @@
-import { SHARE_PASSWORD_HEADER, type PublicShareInfo, type PublicShareListing } from '@clipnest/contract';
+import type { PublicShareInfo, PublicShareListing } from '@clipnest/contract';
+import { SHARE_PASSWORD_HEADER } from '@clipnest/contract/share-headers';
 import { useQuery } from '@tanstack/react-query';
 import { api, getApiBaseUrl } from '../../lib/api';
 

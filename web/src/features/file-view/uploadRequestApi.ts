@@ -1,4 +1,5 @@
-import { SHARE_PASSWORD_HEADER, type PublicUploadRequestInfo, type UploadRequestReceipt } from '@clipnest/contract';
+import type { PublicUploadRequestInfo, UploadRequestReceipt } from '@clipnest/contract';
+import { SHARE_PASSWORD_HEADER } from '@clipnest/contract/share-headers';
 import { useQuery } from '@tanstack/react-query';
 import { api, apiUrl } from '../../lib/api';
 

@@ -1,4 +1,4 @@
-import { fileExtension } from '@clipnest/contract';
+import { fileExtension } from '@clipnest/contract/file-kinds';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '../../../lib/useTranslation';

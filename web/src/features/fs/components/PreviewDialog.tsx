@@ -5,6 +5,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../../lib/useTranslation';
+import { withTextAreas } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
 import { Alert } from '../../../components/ui/alert';
 import { OfficeViewerFrame, officeProviderName } from '../../../components/preview/OfficeViewerFrame';
@@ -22,7 +23,9 @@ import { ArchivePreview } from './ArchivePreview';
 
 // The built-in office renderers (docx-preview, SheetJS in a worker, jszip): loaded only when one is opened.
 const BuiltinPreview = lazy(() =>
-  import('../../../components/preview/builtin/BuiltinPreview').then((m) => ({ default: m.BuiltinPreview })),
+  withTextAreas(['preview'], () => import('../../../components/preview/builtin/BuiltinPreview')).then((m) => ({
+    default: m.BuiltinPreview,
+  })),
 );
 
 async function readText(path: string, signal: AbortSignal): Promise<string> {
