@@ -49,7 +49,8 @@ function run(command, args, input) {
   return { seconds, stdout: r.stdout };
 }
 /** Seconds curl spent on a request (`-w %{time_total}`), its body discarded. */
-const curl = (args) => Number(run('curl', ['-s', '-S', '-f', '-o', '/dev/null', '-w', '%{time_total}', ...args]).stdout);
+const curl = (args) =>
+  Number(run('curl', ['-s', '-S', '-f', '-o', '/dev/null', '-w', '%{time_total}', ...args]).stdout);
 
 function sparseFile(file, size) {
   const fd = openSync(file, 'w');
