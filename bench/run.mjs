@@ -5,7 +5,10 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const wanted = process.argv.slice(2);
+// Arguments from the first `--flag` on are the named bench's own (e.g. `storage --size 256M`).
+const args = process.argv.slice(2);
+const firstFlag = args.findIndex((a) => a.startsWith('--'));
+const wanted = firstFlag < 0 ? args : args.slice(0, firstFlag);
 const files = readdirSync(here);
 const named = (suffix) => files.filter((f) => f.endsWith(suffix)).map((f) => f.slice(0, -suffix.length));
 const benches = named('.bench.mjs');

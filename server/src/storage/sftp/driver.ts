@@ -27,6 +27,7 @@ import {
   type WriteOptions,
 } from '../types.js';
 import { mapSftpError, SFTP_STATUS } from './errors.js';
+import { PipelinedSftpWrite } from './pipelinedWrite.js';
 import { SftpPool, type SftpConnectOptions } from './pool.js';
 
 export interface SftpDriverOptions extends SftpConnectOptions {
@@ -274,7 +275,7 @@ export class SftpDriver implements StorageDriver {
       const lease = await this.pool.lease();
       try {
         const meter = new ByteMeter({ size: opts.size, maxBytes: opts.maxBytes, path });
-        const sink = lease.sftp.createWriteStream(temp, { flags: 'w', mode: 0o644 });
+        const sink = new PipelinedSftpWrite(lease.sftp, temp, 0o644);
         try {
           await pipeline(source, meter, sink, ...(opts.signal ? [{ signal: opts.signal }] : []));
         } catch (err) {
