@@ -3,7 +3,7 @@
 // never leave the root folder (a remote link to / included), a mount through the fs API and /dav, and a server that
 // is down or mute answering 503 with a kind quickly, then recovering.
 import type { StorageConfigTestResult, StorageConfigView } from '@clipnest/contract';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statfsSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -224,6 +224,25 @@ describe.skipIf(missing !== undefined).each(dbTargets)(
       const rm = await server.call('DELETE', '/api/fs/batch-remove', { token, body: { paths: ['/box/dossier été'] } });
       expect(rm.status).toBe(200);
       expect(existsSync(path.join(root(), 'dossier été'))).toBe(false);
+    });
+
+    it('its free/used space (statvfs@openssh.com) shows where the product shows space: /dav quota properties', async () => {
+      const body =
+        '<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:prop>' +
+        '<D:quota-available-bytes/><D:quota-used-bytes/></D:prop></D:propfind>';
+      const res = await fetch(`${server.url}/dav/box/`, {
+        method: 'PROPFIND',
+        headers: { authorization: basicAuth(ADMIN.username, ADMIN.password), depth: '0' },
+        body,
+      });
+      expect(res.status).toBe(207);
+      const xml = await res.text();
+      const available = Number(/quota-available-bytes>(\d+)</.exec(xml)?.[1]);
+      const used = Number(/quota-used-bytes>(\d+)</.exec(xml)?.[1]);
+      // The sshd's disk is this machine's: same figures as statfs, give or take other writers.
+      const disk = statfsSync(sshd.root);
+      expect(Math.abs(available - disk.bavail * disk.bsize)).toBeLessThan(256 * 1024 * 1024);
+      expect(Math.abs(used - (disk.blocks - disk.bfree) * disk.bsize)).toBeLessThan(256 * 1024 * 1024);
     });
 
     it('no path leaves the root folder: remote links pointing outside are neither listed nor followed', async () => {

@@ -7,7 +7,7 @@
 // - Supervised: when the process dies, the next call starts a new one; a start that failed is remembered for a
 //   moment so a broken config does not spawn rclone on every request. `stop()` kills it for good.
 // - No rclone binary: every call fails with StorageError('unavailable', 'rclone is not installed').
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -96,6 +96,39 @@ export class RcloneServe {
       this.starting = undefined;
     });
     return (await this.starting).endpoint;
+  }
+
+  /**
+   * `rclone about REMOTE: --json` with the running process's config (so a token it refreshed is used): the
+   * backend's figures, 'unsupported' when the backend tells none (WebDAV without RFC 4331, FTP, …).
+   */
+  async about(): Promise<{ total?: number; used?: number; free?: number }> {
+    await this.endpoint();
+    const confPath = this.running?.confPath;
+    if (!confPath) throw new StorageError('unavailable', 'rclone stopped');
+    const out = await new Promise<string>((resolve, reject) => {
+      execFile(
+        this.options.binary ?? 'rclone',
+        ['about', `${this.options.remote}:`, '--json', '--log-level', 'ERROR'],
+        {
+          timeout: 15_000,
+          maxBuffer: 64 * 1024,
+          env: {
+            PATH: process.env.PATH ?? '/usr/bin:/bin',
+            HOME: this.options.tmpDir,
+            RCLONE_CONFIG: confPath,
+            RCLONE_ASK_PASSWORD: 'false',
+          },
+        },
+        (err, stdout, stderr) => {
+          if (err) reject(new StorageError('unsupported', `rclone about: ${lastLines(String(stderr)) || err.message}`));
+          else resolve(String(stdout));
+        },
+      );
+    });
+    const parsed = JSON.parse(out) as Record<string, unknown>;
+    const figure = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+    return { total: figure(parsed.total), used: figure(parsed.used), free: figure(parsed.free) };
   }
 
   /** Kills the process and removes the temp config; later calls fail. */
