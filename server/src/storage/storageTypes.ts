@@ -74,7 +74,7 @@ export interface RcloneDriverSettings {
   /** One rclone.conf section, decrypted ('' when it cannot be). */
   section: string;
   /** Called when rclone rewrote the section (a refreshed OAuth token): the new text, to be stored. */
-  onSectionChanged?: (section: string) => void;
+  onSectionChanged?: (section: string, previous: string) => void;
 }
 
 /** Constructors of the drivers, injected by server.ts so services do not depend on their modules. */
@@ -301,7 +301,17 @@ const rcloneType: StorageTypeDefinition = {
     return { options_json: JSON.stringify({ remote: parsed.section.name, type: parsed.section.type }) };
   },
   build(config, ctx) {
-    return ctx.factories.rclone({ id: config.id, section: decryptOrBlank(ctx.cipher, config.secret_encrypted) });
+    return ctx.factories.rclone({
+      id: config.id,
+      section: decryptOrBlank(ctx.cipher, config.secret_encrypted),
+      // rclone refreshed an OAuth token: store the section it rewrote, unless the admin changed it meanwhile.
+      onSectionChanged: (next, previous) =>
+        ctx.remember(config.id, (row) =>
+          decryptOrBlank(ctx.cipher, row.secret_encrypted) === previous
+            ? { secret_encrypted: ctx.cipher.encrypt(next) }
+            : undefined,
+        ),
+    });
   },
 };
 

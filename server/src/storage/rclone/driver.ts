@@ -31,6 +31,8 @@ export interface RcloneDriverOptions {
   tmpDir: string;
   /** The rclone binary (default `rclone` on PATH). */
   binary?: string;
+  /** rclone rewrote the section (a refreshed OAuth token): the new text and the one it replaced. */
+  onSectionChanged?: (section: string, previous: string) => void;
   /** Response timeout of the WebDAV requests (default 60 s: cloud backends can be slow to answer a MOVE). */
   timeoutMs?: number;
 }
@@ -52,6 +54,7 @@ export class RcloneDriver implements StorageDriver {
         id: options.id,
         section: options.section,
         remote: parsed.section.name,
+        onSectionChanged: options.onSectionChanged,
       });
     } else {
       this.problem =

@@ -9,9 +9,10 @@
 // - No rclone binary: every call fails with StorageError('unavailable', 'rclone is not installed').
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, unwatchFile, watchFile, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { StorageError } from '../types.js';
+import { parseRcloneSection } from '@clipnest/contract';
 
 export interface RcloneServeOptions {
   /** The rclone binary (default `rclone` on PATH). */
@@ -24,6 +25,13 @@ export interface RcloneServeOptions {
   section: string;
   /** The remote's name in `section`. */
   remote: string;
+  /**
+   * rclone rewrote the temp config (it refreshed an OAuth token): the new section and the one it replaced. The
+   * next process starts from the new one too, so a restart never goes back to a stale token.
+   */
+  onSectionChanged?: (section: string, previous: string) => void;
+  /** How often the temp config is looked at for such a rewrite (default 1 s). */
+  watchIntervalMs?: number;
   /** How long a start may take (default 20 s). */
   startTimeoutMs?: number;
   /** How long a failed start is answered without retrying (default 3 s). */
@@ -146,7 +154,24 @@ export class RcloneServe {
       await exited;
       clearTimeout(timer);
     }
+    this.takeRewrite(running.confPath);
     rmSync(running.confPath, { force: true });
+  }
+
+  /** Keeps what rclone wrote into the temp config when it is another valid section of the same remote. */
+  private takeRewrite(confPath: string): void {
+    let text: string;
+    try {
+      text = readFileSync(confPath, 'utf8');
+    } catch {
+      return;
+    }
+    const previous = this.options.section;
+    if (text.trim() === previous.trim()) return;
+    const parsed = parseRcloneSection(text);
+    if (!parsed.ok || parsed.section.name !== this.options.remote) return;
+    this.options.section = text;
+    this.options.onSectionChanged?.(text, previous);
   }
 
   private async start(): Promise<Running> {
@@ -172,7 +197,14 @@ export class RcloneServe {
     mkdirSync(this.options.tmpDir, { recursive: true, mode: 0o700 });
     const confPath = path.join(this.options.tmpDir, `rclone-${this.tag}-${randomBytes(6).toString('hex')}.conf`);
     writeFileSync(confPath, this.options.section, { mode: 0o600 });
-    const removeConf = () => rmSync(confPath, { force: true });
+    // By path, not inode: rclone saves its config through a temp file renamed over the old one.
+    const check = () => this.takeRewrite(confPath);
+    watchFile(confPath, { interval: this.options.watchIntervalMs ?? 1000, persistent: false }, check);
+    const removeConf = () => {
+      unwatchFile(confPath, check);
+      check();
+      rmSync(confPath, { force: true });
+    };
     const username = `clipnest-${randomBytes(4).toString('hex')}`;
     const password = randomBytes(24).toString('base64url');
     this.starts++;
