@@ -3,15 +3,17 @@
 // encrypted at rest, its name and type in the view), the Test steps, a mount through the fs API, the process
 // started lazily, started again after it was killed and stopped on close, and rclone missing → 503.
 import type { StorageConfigTestResult, StorageConfigView } from '@clipnest/contract';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, statfsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RcloneDriver } from '../src/storage/rclone/driver.js';
+import { SecretCipher } from '../src/security/cipher.js';
+import { RcloneDriver } from '../src/storage/rclone/driver.js';
+import { WebDavDriver } from '../src/storage/webdav/driver.js';
 import { apacheMissing, startApacheDav, type ApacheDav } from './support/apacheDav.js';
 import { download } from './support/backups.js';
 import { fsRaw, fsUpload } from './support/fsApi.js';
-import { dbTargets, startTestServer, type TestServer } from './support/harness.js';
-import { createMount } from './support/mounts.js';
+import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
+import { createMount, mountableLocalConfig, mountedLocalRoot } from './support/mounts.js';
 import { RCLONE_BIN, rcloneMissing, rcloneSectionFor } from './support/rclone.js';
 
 const missing = apacheMissing() ?? rcloneMissing();
@@ -202,6 +204,80 @@ describe.skipIf(missing !== undefined).each(dbTargets)(
       expect(alive(second)).toBe(false);
       expect(readdirSync(tmp).filter((n) => n.startsWith('rclone-'))).toEqual([]);
       server.built.services.storageRegistry.invalidate(config.id);
+    });
+
+    it('free/used space: from RFC 4331 quota where the WebDAV server tells it, and through `rclone about`', async () => {
+      // Clipnest's own /dav tells the quota of a local mount (its disk); Apache mod_dav_fs tells none.
+      await createMount(server, token, {
+        path: '/spaceprobe',
+        storage_config_id: await mountableLocalConfig(server, token),
+      });
+      const disk = statfsSync(mountedLocalRoot(server));
+      const near = (value: number, expected: number) =>
+        expect(Math.abs(value - expected)).toBeLessThan(256 * 1024 * 1024);
+      const tmpDir = path.join(apache.root, '..', 'rclone-space');
+      const ownDav = `${server.url}/dav/spaceprobe/`;
+      const webdav = new WebDavDriver({ endpoint: ownDav, username: ADMIN.username, password: ADMIN.password });
+      const viaRclone = new RcloneDriver({
+        id: 'space',
+        binary: RCLONE_BIN,
+        tmpDir,
+        section: rcloneSectionFor({ ...apache, url: ownDav, username: ADMIN.username, password: ADMIN.password }),
+      });
+      const onApache = new RcloneDriver({ id: 'apache-space', binary: RCLONE_BIN, tmpDir, section });
+      const apacheDav = new WebDavDriver({
+        endpoint: apache.url,
+        username: apache.username,
+        password: apache.password,
+      });
+      try {
+        for (const space of [await webdav.space(), await viaRclone.space()]) {
+          near(space.freeBytes, disk.bavail * disk.bsize);
+          near(space.usedBytes, (disk.blocks - disk.bfree) * disk.bsize);
+        }
+        await expect(apacheDav.space()).rejects.toMatchObject({ code: 'unsupported' });
+        await expect(onApache.space()).rejects.toMatchObject({ code: 'unsupported' });
+      } finally {
+        await Promise.all([webdav.close(), viaRclone.close(), onApache.close(), apacheDav.close()]);
+      }
+    });
+
+    it('a section rclone rewrites (a refreshed OAuth token) is stored back, encrypted, and used after a restart', async () => {
+      const made = await create({ storage_type: 'rclone', name: 'refreshing', rclone_config: section });
+      const id = made.body.data!.id;
+      const driver = await driverOf(id);
+      await driver.list('');
+      const tmp = path.join(server.dataDir, 'tmp');
+      const confs = () => readdirSync(tmp).filter((f) => f.startsWith(`rclone-${id}-`));
+      const [conf] = confs();
+      expect(conf).toBeDefined();
+      // The fake refresh: rclone saves its config by writing a new file over the old one.
+      const oauth = '{"access_token":"fresh-access","token_type":"Bearer","expiry":"2099-01-01T00:00:00Z"}';
+      const refreshed = `${section.trimEnd()}\ntoken = ${oauth}\n`;
+      writeFileSync(path.join(tmp, `${conf}.new`), refreshed);
+      renameSync(path.join(tmp, `${conf}.new`), path.join(tmp, conf!));
+      const cipher = new SecretCipher(KEY);
+      const stored = async () => {
+        const row = await server.built.database.db
+          .selectFrom('storage_configs')
+          .select('secret_encrypted')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        return row.secret_encrypted;
+      };
+      await expect.poll(async () => cipher.decrypt(await stored()), { timeout: 10_000 }).toBe(refreshed);
+      expect(await stored()).not.toContain('fresh-access');
+      const view = await server.call('GET', `/api/s3-configs/${id}`, { token });
+      expect(JSON.stringify(view.body)).not.toContain('fresh-access');
+      // rclone dies: the process started again reads the refreshed section, not the one it was built with.
+      process.kill(driver.serve!.pid!, 'SIGKILL');
+      await expect.poll(() => confs().length, { timeout: 10_000 }).toBe(0);
+      await driver.list('');
+      expect(readFileSync(path.join(tmp, confs()[0]!), 'utf8')).toBe(refreshed);
+      // A section that is not of this remote (or not one) is never stored.
+      writeFileSync(path.join(tmp, confs()[0]!), '[other]\ntype = webdav\n');
+      await driver.close();
+      expect(cipher.decrypt(await stored())).toBe(refreshed);
     });
 
     it('a backup carries the config: restored elsewhere, it keeps its section, name and type and works', async () => {

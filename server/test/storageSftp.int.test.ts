@@ -3,7 +3,7 @@
 // never leave the root folder (a remote link to / included), a mount through the fs API and /dav, and a server that
 // is down or mute answering 503 with a kind quickly, then recovering.
 import type { StorageConfigTestResult, StorageConfigView } from '@clipnest/contract';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statfsSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,6 +137,49 @@ describe.skipIf(missing !== undefined).each(dbTargets)(
       expect(pinned.body.data?.host_key_sha256).toBe(sshd.hostKeySha256);
     });
 
+    it('a server reinstalled with a new host key is refused (mount 502, Test fails) and the pin stays', async () => {
+      const own = await startSshd();
+      try {
+        mkdirSync(path.join(own.root, 'store'));
+        const res = await create({
+          ...base(),
+          name: 'reinstalled',
+          port: own.port,
+          private_key: own.privateKey,
+          root_folder: path.join(own.root, 'store'),
+        });
+        const id = res.body.data!.id;
+        // The first connection (a mount used before any Test) pins the key on the stored config.
+        await createMount(server, token, { path: '/reinstalled', storage_config_id: id });
+        const first = await server.call('GET', '/api/fs/list?path=%2Freinstalled', { token });
+        expect(first.status, JSON.stringify(first.body)).toBe(200);
+        const view = async () =>
+          (await server.call<StorageConfigView>('GET', `/api/s3-configs/${id}`, { token })).body.data?.host_key_sha256;
+        await expect.poll(view).toBe(own.hostKeySha256);
+        const renewed = await own.newHostKey();
+        expect(renewed).not.toBe(own.hostKeySha256);
+        // sshd's sessions outlive its listener: an edit drops the pooled connection, and the new driver reads
+        // the pin from the stored row (not from the old driver's memory).
+        const rename = await server.call('PUT', `/api/s3-configs/${id}`, { token, body: { name: 'reinstalled nas' } });
+        expect(rename.status).toBe(200);
+        // (A write: the listing above may be answered from the vfs's listing cache.)
+        const write = await fsUpload(server, { token }, 'to the impostor', {
+          filename: 'x.txt',
+          after: { path: '/reinstalled/x.txt', use_multipart: 'false' },
+        });
+        expect(write.status).toBe(502);
+        expect(write.body.message).toContain(`SHA256:${renewed}`);
+        expect(write.body.message).toMatch(/host key of .* changed/);
+        expect(existsSync(path.join(own.root, 'store', 'x.txt'))).toBe(false);
+        const tested = await test(id);
+        expect(tested.body.data?.success).toBe(false);
+        expect(tested.body.data?.steps[0]?.message).toContain(`pinned SHA256:${own.hostKeySha256}`);
+        expect(await view()).toBe(own.hostKeySha256);
+      } finally {
+        await own.stop();
+      }
+    });
+
     it('a mount of it works through the fs API and /dav: upload, list, range, copy, move, delete', async () => {
       await createMount(server, token, { path: '/box', storage_config_id: config.id });
       const admin = { token };
@@ -181,6 +224,25 @@ describe.skipIf(missing !== undefined).each(dbTargets)(
       const rm = await server.call('DELETE', '/api/fs/batch-remove', { token, body: { paths: ['/box/dossier été'] } });
       expect(rm.status).toBe(200);
       expect(existsSync(path.join(root(), 'dossier été'))).toBe(false);
+    });
+
+    it('its free/used space (statvfs@openssh.com) shows where the product shows space: /dav quota properties', async () => {
+      const body =
+        '<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:prop>' +
+        '<D:quota-available-bytes/><D:quota-used-bytes/></D:prop></D:propfind>';
+      const res = await fetch(`${server.url}/dav/box/`, {
+        method: 'PROPFIND',
+        headers: { authorization: basicAuth(ADMIN.username, ADMIN.password), depth: '0' },
+        body,
+      });
+      expect(res.status).toBe(207);
+      const xml = await res.text();
+      const available = Number(/quota-available-bytes>(\d+)</.exec(xml)?.[1]);
+      const used = Number(/quota-used-bytes>(\d+)</.exec(xml)?.[1]);
+      // The sshd's disk is this machine's: same figures as statfs, give or take other writers.
+      const disk = statfsSync(sshd.root);
+      expect(Math.abs(available - disk.bavail * disk.bsize)).toBeLessThan(256 * 1024 * 1024);
+      expect(Math.abs(used - (disk.blocks - disk.bfree) * disk.bsize)).toBeLessThan(256 * 1024 * 1024);
     });
 
     it('no path leaves the root folder: remote links pointing outside are neither listed nor followed', async () => {

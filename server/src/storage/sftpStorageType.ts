@@ -148,6 +148,13 @@ export const sftpType: StorageTypeDefinition = {
       passphrase: secrets.passphrase ?? '',
       hostKeySha256: options.host_key_sha256,
       root: options.root_folder,
+      // The first connection to an unpinned server pins its key for good, not only for this process's life.
+      onHostKeyPinned: (seen) =>
+        ctx.remember(config.id, (row) => {
+          const stored = sftpOptionsOf(row.options_json);
+          if (stored.host_key_sha256 || stored.host !== options.host || stored.port !== options.port) return undefined;
+          return { options_json: JSON.stringify({ ...stored, host_key_sha256: seen }) };
+        }),
     });
   },
   afterTest(driver, row) {

@@ -36,7 +36,15 @@ export class StorageRegistry {
       builtinLocalRoot: path.resolve(deps.localRoot),
       localRoots: deps.localRoots ?? new LocalRoots([path.dirname(path.resolve(deps.localRoot))]),
       endpointGuard: deps.endpointGuard ?? new StorageEndpointGuard(),
+      remember: (id, patch) => this.rememberSink?.(id, patch),
     };
+  }
+
+  private rememberSink: StorageTypeContext['remember'] | undefined;
+
+  /** Where drivers' learned columns go (the storage config service stores them). */
+  onRemember(sink: StorageTypeContext['remember']): void {
+    this.rememberSink = sink;
   }
 
   /** What the storage types need to check options and build drivers. */

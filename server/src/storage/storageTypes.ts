@@ -64,6 +64,8 @@ export interface SftpDriverSettings {
   hostKeySha256: string;
   /** The remote root folder ('' = the login's home). */
   root: string;
+  /** Called once when a connection with no pinned key authenticated: the key it pinned (stored on the config). */
+  onHostKeyPinned?: (fingerprint: string) => void;
 }
 
 export interface RcloneDriverSettings {
@@ -71,6 +73,8 @@ export interface RcloneDriverSettings {
   id: string;
   /** One rclone.conf section, decrypted ('' when it cannot be). */
   section: string;
+  /** Called when rclone rewrote the section (a refreshed OAuth token): the new text, to be stored. */
+  onSectionChanged?: (section: string, previous: string) => void;
 }
 
 /** Constructors of the drivers, injected by server.ts so services do not depend on their modules. */
@@ -91,6 +95,12 @@ export interface StorageTypeContext {
   localRoots: LocalRoots;
   /** The one storage endpoint guard (API, import, restore, driver build, connect time). */
   endpointGuard: StorageEndpointGuard;
+  /**
+   * Stores what a running driver learned about its config (the sftp host key it pinned, the token rclone
+   * refreshed): `patch` gets the stored row and answers the columns to change (undefined: nothing). The driver
+   * keeps running (updated_at is left as it is).
+   */
+  remember(configId: string, patch: (row: Readonly<StorageConfigsTable>) => ConfigColumns | undefined): void;
 }
 
 export type ConfigColumns = Updateable<StorageConfigsTable>;
@@ -291,7 +301,17 @@ const rcloneType: StorageTypeDefinition = {
     return { options_json: JSON.stringify({ remote: parsed.section.name, type: parsed.section.type }) };
   },
   build(config, ctx) {
-    return ctx.factories.rclone({ id: config.id, section: decryptOrBlank(ctx.cipher, config.secret_encrypted) });
+    return ctx.factories.rclone({
+      id: config.id,
+      section: decryptOrBlank(ctx.cipher, config.secret_encrypted),
+      // rclone refreshed an OAuth token: store the section it rewrote, unless the admin changed it meanwhile.
+      onSectionChanged: (next, previous) =>
+        ctx.remember(config.id, (row) =>
+          decryptOrBlank(ctx.cipher, row.secret_encrypted) === previous
+            ? { secret_encrypted: ctx.cipher.encrypt(next) }
+            : undefined,
+        ),
+    });
   },
 };
 

@@ -27,6 +27,8 @@ export interface Sshd {
   resume(): Promise<void>;
   /** Stops the server, keeping its files (a storage that went down). */
   pause(): Promise<void>;
+  /** The server reinstalled: a new host key, the server started again; answers its fingerprint. */
+  newHostKey(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -141,6 +143,14 @@ LogLevel ERROR
     root,
     resume: run,
     pause: halt,
+    async newHostKey() {
+      await halt();
+      rmSync(path.join(dir, 'host_ed25519'), { force: true });
+      rmSync(path.join(dir, 'host_ed25519.pub'), { force: true });
+      keygen(path.join(dir, 'host_ed25519'), 'ed25519');
+      await run();
+      return fingerprint(path.join(dir, 'host_ed25519.pub'));
+    },
     async stop() {
       await halt();
       rmSync(dir, { recursive: true, force: true });

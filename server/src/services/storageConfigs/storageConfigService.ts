@@ -85,7 +85,23 @@ export class StorageConfigService {
        */
       storedBytes?: (configId: string) => Promise<number>;
     },
-  ) {}
+  ) {
+    deps.registry.onRemember((id, patch) => void this.remember(id, patch));
+  }
+
+  /** Stores what a running driver learned (storageTypes.ts `remember`); a failure only loses the lesson. */
+  private async remember(
+    id: string,
+    patch: (row: Readonly<StorageConfigRow>) => Parameters<StorageConfigRepository['update']>[1] | undefined,
+  ): Promise<void> {
+    try {
+      const row = await this.deps.configs.findById(id);
+      const changes = row ? patch(row) : undefined;
+      if (changes) await this.deps.configs.update(id, changes);
+    } catch {
+      // The config was deleted meanwhile, or the database is away: the driver learns it again next time.
+    }
+  }
 
   /** Creates the built-in local config at start when missing, and makes sure some config is the default. */
   async ensureBuiltin(): Promise<StorageConfigRow> {

@@ -15,6 +15,7 @@ import {
   type ReadOptions,
   type ReadResult,
   type StorageDriver,
+  type StorageSpace,
   type WriteBody,
   type WriteOptions,
 } from '../types.js';
@@ -30,6 +31,8 @@ export interface RcloneDriverOptions {
   tmpDir: string;
   /** The rclone binary (default `rclone` on PATH). */
   binary?: string;
+  /** rclone rewrote the section (a refreshed OAuth token): the new text and the one it replaced. */
+  onSectionChanged?: (section: string, previous: string) => void;
   /** Response timeout of the WebDAV requests (default 60 s: cloud backends can be slow to answer a MOVE). */
   timeoutMs?: number;
 }
@@ -51,6 +54,7 @@ export class RcloneDriver implements StorageDriver {
         id: options.id,
         section: options.section,
         remote: parsed.section.name,
+        onSectionChanged: options.onSectionChanged,
       });
     } else {
       this.problem =
@@ -114,6 +118,21 @@ export class RcloneDriver implements StorageDriver {
 
   async copy(from: string, to: string, opts?: { overwrite?: boolean }): Promise<void> {
     return (await this.dav()).copy(from, to, opts);
+  }
+
+  /** The backend's own figures (`rclone about`), where it tells both used and free. */
+  async space(): Promise<StorageSpace> {
+    if (!this.serve) throw new StorageError('unavailable', this.problem ?? 'the rclone config is unusable');
+    const about = await this.serve.about();
+    if (about.used === undefined || about.free === undefined) {
+      throw new StorageError('unsupported', 'this rclone backend does not tell its free space');
+    }
+    return {
+      totalBytes: about.total ?? about.used + about.free,
+      usedBytes: about.used,
+      freeBytes: about.free,
+      volume: `rclone:${this.options.id}`,
+    };
   }
 
   async close(): Promise<void> {

@@ -7,11 +7,12 @@
 // - Supervised: when the process dies, the next call starts a new one; a start that failed is remembered for a
 //   moment so a broken config does not spawn rclone on every request. `stop()` kills it for good.
 // - No rclone binary: every call fails with StorageError('unavailable', 'rclone is not installed').
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, unwatchFile, watchFile, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { StorageError } from '../types.js';
+import { parseRcloneSection } from '@clipnest/contract';
 
 export interface RcloneServeOptions {
   /** The rclone binary (default `rclone` on PATH). */
@@ -24,6 +25,13 @@ export interface RcloneServeOptions {
   section: string;
   /** The remote's name in `section`. */
   remote: string;
+  /**
+   * rclone rewrote the temp config (it refreshed an OAuth token): the new section and the one it replaced. The
+   * next process starts from the new one too, so a restart never goes back to a stale token.
+   */
+  onSectionChanged?: (section: string, previous: string) => void;
+  /** How often the temp config is looked at for such a rewrite (default 1 s). */
+  watchIntervalMs?: number;
   /** How long a start may take (default 20 s). */
   startTimeoutMs?: number;
   /** How long a failed start is answered without retrying (default 3 s). */
@@ -98,6 +106,39 @@ export class RcloneServe {
     return (await this.starting).endpoint;
   }
 
+  /**
+   * `rclone about REMOTE: --json` with the running process's config (so a token it refreshed is used): the
+   * backend's figures, 'unsupported' when the backend tells none (WebDAV without RFC 4331, FTP, …).
+   */
+  async about(): Promise<{ total?: number; used?: number; free?: number }> {
+    await this.endpoint();
+    const confPath = this.running?.confPath;
+    if (!confPath) throw new StorageError('unavailable', 'rclone stopped');
+    const out = await new Promise<string>((resolve, reject) => {
+      execFile(
+        this.options.binary ?? 'rclone',
+        ['about', `${this.options.remote}:`, '--json', '--log-level', 'ERROR'],
+        {
+          timeout: 15_000,
+          maxBuffer: 64 * 1024,
+          env: {
+            PATH: process.env.PATH ?? '/usr/bin:/bin',
+            HOME: this.options.tmpDir,
+            RCLONE_CONFIG: confPath,
+            RCLONE_ASK_PASSWORD: 'false',
+          },
+        },
+        (err, stdout, stderr) => {
+          if (err) reject(new StorageError('unsupported', `rclone about: ${lastLines(String(stderr)) || err.message}`));
+          else resolve(String(stdout));
+        },
+      );
+    });
+    const parsed = JSON.parse(out) as Record<string, unknown>;
+    const figure = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+    return { total: figure(parsed.total), used: figure(parsed.used), free: figure(parsed.free) };
+  }
+
   /** Kills the process and removes the temp config; later calls fail. */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -113,7 +154,24 @@ export class RcloneServe {
       await exited;
       clearTimeout(timer);
     }
+    this.takeRewrite(running.confPath);
     rmSync(running.confPath, { force: true });
+  }
+
+  /** Keeps what rclone wrote into the temp config when it is another valid section of the same remote. */
+  private takeRewrite(confPath: string): void {
+    let text: string;
+    try {
+      text = readFileSync(confPath, 'utf8');
+    } catch {
+      return;
+    }
+    const previous = this.options.section;
+    if (text.trim() === previous.trim()) return;
+    const parsed = parseRcloneSection(text);
+    if (!parsed.ok || parsed.section.name !== this.options.remote) return;
+    this.options.section = text;
+    this.options.onSectionChanged?.(text, previous);
   }
 
   private async start(): Promise<Running> {
@@ -139,7 +197,14 @@ export class RcloneServe {
     mkdirSync(this.options.tmpDir, { recursive: true, mode: 0o700 });
     const confPath = path.join(this.options.tmpDir, `rclone-${this.tag}-${randomBytes(6).toString('hex')}.conf`);
     writeFileSync(confPath, this.options.section, { mode: 0o600 });
-    const removeConf = () => rmSync(confPath, { force: true });
+    // By path, not inode: rclone saves its config through a temp file renamed over the old one.
+    const check = () => this.takeRewrite(confPath);
+    watchFile(confPath, { interval: this.options.watchIntervalMs ?? 1000, persistent: false }, check);
+    const removeConf = () => {
+      unwatchFile(confPath, check);
+      check();
+      rmSync(confPath, { force: true });
+    };
     const username = `clipnest-${randomBytes(4).toString('hex')}`;
     const password = randomBytes(24).toString('base64url');
     this.starts++;

@@ -429,14 +429,17 @@ export class SftpDriver implements StorageDriver {
       const root = await this.root();
       const ext = (sftp as unknown as { _extensions?: Record<string, string> })._extensions ?? {};
       if (!ext['statvfs@openssh.com']) throw new StorageError('unsupported', 'the sftp server has no statvfs');
-      const info = (await call<unknown>((cb) => sftp.ext_openssh_statvfs(root, cb))) as Record<string, number>;
-      const unit = Number(info.frsize || info.bsize || 0);
-      const blocks = Number(info.blocks ?? 0);
+      // ssh2 names the fields as the extension's spec does (f_bsize, …); 64-bit ones may come as bigint.
+      const info = (await call<unknown>((cb) => sftp.ext_openssh_statvfs(root, cb))) as Record<string, unknown>;
+      const n = (key: string) => Number((info[`f_${key}`] as number | bigint | undefined) ?? 0);
+      const unit = n('frsize') || n('bsize');
+      const blocks = n('blocks');
+      if (!unit || !blocks) throw new StorageError('unsupported', 'the sftp server tells no file system size');
       return {
         totalBytes: blocks * unit,
-        usedBytes: (blocks - Number(info.bfree ?? 0)) * unit,
-        freeBytes: Number(info.bavail ?? 0) * unit,
-        volume: `sftp://${this.options.host}:${this.options.port}#${String(info.fsid ?? root)}`,
+        usedBytes: (blocks - n('bfree')) * unit,
+        freeBytes: n('bavail') * unit,
+        volume: `sftp://${this.options.host}:${this.options.port}#${String(info.f_sid ?? root)}`,
       };
     });
   }

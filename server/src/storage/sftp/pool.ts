@@ -25,6 +25,8 @@ export interface SftpConnectOptions {
   max?: number;
   /** Idle connections close after this (default 30 s). */
   idleMs?: number;
+  /** Called when a connection authenticated with the key it pinned (none was pinned before). */
+  onHostKeyPinned?: (fingerprint: string) => void;
 }
 
 interface Conn {
@@ -167,6 +169,7 @@ export class SftpPool {
     const sock = await this.socket();
     const client = new ssh2.Client();
     let hostKeyProblem: string | undefined;
+    let learned: string | undefined;
     const { host, port } = this.options;
     const config: ConnectConfig = {
       sock,
@@ -179,6 +182,7 @@ export class SftpPool {
         this.seenHostKey = seen;
         if (!this.pinned) {
           this.pinned = seen;
+          learned = seen;
           return true;
         }
         if (seen === this.pinned) return true;
@@ -194,6 +198,8 @@ export class SftpPool {
     const conn = await new Promise<Conn>((resolve, reject) => {
       let settled = false;
       client.once('ready', () => {
+        // Only a server that also let us in pins its key for good (a failed login may be the wrong server).
+        if (learned) this.options.onHostKeyPinned?.(learned);
         client.sftp((err, sftp) => {
           settled = true;
           if (err) {

@@ -22,12 +22,20 @@ import {
   type ReadResult,
   type StorageDriver,
   type StorageErrorCode,
+  type StorageSpace,
   type WriteBody,
   type WriteOptions,
 } from '../types.js';
 import { DavHttp, mapNetworkError } from './http.js';
 import { WebDavMultipart } from './multipart.js';
-import { childName, parseMultistatus, PROPFIND_BODY, type DavItem } from './propfind.js';
+import {
+  childName,
+  parseMultistatus,
+  parseQuota,
+  PROPFIND_BODY,
+  QUOTA_PROPFIND_BODY,
+  type DavItem,
+} from './propfind.js';
 
 export interface WebDavDriverOptions {
   /** The collection that is the driver's root, e.g. https://nas.local/dav/ */
@@ -397,6 +405,27 @@ export class WebDavDriver implements StorageDriver {
     if (target && !opts.overwrite) throw new StorageError('exists', 'exists', { path: to });
     await this.mkdir(parentPath(to));
     await this.relocate('COPY', from, to, opts.overwrite === true);
+  }
+
+  /** RFC 4331 quota of the root collection; 'unsupported' when the server does not tell (Apache mod_dav_fs). */
+  async space(): Promise<StorageSpace> {
+    const res = await this.call('PROPFIND', '', {
+      collection: true,
+      headers: { depth: '0', 'content-type': 'application/xml; charset=utf-8' },
+      body: QUOTA_PROPFIND_BODY,
+    });
+    if (res.statusCode !== 207) {
+      this.http.drain(res);
+      throw statusError(res.statusCode ?? 0, '');
+    }
+    const quota = parseQuota(await this.http.text(res));
+    if (!quota) throw new StorageError('unsupported', 'the WebDAV server does not tell its quota (RFC 4331)');
+    return {
+      totalBytes: quota.usedBytes + quota.availableBytes,
+      usedBytes: quota.usedBytes,
+      freeBytes: quota.availableBytes,
+      volume: `${this.http.base.origin}${this.rootPath}`,
+    };
   }
 
   async close(): Promise<void> {

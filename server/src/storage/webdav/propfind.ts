@@ -87,3 +87,27 @@ export function childName(dirHrefPath: string, item: DavItem): string | undefine
   if (/[\u0000-\u001f]/.test(name) || name.startsWith(RESERVED_PREFIX)) return undefined;
   return name;
 }
+
+/** RFC 4331: the quota properties of a collection. */
+export const QUOTA_PROPFIND_BODY =
+  '<?xml version="1.0" encoding="utf-8"?><d:propfind xmlns:d="DAV:"><d:prop>' +
+  '<d:quota-available-bytes/><d:quota-used-bytes/></d:prop></d:propfind>';
+
+/** The first response's RFC 4331 figures, or undefined when the server did not answer both (a 404 propstat). */
+export function parseQuota(xml: string): { usedBytes: number; availableBytes: number } | undefined {
+  const doc = parser.parse(xml) as { multistatus?: { response?: unknown[] } };
+  const response = doc.multistatus?.response?.[0] as
+    { propstat?: Array<{ prop?: Record<string, unknown>; status?: unknown }> } | undefined;
+  const props: Record<string, unknown> = {};
+  for (const ps of response?.propstat ?? []) {
+    if (/\s200\s/.test(` ${textOf(ps.status) ?? ''} `)) Object.assign(props, ps.prop ?? {});
+  }
+  const figure = (value: unknown) => {
+    const text = textOf(value)?.trim();
+    const n = text ? Number(text) : NaN;
+    return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+  };
+  const usedBytes = figure(props['quota-used-bytes']);
+  const availableBytes = figure(props['quota-available-bytes']);
+  return usedBytes === undefined || availableBytes === undefined ? undefined : { usedBytes, availableBytes };
+}
