@@ -1,5 +1,5 @@
 import type { CreateUploadRequestInput, UploadRequestView } from '@clipnest/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Ban, Inbox, Plus } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Badge } from '../../components/ui/badge';
