@@ -11,10 +11,10 @@
 //   through the server. Modification times: MFMT when the server has it.
 import { randomBytes } from 'node:crypto';
 import type { LookupFunction } from 'node:net';
-import { PassThrough, pipeline, type Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { FTPError, FileType, type Client, type FileInfo } from 'basic-ftp';
 import { assertNormalized, baseName, isWithin, parentPath } from '../paths.js';
-import { ByteMeter, nodeFromBody, resolveRange, sliceNode, webFromNode } from '../streams.js';
+import { ByteMeter, nodeFromBody, resolveRange, sendMetered, sliceNode, webFromNode } from '../streams.js';
 import {
   StorageError,
   type Entry,
@@ -311,32 +311,24 @@ export class FtpDriver implements StorageDriver {
    */
   private async upload(client: Client, temp: string, source: Readable, opts: WriteOptions): Promise<boolean> {
     const meter = new ByteMeter({ size: opts.size, maxBytes: opts.maxBytes, path: temp });
-    let streamError: unknown;
     let ended = false;
     meter.once('end', () => (ended = true));
-    let settled!: () => void;
-    const piped = new Promise<void>((resolve) => (settled = resolve));
-    pipeline(source, meter, (err) => {
-      if (err) streamError = err;
-      settled();
+    const sent = await sendMetered(source, meter, async (body) => {
+      const onAbort = () => client.close();
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        await client.uploadFrom(body, this.abs(temp));
+      } finally {
+        opts.signal?.removeEventListener('abort', onAbort);
+      }
     });
-    // The body's own error (a limit passed, a short body) may reach us after the upload's failure it caused (the
-    // order differs between Node versions): wait a little for the pipeline before deciding which one to report.
-    const bodySettled = () => Promise.race([piped, new Promise<void>((resolve) => setTimeout(resolve, 1000).unref())]);
-    const onAbort = () => client.close();
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      await client.uploadFrom(meter, this.abs(temp));
-    } catch (err) {
-      if (!streamError) await bodySettled();
+    const streamError = sent.bodyError;
+    if (!sent.ok) {
       if (streamError instanceof StorageError) throw streamError;
-      if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path: temp, cause: err });
-      if (!streamError && ended && meter.bytes === 0 && this.tls && /SSL|TLS/i.test(String(err))) return true;
-      throw mapFtpError(streamError ?? err, temp);
-    } finally {
-      opts.signal?.removeEventListener('abort', onAbort);
+      if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path: temp, cause: sent.error });
+      if (!streamError && ended && meter.bytes === 0 && this.tls && /SSL|TLS/i.test(String(sent.error))) return true;
+      throw mapFtpError(streamError ?? sent.error, temp);
     }
-    await bodySettled();
     if (streamError) throw mapFtpError(streamError, temp);
     if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path: temp });
     return false;
