@@ -15,6 +15,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { FTPError, FileType, type Client, type FileInfo } from 'basic-ftp';
 import { assertNormalized, baseName, isWithin, parentPath } from '../paths.js';
 import { ByteMeter, nodeFromBody, resolveRange, sendMetered, sliceNode, webFromNode } from '../streams.js';
+import { pageByName } from '../pageByName.js';
 import {
   StorageError,
   type Entry,
@@ -47,8 +48,6 @@ export interface FtpDriverOptions {
   /** Clients kept at most (default 4). */
   maxClients?: number;
 }
-
-const MAX_LIST = 1000;
 
 function isReply(err: unknown, code?: number): boolean {
   return err instanceof FTPError && (code === undefined || err.code === code);
@@ -188,13 +187,7 @@ export class FtpDriver implements StorageDriver {
       const entry = entryOfInfo(dir, item);
       if (entry) entries.push(entry);
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const limit = Math.max(1, Math.min(page.limit ?? MAX_LIST, MAX_LIST));
-    const start = page.cursor === undefined ? 0 : entries.findIndex((e) => e.name > page.cursor!);
-    const rest = start < 0 ? [] : entries.slice(start);
-    const slice = rest.slice(0, limit);
-    const last = slice.at(-1);
-    return { entries: slice, ...(rest.length > limit && last ? { cursor: last.name } : {}) };
+    return pageByName(entries, page);
   }
 
   async read(path: string, opts: ReadOptions = {}): Promise<ReadResult> {
