@@ -1,5 +1,6 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, FolderSharesTable } from '../db/schema.js';
+import { SlugShareRows } from './slugShareRows.js';
 
 export type FolderShareRow = Selectable<FolderSharesTable>;
 
@@ -14,38 +15,30 @@ function normalise(row: FolderShareRow): FolderShareRow {
 
 /** Rows of `folder_shares` (0020). */
 export class FolderShareRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly rows: SlugShareRows<FolderShareRow>;
 
-  async insert(row: FolderShareRow): Promise<void> {
-    await this.db.insertInto('folder_shares').values(row).execute();
+  constructor(private readonly db: Kysely<Database>) {
+    this.rows = new SlugShareRows(db, 'folder_shares', normalise);
   }
 
-  async findById(id: string): Promise<FolderShareRow | undefined> {
-    const row = await this.db.selectFrom('folder_shares').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && normalise(row);
+  insert(row: FolderShareRow): Promise<void> {
+    return this.rows.insert(row);
   }
 
-  async findBySlug(slug: string): Promise<FolderShareRow | undefined> {
-    const row = await this.db.selectFrom('folder_shares').selectAll().where('slug', '=', slug).executeTakeFirst();
-    return row && normalise(row);
+  findById(id: string): Promise<FolderShareRow | undefined> {
+    return this.rows.findById(id);
   }
 
-  async list(filter: {
+  findBySlug(slug: string): Promise<FolderShareRow | undefined> {
+    return this.rows.findBySlug(slug);
+  }
+
+  list(filter: {
     createdBy?: string;
     limit: number;
     offset: number;
   }): Promise<{ rows: FolderShareRow[]; total: number }> {
-    let base = this.db.selectFrom('folder_shares');
-    if (filter.createdBy !== undefined) base = base.where('created_by', '=', filter.createdBy);
-    const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-    const rows = await base
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(filter.limit)
-      .offset(filter.offset)
-      .execute();
-    return { rows: rows.map(normalise), total: Number(total?.n ?? 0) };
+    return this.rows.list(filter);
   }
 
   async update(id: string, changes: Updateable<FolderSharesTable>): Promise<boolean> {

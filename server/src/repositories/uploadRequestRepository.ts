@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, UploadRequestFilesTable, UploadRequestsTable } from '../db/schema.js';
+import { SlugShareRows } from './slugShareRows.js';
 
 export type UploadRequestRow = Selectable<UploadRequestsTable>;
 export type UploadRequestFileRow = Selectable<UploadRequestFilesTable>;
@@ -17,38 +18,30 @@ function normalise(row: UploadRequestRow): UploadRequestRow {
 
 /** Rows of `upload_requests` and `upload_request_files` (0023). */
 export class UploadRequestRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly rows: SlugShareRows<UploadRequestRow>;
 
-  async insert(row: UploadRequestRow): Promise<void> {
-    await this.db.insertInto('upload_requests').values(row).execute();
+  constructor(private readonly db: Kysely<Database>) {
+    this.rows = new SlugShareRows(db, 'upload_requests', normalise);
   }
 
-  async findById(id: string): Promise<UploadRequestRow | undefined> {
-    const row = await this.db.selectFrom('upload_requests').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && normalise(row);
+  insert(row: UploadRequestRow): Promise<void> {
+    return this.rows.insert(row);
   }
 
-  async findBySlug(slug: string): Promise<UploadRequestRow | undefined> {
-    const row = await this.db.selectFrom('upload_requests').selectAll().where('slug', '=', slug).executeTakeFirst();
-    return row && normalise(row);
+  findById(id: string): Promise<UploadRequestRow | undefined> {
+    return this.rows.findById(id);
   }
 
-  async list(filter: {
+  findBySlug(slug: string): Promise<UploadRequestRow | undefined> {
+    return this.rows.findBySlug(slug);
+  }
+
+  list(filter: {
     createdBy?: string;
     limit: number;
     offset: number;
   }): Promise<{ rows: UploadRequestRow[]; total: number }> {
-    let base = this.db.selectFrom('upload_requests');
-    if (filter.createdBy !== undefined) base = base.where('created_by', '=', filter.createdBy);
-    const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-    const rows = await base
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(filter.limit)
-      .offset(filter.offset)
-      .execute();
-    return { rows: rows.map(normalise), total: Number(total?.n ?? 0) };
+    return this.rows.list(filter);
   }
 
   async revoke(id: string, nowIso: string): Promise<void> {

@@ -1,6 +1,6 @@
 // Stream plumbing shared by the drivers: Node ↔ Web streams with backpressure, byte metering, ranges.
 import { YoungGarbage } from './youngGarbage.js';
-import { Readable, Transform, type TransformCallback } from 'node:stream';
+import { Readable, Transform, pipeline, type TransformCallback } from 'node:stream';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import { StorageError, type ByteRange, type WriteBody } from './types.js';
 
@@ -138,6 +138,40 @@ export class ByteMeter extends Transform {
       return;
     }
     callback();
+  }
+}
+
+/** What became of an upload that read a metered body: its value or failure, and the body's own error. */
+export type MeteredUpload<T> =
+  { ok: true; value: T; bodyError?: unknown } | { ok: false; error: unknown; bodyError?: unknown };
+
+/**
+ * Pipes `source` through `meter` into `send` (an upload reading the meter) as one step. The body's own error (a
+ * limit passed, a short body) may reach us after the upload's failure it caused (the order differs between Node
+ * versions): a failed upload waits up to `waitMs` for the pipeline before answering, so the caller can report
+ * the body's error first; a finished one waits likewise so a body error is never missed.
+ */
+export async function sendMetered<T>(
+  source: Readable,
+  meter: ByteMeter,
+  send: (body: ByteMeter) => Promise<T>,
+  waitMs = 1000,
+): Promise<MeteredUpload<T>> {
+  let bodyError: unknown;
+  let settled!: () => void;
+  const piped = new Promise<void>((resolve) => (settled = resolve));
+  pipeline(source, meter, (err) => {
+    if (err) bodyError = err;
+    settled();
+  });
+  const bodySettled = () => Promise.race([piped, new Promise<void>((resolve) => setTimeout(resolve, waitMs).unref())]);
+  try {
+    const value = await send(meter);
+    await bodySettled();
+    return { ok: true, value, bodyError };
+  } catch (error) {
+    if (!bodyError) await bodySettled();
+    return { ok: false, error, bodyError };
   }
 }
 

@@ -31,6 +31,7 @@ import { VfsEvents } from './events.js';
 import { ListingCache } from './listingCache.js';
 import { pageOfFolder, toVfsEntry } from './listingPage.js';
 import { assertParentFolder, assertParentsAreFolders } from './parents.js';
+import { mkdirAt, moveWithinMount, removeAll, writeAt } from './storageWrites.js';
 import { driverPathOf, hasMountBelow, longestMount, mountFolders, relationOf } from './mountTable.js';
 import { assertRealInScope, visibleEntries } from './scope.js';
 import type {
@@ -417,19 +418,12 @@ export class Vfs {
       limit === undefined
         ? driverOptions.maxBytes
         : Math.min(limit.maxBytes, driverOptions.maxBytes ?? Number.POSITIVE_INFINITY);
-    let entry: Entry;
-    try {
-      entry = await driverOf(resolved).write(resolved.driverPath, body, {
-        ...driverOptions,
-        ...(maxBytes !== undefined ? { maxBytes } : {}),
-      });
-    } catch (error) {
-      // The driver stopped at the limit and removed what it had written.
-      if (limit && maxBytes === limit.maxBytes && isStorageError(error, 'too_large')) {
-        throw limit.tooLarge(maxBytes + 1, true);
-      }
-      throw storageToAppError(error, 'file');
-    }
+    const entry = await writeAt(
+      resolved,
+      body,
+      { ...driverOptions, ...(maxBytes !== undefined ? { maxBytes } : {}) },
+      limit,
+    );
     if (mtime) {
       const set = await this.capabilities.setModified(resolved, mtime);
       if (set) return set;
@@ -466,22 +460,8 @@ export class Vfs {
   }
 
   /** Creates a folder at a path resolved for a write (resolveWrite) and announces it; a mount's root is there. */
-  async mkdirAt(resolved: Resolved): Promise<VfsEntry> {
-    try {
-      if (resolved.driverPath !== '') await driverOf(resolved).mkdir(resolved.driverPath);
-    } catch (error) {
-      if (isStorageError(error, 'exists')) throw AppError.conflict(`a file named ${resolved.path} already exists`);
-      throw storageToAppError(error, 'folder');
-    }
-    const entry: VfsEntry = {
-      name: resolved.path.slice(resolved.path.lastIndexOf('/') + 1),
-      path: resolved.path,
-      isDir: true,
-      size: 0,
-      mountId: resolved.mount.id,
-    };
-    this.emit({ type: 'mkdir', mountId: resolved.mount.id, path: resolved.path, entry });
-    return entry;
+  mkdirAt(resolved: Resolved): Promise<VfsEntry> {
+    return mkdirAt(resolved, (change) => this.emit(change));
   }
 
   /**
@@ -501,17 +481,7 @@ export class Vfs {
       await this.assertNoShareObjects(resolved, `paths.${i}`);
       targets.push(resolved);
     }
-    const removed: string[] = [];
-    for (const target of targets) {
-      try {
-        await driverOf(target).remove(target.driverPath, { recursive: true });
-      } catch (error) {
-        if (!isStorageError(error, 'not_found')) throw storageToAppError(error, `path ${target.path}`);
-      }
-      removed.push(target.path);
-      this.emit({ type: 'remove', mountId: target.mount.id, path: target.path });
-    }
-    return removed;
+    return removeAll(targets, (change) => this.emit(change));
   }
 
   /** Renames or moves a file or folder within one mount (MOUNT_RENAME); an existing target is a 409. */
@@ -535,14 +505,7 @@ export class Vfs {
         { path: 'newPath', message: 'inside oldPath' },
       ]);
     }
-    try {
-      await driverOf(from).move(from.driverPath, to.driverPath, { overwrite: false });
-    } catch (error) {
-      if (isStorageError(error, 'exists')) throw AppError.conflict(`${to.path} already exists`);
-      if (isStorageError(error, 'not_found')) throw AppError.notFound(`${from.path} does not exist`);
-      throw storageToAppError(error, 'file');
-    }
-    this.emit({ type: 'move', mountId: from.mount.id, path: from.path, toPath: to.path });
+    await moveWithinMount(from, to, (change) => this.emit(change));
     return this.stat(principal, to.path, Permission.MOUNT_RENAME);
   }
 

@@ -11,10 +11,11 @@
 //   through the server. Modification times: MFMT when the server has it.
 import { randomBytes } from 'node:crypto';
 import type { LookupFunction } from 'node:net';
-import { PassThrough, pipeline, type Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { FTPError, FileType, type Client, type FileInfo } from 'basic-ftp';
 import { assertNormalized, baseName, isWithin, parentPath } from '../paths.js';
-import { ByteMeter, nodeFromBody, resolveRange, sliceNode, webFromNode } from '../streams.js';
+import { ByteMeter, nodeFromBody, resolveRange, sendMetered, sliceNode, webFromNode } from '../streams.js';
+import { pageByName } from '../pageByName.js';
 import {
   StorageError,
   type Entry,
@@ -47,8 +48,6 @@ export interface FtpDriverOptions {
   /** Clients kept at most (default 4). */
   maxClients?: number;
 }
-
-const MAX_LIST = 1000;
 
 function isReply(err: unknown, code?: number): boolean {
   return err instanceof FTPError && (code === undefined || err.code === code);
@@ -188,13 +187,7 @@ export class FtpDriver implements StorageDriver {
       const entry = entryOfInfo(dir, item);
       if (entry) entries.push(entry);
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const limit = Math.max(1, Math.min(page.limit ?? MAX_LIST, MAX_LIST));
-    const start = page.cursor === undefined ? 0 : entries.findIndex((e) => e.name > page.cursor!);
-    const rest = start < 0 ? [] : entries.slice(start);
-    const slice = rest.slice(0, limit);
-    const last = slice.at(-1);
-    return { entries: slice, ...(rest.length > limit && last ? { cursor: last.name } : {}) };
+    return pageByName(entries, page);
   }
 
   async read(path: string, opts: ReadOptions = {}): Promise<ReadResult> {
@@ -311,32 +304,24 @@ export class FtpDriver implements StorageDriver {
    */
   private async upload(client: Client, temp: string, source: Readable, opts: WriteOptions): Promise<boolean> {
     const meter = new ByteMeter({ size: opts.size, maxBytes: opts.maxBytes, path: temp });
-    let streamError: unknown;
     let ended = false;
     meter.once('end', () => (ended = true));
-    let settled!: () => void;
-    const piped = new Promise<void>((resolve) => (settled = resolve));
-    pipeline(source, meter, (err) => {
-      if (err) streamError = err;
-      settled();
+    const sent = await sendMetered(source, meter, async (body) => {
+      const onAbort = () => client.close();
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        await client.uploadFrom(body, this.abs(temp));
+      } finally {
+        opts.signal?.removeEventListener('abort', onAbort);
+      }
     });
-    // The body's own error (a limit passed, a short body) may reach us after the upload's failure it caused (the
-    // order differs between Node versions): wait a little for the pipeline before deciding which one to report.
-    const bodySettled = () => Promise.race([piped, new Promise<void>((resolve) => setTimeout(resolve, 1000).unref())]);
-    const onAbort = () => client.close();
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      await client.uploadFrom(meter, this.abs(temp));
-    } catch (err) {
-      if (!streamError) await bodySettled();
+    const streamError = sent.bodyError;
+    if (!sent.ok) {
       if (streamError instanceof StorageError) throw streamError;
-      if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path: temp, cause: err });
-      if (!streamError && ended && meter.bytes === 0 && this.tls && /SSL|TLS/i.test(String(err))) return true;
-      throw mapFtpError(streamError ?? err, temp);
-    } finally {
-      opts.signal?.removeEventListener('abort', onAbort);
+      if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path: temp, cause: sent.error });
+      if (!streamError && ended && meter.bytes === 0 && this.tls && /SSL|TLS/i.test(String(sent.error))) return true;
+      throw mapFtpError(streamError ?? sent.error, temp);
     }
-    await bodySettled();
     if (streamError) throw mapFtpError(streamError, temp);
     if (opts.signal?.aborted) throw new StorageError('aborted', 'aborted', { path: temp });
     return false;

@@ -14,6 +14,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FileEntryWithStats, SFTPWrapper, Stats } from 'ssh2';
 import { assertNormalized, baseName, isWithin, parentPath, RESERVED_PREFIX } from '../paths.js';
 import { ByteMeter, isAbortError, nodeFromBody, resolveRange, webFromNode } from '../streams.js';
+import { pageByName } from '../pageByName.js';
 import {
   StorageError,
   type Entry,
@@ -34,8 +35,6 @@ export interface SftpDriverOptions extends SftpConnectOptions {
   /** The remote folder that is the driver's root: absolute, or relative to the login's home ('' = home). */
   root?: string;
 }
-
-const MAX_LIST = 1000;
 
 function call<T>(fn: (cb: (err: Error | undefined | null, value: T) => void) => void): Promise<T> {
   return new Promise((resolve, reject) => fn((err, value) => (err ? reject(err) : resolve(value))));
@@ -213,13 +212,7 @@ export class SftpDriver implements StorageDriver {
       }
       return out;
     }, dir);
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const limit = Math.max(1, Math.min(page.limit ?? MAX_LIST, MAX_LIST));
-    const start = page.cursor === undefined ? 0 : entries.findIndex((e) => e.name > page.cursor!);
-    const rest = start < 0 ? [] : entries.slice(start);
-    const slice = rest.slice(0, limit);
-    const last = slice.at(-1);
-    return { entries: slice, ...(rest.length > limit && last ? { cursor: last.name } : {}) };
+    return pageByName(entries, page);
   }
 
   async read(path: string, opts: ReadOptions = {}): Promise<ReadResult> {

@@ -12,6 +12,7 @@ import type { LookupFunction } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
 import { assertNormalized, baseName, isWithin, parentPath, RESERVED_PREFIX } from '../paths.js';
 import { ByteMeter, nodeFromBody, resolveRange, sliceNode, webFromNode } from '../streams.js';
+import { pageByName } from '../pageByName.js';
 import {
   StorageError,
   type Entry,
@@ -49,7 +50,6 @@ export interface WebDavDriverOptions {
   timeoutMs?: number;
 }
 
-const MAX_LIST = 1000;
 /** The driver's own temp files (writes in progress): never a user's path. */
 const TEMP_NAME = new RegExp(`^${RESERVED_PREFIX.replace('.', '\\.')}upload-[0-9a-f]{16}$`);
 
@@ -206,13 +206,7 @@ export class WebDavDriver implements StorageDriver {
       if (name === undefined || Buffer.byteLength(name) > 255) continue;
       entries.push(this.entryOf(dir === '' ? name : `${dir}/${name}`, item));
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const limit = Math.max(1, Math.min(page.limit ?? MAX_LIST, MAX_LIST));
-    const start = page.cursor === undefined ? 0 : entries.findIndex((e) => e.name > page.cursor!);
-    const rest = start < 0 ? [] : entries.slice(start);
-    const slice = rest.slice(0, limit);
-    const last = slice.at(-1);
-    return { entries: slice, ...(rest.length > limit && last ? { cursor: last.name } : {}) };
+    return pageByName(entries, page);
   }
 
   async read(path: string, opts: ReadOptions = {}): Promise<ReadResult> {
