@@ -35,13 +35,15 @@ function isTyping(target: EventTarget | null): boolean {
   );
 }
 
-function Chapter({ book, index, name }: { book: EpubBook; index: number; name: string }) {
+function Chapter({ book, url, index, name }: { book: EpubBook; url: string; index: number; name: string }) {
   const { t } = useTranslation();
   const chapter = useQuery({
-    queryKey: ['epub-chapter', book.chapters[index], book],
+    // The book itself is no key part (TanStack hashes keys as JSON): its address and the chapter's path are.
+    queryKey: ['epub-chapter', url, book.chapters[index]],
     queryFn: () => renderChapter(book, index),
     retry: false,
     staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
   });
   if (chapter.isPending) return <Skeleton className="h-[70dvh] w-full rounded-lg" />;
   if (chapter.isError) return <Alert tone="warning">{chapter.error.message}</Alert>;
@@ -158,7 +160,7 @@ export function EpubReader({ url, name, init }: { url: string; name: string; ini
           <ChevronRight className="size-4 rtl:rotate-180" aria-hidden="true" />
         </Button>
       </div>
-      <Chapter key={current} book={book.data} index={current} name={name} />
+      <Chapter key={current} book={book.data} url={url} index={current} name={name} />
       <p className="text-xs text-muted-foreground">{t('preview.ebook.keys')}</p>
     </div>
   );

@@ -44,7 +44,12 @@ export function HlsVideo({
         return;
       }
       const hls = new Hls({
-        loader: routedLoader(Hls.DefaultConfig.loader, (p) => resolveRef.current(p)),
+        loader: routedLoader(Hls.DefaultConfig.loader, (p) => {
+          const real = resolveRef.current(p);
+          // A part the link does not reach fails for good: say so now rather than after hls.js's retries.
+          if (real === null && !cancelled) setFailure(single ? 'notShared' : 'failed');
+          return real;
+        }),
         xhrSetup: authorization
           ? (xhr) => {
               xhr.setRequestHeader('Authorization', authorization);

@@ -151,7 +151,8 @@ export function CodePreview({ src, filename, onError }: { src: string; filename:
 
   if (file.isPending) return <TextSkeleton />;
   if (file.isError || text === undefined) return null;
-  const lineCount = text.split('\n').length;
+  // A final line end closes the last line; it does not start another.
+  const lineCount = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
   const part = highlightedPart(text);
   const numbers = Array.from({ length: lineCount }, (_, i) => i + 1).join('\n');
   return (
