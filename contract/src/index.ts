@@ -6,6 +6,7 @@ export * from './paths.js';
 export * from './permissions.js';
 export * from './settings.js';
 export * from './siteDefaults.js';
+export * from './previewTypes.js';
 export * from './system.js';
 export * from './limits.js';
 export * from './shares.js';

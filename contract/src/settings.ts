@@ -1,5 +1,6 @@
 import { z } from './zod.js';
 import { SITE_DEFAULTS } from './siteDefaults.js';
+import { PREVIEW_TYPE_DEFAULTS } from './previewTypes.js';
 
 /** Settings groups (spec §3): site settings are group 4. */
 export const SettingGroup = {
@@ -192,6 +193,24 @@ export const SETTINGS = {
     defaultValue: 'doc,docx,xls,xlsx,ppt,pptx,rtf',
   }),
   preview_document_types: define({ group: 2, type: 'textarea', schema: extensionList, defaultValue: 'pdf' }),
+  preview_ebook_types: define({
+    group: 2,
+    type: 'textarea',
+    schema: extensionList,
+    defaultValue: PREVIEW_TYPE_DEFAULTS.preview_ebook_types as string,
+  }),
+  preview_subtitle_types: define({
+    group: 2,
+    type: 'textarea',
+    schema: extensionList,
+    defaultValue: PREVIEW_TYPE_DEFAULTS.preview_subtitle_types as string,
+  }),
+  preview_hls_types: define({
+    group: 2,
+    type: 'textarea',
+    schema: extensionList,
+    defaultValue: PREVIEW_TYPE_DEFAULTS.preview_hls_types as string,
+  }),
   preview_office_provider: define({
     group: 2,
     type: 'select',

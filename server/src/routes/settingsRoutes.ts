@@ -56,14 +56,20 @@ export function settingsRoutes(deps: { settings: SettingsService; guard: Guard }
 }
 
 export function publicSettingsRoutes(deps: { settings: SettingsService }) {
-  return new Hono<AppEnv>().get('/site-settings', async (c) => {
-    // Revalidated on every page load (the web app keeps a copy for its first paint): an ETag of the settings
-    // makes that a 304 without a body while nothing changed, and a changed title or footer arrives at once.
-    const site = await deps.settings.site();
-    const etag = `"${createHash('sha256').update(JSON.stringify(site)).digest('base64url').slice(0, 22)}"`;
-    c.header('Cache-Control', 'no-cache');
-    c.header('ETag', etag);
-    if (etagMatches(requestHeader(c, 'if-none-match'), etag)) return c.body(null, 304);
-    return ok(c, site);
-  });
+  return new Hono<AppEnv>()
+    .get('/site-settings', async (c) => {
+      // Revalidated on every page load (the web app keeps a copy for its first paint): an ETag of the settings
+      // makes that a 304 without a body while nothing changed, and a changed title or footer arrives at once.
+      const site = await deps.settings.site();
+      const etag = `"${createHash('sha256').update(JSON.stringify(site)).digest('base64url').slice(0, 22)}"`;
+      c.header('Cache-Control', 'no-cache');
+      c.header('ETag', etag);
+      if (etagMatches(requestHeader(c, 'if-none-match'), etag)) return c.body(null, 304);
+      return ok(c, site);
+    })
+    .get('/preview-settings', async (c) => {
+      // The extension lists the web decides e-book, subtitle and HLS previews by: not secret, short-lived cache.
+      c.header('Cache-Control', 'public, max-age=60');
+      return ok(c, await deps.settings.previewTypes());
+    });
 }

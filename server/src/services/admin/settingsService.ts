@@ -10,6 +10,7 @@ import {
   type SettingValues,
   type SettingView,
   type SiteSettings,
+  type PreviewTypeSettings,
   type ValidationErrorData,
 } from '@clipnest/contract';
 import { AppError } from '../../errors.js';
@@ -102,6 +103,16 @@ export class SettingsService {
   async metadata(key: string): Promise<SettingView> {
     if (!isSettingKey(key)) throw AppError.notFound(`unknown setting: ${key}`);
     return this.view(await this.load(), key);
+  }
+
+  /** The extension lists of the name-decided preview kinds (GET /api/public/preview-settings). */
+  async previewTypes(): Promise<PreviewTypeSettings> {
+    const v = await this.values();
+    return {
+      preview_ebook_types: v.preview_ebook_types,
+      preview_subtitle_types: v.preview_subtitle_types,
+      preview_hls_types: v.preview_hls_types,
+    };
   }
 
   async site(): Promise<SiteSettings> {

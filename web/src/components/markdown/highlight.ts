@@ -36,3 +36,14 @@ export function highlightCode(code: string, lang: string | undefined): string | 
     return null;
   }
 }
+
+/** Loads one grammar (by a language word or file extension); resolves to its name, or null when we have none. */
+export async function loadLanguage(lang: string): Promise<string | null> {
+  const name = resolveLanguage(lang);
+  if (!name || !LOADERS[name]) return null;
+  if (!hljs.getLanguage(name)) {
+    const mod = await LOADERS[name]();
+    hljs.registerLanguage(name, mod.default);
+  }
+  return name;
+}

@@ -33,9 +33,13 @@ import { PasswordPrompt } from './PasswordPrompt';
 import { FileSummary } from './FileSummary';
 import { MediaPreview } from './previews/MediaPreview';
 import { LinkButtons } from './LinkButtons';
+import { EpubReader, HlsVideo } from '../../components/preview/lazyPreviews';
+import { namedPreviewKind, usePreviewTypes } from '../../lib/previewTypes';
 
 // Text/Markdown/Office previews pull in highlight.js, marked and DOMPurify: load them on demand.
-const CodePreview = lazy(() => import('./previews/TextPreview').then((m) => ({ default: m.CodePreview })));
+const CodePreview = lazy(() =>
+  withTextAreas(['preview'], () => import('./previews/TextPreview')).then((m) => ({ default: m.CodePreview })),
+);
 const MarkdownPreview = lazy(() => import('./previews/TextPreview').then((m) => ({ default: m.MarkdownPreview })));
 const QrDialog = lazy(() => import('./QrDialog'));
 // Only encrypted shares load the crypto code.
@@ -98,6 +102,7 @@ function LinkExpired({ onRefresh }: { onRefresh: () => void }) {
 
 function Preview({ file, onMediaError }: { file: PublicFileDetails; onMediaError: () => void }) {
   const { t } = useTranslation();
+  const named = namedPreviewKind(file.filename, usePreviewTypes());
   const src = resolveFileUrl(file.preview_url);
   const noPreview = (
     <EmptyState
@@ -123,6 +128,24 @@ function Preview({ file, onMediaError }: { file: PublicFileDetails; onMediaError
       </Suspense>
     );
   }
+  if (named === 'ebook')
+    return (
+      <Suspense fallback={fallback}>
+        <EpubReader url={src} name={file.filename} />
+      </Suspense>
+    );
+  // Only the playlist is shared here: its segments resolve to nothing, and the player says so.
+  if (named === 'hls')
+    return (
+      <Suspense fallback={fallback}>
+        <HlsVideo
+          path={`/${file.filename}`}
+          resolve={(p) => (p === `/${file.filename}` ? src : null)}
+          single
+          className="max-h-[75dvh] w-full rounded-lg border border-border bg-black"
+        />
+      </Suspense>
+    );
   // Markdown and text are read as text and rendered by us, so they are safe whatever inline_safe says.
   switch (file.type) {
     case 'markdown':

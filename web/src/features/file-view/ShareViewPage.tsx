@@ -32,10 +32,16 @@ import { FileErrorState } from './FileErrorState';
 import { PasswordPrompt } from './PasswordPrompt';
 import { MediaPreview } from './previews/MediaPreview';
 import { builtinFormatOf } from '../../components/preview/builtin/formats';
+import { EpubReader, HlsVideo, SubtitledVideo } from '../../components/preview/lazyPreviews';
+import { subtitlesFor } from '../../components/preview/subtitles/subtitles';
+import { parseExtensionList } from '@clipnest/contract/preview-types';
+import { namedPreviewKind, usePreviewTypes } from '../../lib/previewTypes';
 import { fetchShareInfo, shareContentUrl, useShareInfo, useShareListing } from './shareApi';
 import { LinkButtons } from './LinkButtons';
 
-const CodePreview = lazy(() => import('./previews/TextPreview').then((m) => ({ default: m.CodePreview })));
+const CodePreview = lazy(() =>
+  withTextAreas(['preview'], () => import('./previews/TextPreview')).then((m) => ({ default: m.CodePreview })),
+);
 const MarkdownPreview = lazy(() => import('./previews/TextPreview').then((m) => ({ default: m.MarkdownPreview })));
 const BuiltinPreview = lazy(() =>
   withTextAreas(['preview'], () => import('../../components/preview/builtin/BuiltinPreview')).then((m) => ({
@@ -84,8 +90,20 @@ function Crumbs({ name, path, onOpen }: { name: string; path: string; onOpen: (p
   );
 }
 
-function FilePreview({ slug, token, entry }: { slug: string; token: string | undefined; entry: ShareEntryView }) {
+function FilePreview({
+  slug,
+  token,
+  entry,
+  siblings,
+}: {
+  slug: string;
+  token: string | undefined;
+  entry: ShareEntryView;
+  siblings: ShareEntryView[];
+}) {
   const { t } = useTranslation();
+  const lists = usePreviewTypes();
+  const named = namedPreviewKind(entry.name, lists);
   const [failed, setFailed] = useState(false);
   const src = shareContentUrl(slug, 'file', entry.path, token);
   const download = shareContentUrl(slug, 'file', entry.path, token, true);
@@ -108,6 +126,49 @@ function FilePreview({ slug, token, entry }: { slug: string; token: string | und
   if (failed) return noPreview;
   const fallback = <Skeleton className="h-[50dvh] w-full rounded-lg" />;
   const onError = () => setFailed(true);
+  if (named === 'ebook')
+    return (
+      <Suspense fallback={fallback}>
+        <EpubReader url={src} name={entry.name} />
+      </Suspense>
+    );
+  if (named === 'hls')
+    return (
+      <Suspense fallback={fallback}>
+        <HlsVideo
+          path={entry.path}
+          resolve={(p) => shareContentUrl(slug, 'file', p, token)}
+          className="max-h-[75dvh] w-full rounded-lg border border-border bg-black"
+        />
+      </Suspense>
+    );
+  if (kind === 'video') {
+    // Subtitles of the same name in the same folder (name.srt, name.en.vtt) are offered as tracks.
+    const folder = entry.path.slice(0, entry.path.lastIndexOf('/') + 1);
+    const subtitles = subtitlesFor(
+      entry.name,
+      siblings.filter((e) => !e.isDirectory && e.path === folder + e.name).map((e) => e.name),
+      parseExtensionList(lists.preview_subtitle_types),
+    );
+    if (subtitles.length > 0)
+      return (
+        <Suspense fallback={fallback}>
+          <SubtitledVideo
+            src={src}
+            onError={onError}
+            className="max-h-[75dvh] w-full rounded-lg border border-border bg-black"
+            subtitles={subtitles.map((s) => ({
+              ...s,
+              read: async (signal) => {
+                const response = await fetch(shareContentUrl(slug, 'file', folder + s.name, token), { signal });
+                if (!response.ok) throw new Error(`HTTP ${response.status}`);
+                return response.text();
+              },
+            }))}
+          />
+        </Suspense>
+      );
+  }
   if (kind === 'markdown')
     return (
       <Suspense fallback={fallback}>
@@ -311,7 +372,7 @@ function Browser({ slug, info, token }: { slug: string; info: PublicShareInfo; t
               </a>
             </Button>
           </div>
-          <FilePreview key={file.path} slug={slug} token={token} entry={file} />
+          <FilePreview key={file.path} slug={slug} token={token} entry={file} siblings={listing.data?.items ?? []} />
         </div>
       ) : listing.isPending ? (
         <div className="flex flex-col gap-2" aria-busy="true">

@@ -562,6 +562,7 @@ export function Explorer({
       <LinkDialog link={link} onClose={() => dispatch(act.link(null))} />
       <PreviewDialog
         entry={previewEntry}
+        siblings={all}
         canEdit={can(Permission.MOUNT_UPLOAD)}
         onClose={() => setParams({})}
         onDownload={(e) => download(e.path)}

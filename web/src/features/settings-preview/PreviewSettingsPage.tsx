@@ -15,6 +15,9 @@ const LISTS = [
   'preview_audio_types',
   'preview_office_types',
   'preview_document_types',
+  'preview_ebook_types',
+  'preview_subtitle_types',
+  'preview_hls_types',
 ] as const satisfies readonly SettingKey[];
 
 const KEYS: SettingKey[] = [...LISTS, 'preview_office_provider'];
@@ -42,7 +45,7 @@ export default function PreviewSettingsPage() {
       <SettingsSection title={t('adminPanel.preview.listsTitle')} description={t('adminPanel.preview.listsBody')}>
         {LISTS.map((key) => {
           const kind = key.replace('preview_', '').replace('_types', '') as
-            'text' | 'image' | 'video' | 'audio' | 'office' | 'document';
+            'text' | 'image' | 'video' | 'audio' | 'office' | 'document' | 'ebook' | 'subtitle' | 'hls';
           return (
             <SettingTextarea
               key={key}

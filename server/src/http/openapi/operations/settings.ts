@@ -46,4 +46,17 @@ export const settingsOperations: Operations = {
     headers: { 'If-None-Match': 'The ETag of a previous answer: 304 while nothing changed.' },
     answer: { data: siteSettingsSchema, notModified: true },
   },
+  'GET /api/public/preview-settings': {
+    summary: 'Extension lists of the e-book, subtitle and HLS previews (public)',
+    description: 'Comma-separated extensions, as saved in the preview settings.',
+    tag: 'Settings',
+    access: 'public',
+    answer: {
+      data: z.object({
+        preview_ebook_types: z.string(),
+        preview_subtitle_types: z.string(),
+        preview_hls_types: z.string(),
+      }),
+    },
+  },
 };

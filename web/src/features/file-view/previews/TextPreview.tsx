@@ -5,12 +5,13 @@ import { useTranslation } from '../../../lib/useTranslation';
 import { MarkdownView } from '../../../components/markdown';
 import { Alert } from '../../../components/ui/alert';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { formatBytes } from '../../../lib/format';
 import './highlight.css';
 
 /** Text previews read at most this many bytes (a Range request); more is "truncated". */
 export const TEXT_PREVIEW_LIMIT = 1024 * 1024;
-/** Above this, code is shown without highlighting (it would block the page). */
-const HIGHLIGHT_LIMIT = 256 * 1024;
+/** Only this much of a text is highlighted (cut at a line end); the rest shows plain, so a big file stays fast. */
+export const HIGHLIGHT_CHARS = 128 * 1024;
 
 const LANG_BY_EXT: Record<string, string> = {
   js: 'javascript',
@@ -18,6 +19,8 @@ const LANG_BY_EXT: Record<string, string> = {
   cjs: 'javascript',
   jsx: 'javascript',
   ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
   tsx: 'typescript',
   py: 'python',
   rb: 'ruby',
@@ -43,24 +46,31 @@ const LANG_BY_EXT: Record<string, string> = {
   toml: 'ini',
   ini: 'ini',
   conf: 'ini',
+  properties: 'ini',
   xml: 'xml',
   html: 'xml',
   htm: 'xml',
   svg: 'xml',
   css: 'css',
   scss: 'scss',
-  less: 'less',
+  less: 'scss',
   swift: 'swift',
   lua: 'lua',
   pl: 'perl',
   r: 'r',
+  dart: 'dart',
   diff: 'diff',
   patch: 'diff',
-  makefile: 'makefile',
-  dockerfile: 'dockerfile',
   graphql: 'graphql',
   vue: 'xml',
 };
+
+/** The part of `text` to highlight: all of it, or up to the last line end within HIGHLIGHT_CHARS. */
+export function highlightedPart(text: string, limit = HIGHLIGHT_CHARS): number {
+  if (text.length <= limit) return text.length;
+  const cut = text.lastIndexOf('\n', limit);
+  return cut > 0 ? cut + 1 : limit;
+}
 
 export function languageFor(filename: string): string | undefined {
   const lower = filename.toLowerCase();
@@ -107,9 +117,12 @@ function Truncated() {
   return <Alert tone="warning">{t('errors.preview.textTruncated')}</Alert>;
 }
 
-/** Plain text and code, highlighted by highlight.js (loaded only when needed). */
+/**
+ * Plain text and code with line numbers, highlighted by highlight.js: its core and only the grammar the file's
+ * name asks for are loaded, on demand. A big file is highlighted up to HIGHLIGHT_CHARS and plain after.
+ */
 export function CodePreview({ src, filename, onError }: { src: string; filename: string; onError: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const file = useFileText(src);
   const [highlighted, setHighlighted] = useState<{ text: string; html: string } | null>(null);
   const language = languageFor(filename);
@@ -121,12 +134,15 @@ export function CodePreview({ src, filename, onError }: { src: string; filename:
   }, [file.isError, onError]);
 
   useEffect(() => {
-    if (text === undefined || !language || text.length > HIGHLIGHT_LIMIT) return;
+    if (text === undefined || !language) return;
     let cancelled = false;
-    void import('highlight.js/lib/common').then(({ default: hljs }) => {
-      if (cancelled || !hljs.getLanguage(language)) return;
+    void import('../../../components/markdown/highlight').then(async ({ highlightCode, loadLanguage }) => {
+      const name = await loadLanguage(language).catch(() => null);
+      if (cancelled || !name) return;
       // highlight.js escapes the source; the result holds only its own <span class> markup.
-      setHighlighted({ text, html: hljs.highlight(text, { language, ignoreIllegals: true }).value });
+      const part = highlightedPart(text);
+      const html = highlightCode(text.slice(0, part), name);
+      if (html !== null && !cancelled) setHighlighted({ text, html });
     });
     return () => {
       cancelled = true;
@@ -135,21 +151,44 @@ export function CodePreview({ src, filename, onError }: { src: string; filename:
 
   if (file.isPending) return <TextSkeleton />;
   if (file.isError || text === undefined) return null;
-  const lines = text.split('\n').length;
+  // A final line end closes the last line; it does not start another.
+  const lineCount = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  const part = highlightedPart(text);
+  const numbers = Array.from({ length: lineCount }, (_, i) => i + 1).join('\n');
   return (
     <div className="flex flex-col gap-2">
       {file.data.truncated && <Truncated />}
+      {part < text.length && (
+        <p className="text-xs text-muted-foreground" data-testid="highlight-partial">
+          {t('preview.code.partial', { size: formatBytes(part, i18n.language) })}
+        </p>
+      )}
       <div className="overflow-hidden rounded-lg border border-border bg-surface">
         <div className="flex h-9 items-center justify-between border-b border-border bg-surface-muted px-3 text-xs text-muted-foreground">
-          <span className="font-mono">{language ?? t('files.view.plainText')}</span>
-          <span>{t('files.view.lines', { count: lines })}</span>
+          <span className="font-mono" data-testid="code-language">
+            {language ?? t('files.view.plainText')}
+          </span>
+          <span>{t('files.view.lines', { count: lineCount })}</span>
         </div>
-        <pre
-          className="hljs max-h-[75dvh] overflow-auto p-4 font-mono text-[13px] leading-relaxed"
-          data-testid="text-preview"
-        >
-          {html !== null ? <code dangerouslySetInnerHTML={{ __html: html }} /> : <code>{text}</code>}
-        </pre>
+        <div className="hljs flex max-h-[75dvh] overflow-auto font-mono text-[13px] leading-relaxed">
+          <pre
+            aria-hidden="true"
+            className="sticky start-0 shrink-0 border-e border-border bg-surface-muted px-3 py-4 text-end text-muted-foreground select-none"
+            data-testid="line-numbers"
+          >
+            {numbers}
+          </pre>
+          <pre className="min-w-0 flex-1 px-4 py-4" data-testid="text-preview">
+            {html !== null ? (
+              <code>
+                <span dangerouslySetInnerHTML={{ __html: html }} />
+                {text.slice(part)}
+              </code>
+            ) : (
+              <code>{text}</code>
+            )}
+          </pre>
+        </div>
       </div>
     </div>
   );

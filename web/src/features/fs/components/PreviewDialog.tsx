@@ -14,7 +14,12 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Textarea } from '../../../components/ui/input';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { api, errorMessage, getApiBaseUrl } from '../../../lib/api';
+import { api, apiUrl, errorMessage, getApiBaseUrl } from '../../../lib/api';
+import { authorizationHeader, getSession } from '../../../lib/auth';
+import { EpubReader, HlsVideo, SubtitledVideo } from '../../../components/preview/lazyPreviews';
+import { subtitlesFor } from '../../../components/preview/subtitles/subtitles';
+import { parseExtensionList } from '@clipnest/contract/preview-types';
+import { namedPreviewKind, usePreviewTypes } from '../../../lib/previewTypes';
 import { formatBytes } from '../../../lib/format';
 import { ImagePreview } from '../../../components/preview/ImagePreview';
 import { fileLink, fsFetch, useUpdateText } from '../api';
@@ -183,9 +188,21 @@ function OfficeFramePreview({ entry }: { entry: FsEntryView }) {
   );
 }
 
-function MediaPreview({ entry }: { entry: FsEntryView }) {
+/** A file's bytes through our own server (fs/download), never a storage's link on another origin. */
+function downloadUrl(path: string): string {
+  return `${apiUrl('/fs/download')}?${new URLSearchParams({ path })}`;
+}
+
+function parentPath(path: string): string {
+  return path.slice(0, path.lastIndexOf('/') + 1);
+}
+
+const VIDEO_CLASS = 'max-h-[max(12rem,calc(88dvh-12rem))] w-full rounded-lg bg-black';
+
+function MediaPreview({ entry, siblings }: { entry: FsEntryView; siblings: FsEntryView[] }) {
   const { t } = useTranslation();
   const kind = entryKind(entry);
+  const lists = usePreviewTypes();
   const link = useQuery({
     queryKey: ['fs', 'link', entry.path, entry.etag ?? entry.modified ?? ''],
     queryFn: () => fileLink(entry.path),
@@ -199,8 +216,29 @@ function MediaPreview({ entry }: { entry: FsEntryView }) {
     return (
       <ImagePreview src={src} alt={entry.name} onError={() => setFailed(true)} maxHeight={DIALOG_IMAGE_MAX_HEIGHT} />
     );
-  if (kind === 'video')
-    return <video src={src} controls className="max-h-[max(12rem,calc(88dvh-12rem))] w-full rounded-lg bg-black" />;
+  if (kind === 'video') {
+    // name.srt, name.en.vtt… beside the video: offered as its tracks.
+    const folder = parentPath(entry.path);
+    const subtitles = subtitlesFor(
+      entry.name,
+      siblings.filter((e) => !e.isDirectory && parentPath(e.path) === folder).map((e) => e.name),
+      parseExtensionList(lists.preview_subtitle_types),
+    );
+    if (subtitles.length === 0) return <video src={src} controls className={VIDEO_CLASS} />;
+    return (
+      <Suspense fallback={<Skeleton className="h-64 w-full" />}>
+        <SubtitledVideo
+          src={src}
+          className={VIDEO_CLASS}
+          onError={() => setFailed(true)}
+          subtitles={subtitles.map((s) => ({
+            ...s,
+            read: async (signal) => (await fsFetch('/fs/download', { path: folder + s.name }, signal)).text(),
+          }))}
+        />
+      </Suspense>
+    );
+  }
   if (kind === 'audio') return <audio src={src} controls className="w-full" />;
   if (kind === 'pdf')
     return (
@@ -209,21 +247,44 @@ function MediaPreview({ entry }: { entry: FsEntryView }) {
   return <p className="text-sm text-muted-foreground">{t('fs.explorer.noPreview')}</p>;
 }
 
+/** E-books and HLS playlists (by the preview settings' lists), read through fs/download with the session. */
+function NamedPreview({ entry, kind }: { entry: FsEntryView; kind: 'ebook' | 'hls' }) {
+  const authorization = authorizationHeader(getSession()) ?? undefined;
+  return (
+    <Suspense fallback={<Skeleton className="h-64 w-full" />}>
+      {kind === 'ebook' ? (
+        <EpubReader
+          url={downloadUrl(entry.path)}
+          name={entry.name}
+          init={authorization ? { headers: { Authorization: authorization } } : undefined}
+        />
+      ) : (
+        <HlsVideo path={entry.path} resolve={downloadUrl} authorization={authorization} className={VIDEO_CLASS} />
+      )}
+    </Suspense>
+  );
+}
+
 /** `?preview=` of the explorer: the file view's previewers, and the editor for text files. */
 export function PreviewDialog({
   entry,
+  siblings = [],
   canEdit,
   onClose,
   onDownload,
   onSaved,
 }: {
   entry: FsEntryView | null;
+  /** The entries of the folder it is in (subtitles beside a video). */
+  siblings?: FsEntryView[];
   canEdit: boolean;
   onClose: () => void;
   onDownload: (entry: FsEntryView) => void;
   onSaved: () => void;
 }) {
   const { t, i18n } = useTranslation();
+  const lists = usePreviewTypes();
+  const named = entry && !entry.isDirectory ? namedPreviewKind(entry.name, lists) : null;
   // A ref, not state: the dialog library keeps its close handler from an earlier render (refreshed in an
   // effect), so an Esc right after typing must still read whether there are unsaved edits now.
   const dirty = useRef(false);
@@ -251,7 +312,9 @@ export function PreviewDialog({
               </Button>
             }
           >
-            {isEditable(entry) ? (
+            {named === 'ebook' || named === 'hls' ? (
+              <NamedPreview key={entry.path} entry={entry} kind={named} />
+            ) : isEditable(entry) ? (
               <TextEditor
                 key={entry.path}
                 entry={entry}
@@ -265,7 +328,7 @@ export function PreviewDialog({
             ) : entryKind(entry) === 'office' ? (
               <OfficeFramePreview key={entry.path} entry={entry} />
             ) : (
-              <MediaPreview key={entry.path} entry={entry} />
+              <MediaPreview key={entry.path} entry={entry} siblings={siblings} />
             )}
           </DialogContent>
         )}
