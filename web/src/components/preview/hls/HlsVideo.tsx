@@ -28,7 +28,9 @@ export function HlsVideo({
   const video = useRef<HTMLVideoElement>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
   const resolveRef = useRef(resolve);
-  resolveRef.current = resolve;
+  useEffect(() => {
+    resolveRef.current = resolve;
+  }, [resolve]);
 
   useEffect(() => {
     const element = video.current;
