@@ -1,6 +1,7 @@
 import { adminToken, call, uniqueName } from '../support/api';
 import { expect, test } from '../support/fixtures';
 import { deleteAllMounts, localStorage, mount, writeTree } from '../support/mounts';
+import { afterTwoFrames } from '../support/settle';
 
 /** Issue 35 point 21: "Clear completed" must not leave a poller asking for a cleared task (404 in the console). */
 test.describe('task list: clear completed', () => {
@@ -23,6 +24,8 @@ test.describe('task list: clear completed', () => {
       .poll(async () => (await call<{ status: string }>('GET', `/fs/tasks/${id}`, { token })).envelope.data?.status)
       .toBe('completed');
 
+    // The page's timers (the task pollers) run on a clock the test moves on, instead of waiting for them.
+    await page.clock.install();
     await page.goto('/mount-explorer/local');
     const task = page.getByTestId('fs-task').first();
     await expect(task).toHaveAttribute('data-status', 'completed');
@@ -44,7 +47,9 @@ test.describe('task list: clear completed', () => {
     cleared = true;
     await done;
     await expect(page.getByTestId('fs-tasks')).toHaveCount(0);
-    await page.waitForTimeout(2500);
+    // Two and a half poll periods (TASK_POLL_MS): a poller left behind would have asked by then.
+    await page.clock.runFor(2500);
+    await afterTwoFrames(page);
     expect(afterClear).toEqual([]);
     expect(notFound).toEqual([]);
   });
