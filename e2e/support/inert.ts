@@ -1,7 +1,7 @@
 /** Checks that rendered untrusted Markdown (the XSS corpus) ran nothing and escaped nothing. */
 import type { Page } from '@playwright/test';
 import { expect as baseExpect } from './fixtures';
-import { afterTwoFrames, imagesSettled } from './settle';
+import { afterPendingTasks, imagesSettled } from './settle';
 
 // The machine running the suite is shared and busy: give page loads more time than the default.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -86,7 +86,7 @@ export async function expectInert(page: Page, seen: { dialogs: string[] }) {
   // Clicking the neutralised links runs nothing.
   await page.getByTestId('markdown-body').getByText('html js link').click();
   await page.getByTestId('markdown-body').getByText('md js link').click();
-  await afterTwoFrames(page);
+  await afterPendingTasks(page);
   expect(seen.dialogs).toEqual([]);
   expect(await page.evaluate(() => (window as unknown as Record<string, unknown>).__xss ?? null)).toBeNull();
 }

@@ -5,13 +5,12 @@
 import type { Locator, Page } from '@playwright/test';
 
 /**
- * Resolves once the page has painted two more frames: whatever a click, a key or a navigation queued before
- * (event handlers, a dialog, a React render, an image's onerror) has run by then.
+ * Resolves once the page's event loop has gone round twice: whatever a click, a key or a navigation queued before
+ * (event handlers, a dialog, a React render, an image's onerror) has run by then. Not animation frames: a document
+ * that draws nothing new (a text/plain answer) may never get one.
  */
-export async function afterTwoFrames(page: Page): Promise<void> {
-  await page.evaluate(
-    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
-  );
+export async function afterPendingTasks(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => setTimeout(() => setTimeout(resolve, 0), 0)));
 }
 
 /**
@@ -44,5 +43,5 @@ const finishInElement = async (el: Element) => {
 /** Waits until every image of the page has loaded or failed (its onload/onerror has had its turn after that). */
 export async function imagesSettled(page: Page): Promise<void> {
   await page.waitForFunction(() => [...document.images].every((img) => img.complete));
-  await afterTwoFrames(page);
+  await afterPendingTasks(page);
 }

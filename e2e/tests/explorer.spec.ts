@@ -8,7 +8,7 @@ import { seriousViolations } from '../support/axe';
 import { expect, seedStorage, test } from '../support/fixtures';
 import { deleteAllMounts, localStorage, mount, s3Storage, writeTree } from '../support/mounts';
 import { startS3rver, type S3rver } from '../support/s3rver';
-import { afterTwoFrames } from '../support/settle';
+import { afterPendingTasks } from '../support/settle';
 
 const row = (page: Page, name: string) => page.locator(`[data-testid="fs-entry"][data-name="${name}"]`);
 
@@ -427,12 +427,12 @@ test.describe('mount explorer', () => {
     await target.dispatchEvent('pointerdown', { ...touch, clientX: x, clientY: y });
     await target.dispatchEvent('pointermove', { ...touch, clientX: x + 12, clientY: y });
     await page.clock.runFor(800);
-    await afterTwoFrames(page);
+    await afterPendingTasks(page);
     await expect(page.getByRole('menu')).toHaveCount(0);
     await target.dispatchEvent('pointerdown', { ...touch, clientX: x, clientY: y });
     await target.dispatchEvent('pointerup', { ...touch, clientX: x, clientY: y });
     await page.clock.runFor(800);
-    await afterTwoFrames(page);
+    await afterPendingTasks(page);
     await expect(page.getByRole('menu')).toHaveCount(0);
     // Held, with a wobble inside the 10 px tolerance: the menu opens.
     await target.dispatchEvent('pointerdown', { ...touch, clientX: x, clientY: y });

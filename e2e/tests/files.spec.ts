@@ -6,7 +6,7 @@ import { BASE_URL } from '../support/env';
 import { expect, seedStorage, test } from '../support/fixtures';
 import { HTML_ATTACK, makePdf, makePng, MARKDOWN_SAMPLE, SVG_ATTACK, uploadViaApi } from '../support/files';
 import { startS3rver, type S3rver } from '../support/s3rver';
-import { afterTwoFrames, animationsFinished, imagesSettled } from '../support/settle';
+import { afterPendingTasks, animationsFinished, imagesSettled } from '../support/settle';
 
 /** Fails the test on any dialog (alert/confirm) a shared file might open. */
 function forbidDialogs(page: Page, seen: string[]) {
@@ -157,7 +157,7 @@ test.describe('file shares', () => {
         );
         try {
           await page.goto(`${BASE_URL}${raw}`, { waitUntil: 'load' });
-          await afterTwoFrames(page);
+          await afterPendingTasks(page);
         } catch (error) {
           // A download navigation is aborted by the browser: nothing was rendered.
           expect(String(error)).toMatch(/Download is starting|net::ERR_ABORTED/);

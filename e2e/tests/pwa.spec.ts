@@ -9,7 +9,7 @@ import { adminToken, call } from '../support/api';
 import { test as base, expect } from '../support/fixtures';
 import { deleteAllMounts, localStorage as localConfig, mount, writeTree } from '../support/mounts';
 import { createPaste } from '../support/pastes';
-import { afterTwoFrames } from '../support/settle';
+import { afterPendingTasks } from '../support/settle';
 
 const test = base.extend({});
 test.use({ serviceWorkers: 'allow' });
@@ -269,7 +269,7 @@ test('the install prompt shows when installable and stays hidden for 7 days afte
     await page.reload();
     await fireInstallable();
     await page.clock.runFor(5_500);
-    await afterTwoFrames(page);
+    await afterPendingTasks(page);
     await expect(prompt).toHaveCount(0);
 
     // Eight days later it may ask again.

@@ -12,7 +12,7 @@ import { uploadViaApi } from '../support/files';
 import { deleteAllMounts, localStorage, mount } from '../support/mounts';
 import { createPaste } from '../support/pastes';
 import { XSS_DOCUMENT, XSS_PAYLOADS } from '../support/xssCorpus';
-import { afterTwoFrames, imagesSettled } from '../support/settle';
+import { afterPendingTasks, imagesSettled } from '../support/settle';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 const JS = (id: string) => `navigator.sendBeacon('/xss-beacon/${id}');alert('${id}')`;
@@ -36,7 +36,7 @@ async function settle(page: Page) {
   await imagesSettled(page);
   await page.mouse.move(200, 300);
   await page.keyboard.press('Tab');
-  await afterTwoFrames(page);
+  await afterPendingTasks(page);
 }
 
 test.describe('security: stored XSS', () => {
@@ -95,7 +95,7 @@ test.describe('security: stored XSS', () => {
       }
       if (report.length > 0) failures.push(`${payload.id}: ${report.join(', ')}`);
     }
-    await afterTwoFrames(page);
+    await afterPendingTasks(page);
     expect(failures).toEqual([]);
     expect(seen.dialogs).toEqual([]);
     expect(seen.beacons).toEqual([]);
