@@ -43,4 +43,18 @@ export default tseslint.config(
     files: ['server/src/services/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['hono', 'hono/*'] }] },
   },
+  {
+    // A fixed sleep is too short on a busy machine and wasted on a quiet one: wait for a condition
+    // (e2e/support/settle.ts, expect.poll, locator waits, page.clock for the page's own timers).
+    files: ['e2e/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='waitForTimeout']",
+          message: 'Wait for a condition instead (e2e/support/settle.ts, expect.poll, page.clock).',
+        },
+      ],
+    },
+  },
 );

@@ -5,25 +5,56 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
 import { serverNodeFlags } from '../scripts/server-bundle.mjs';
-import { BASE_URL, E2E_ADMIN, E2E_PORT } from './support/env';
+import { BASE_URL, E2E_ADMIN, E2E_BASE_PORT, E2E_SLOT } from './support/env';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-// A fresh data directory for every run, so tests never see leftovers. The config is evaluated
-// again in each worker; the first evaluation (the runner) exports it for the others.
-process.env.CLIPNEST_E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'clipnest-e2e-'));
-const dataDir = process.env.CLIPNEST_E2E_DATA_DIR;
+// Each parallel worker talks to a server of its own (port E2E_PORT + its slot, a data directory and database of its
+// own), so no spec sees another's admin, settings, mounts or keys: the specs need not know what runs beside them.
+// The worker count comes from --workers/-j when given (a server per worker; one for --workers=1).
+function workersFromArgs(argv: string[]): number | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const match = /^(?:--workers|-j)(?:=?(\d+))?$/.exec(argv[i]!);
+    if (match) return Number(match[1] ?? argv[i + 1]);
+  }
+  return undefined;
+}
+process.env.CLIPNEST_E2E_SLOTS ??= String(
+  workersFromArgs(process.argv) ?? Number(process.env.CLIPNEST_E2E_WORKERS ?? 2),
+);
+const slots = Math.max(1, Number(process.env.CLIPNEST_E2E_SLOTS));
 
-// With CLIPNEST_E2E_DATABASE_URL (scripts/test.mjs sets it from TEST_DATABASE_URL) the server runs on a throwaway
-// PostgreSQL database made here and dropped by the global teardown; else on SQLite in the data directory.
+// A fresh directory for every run, so tests never see leftovers. The config is evaluated again in each worker;
+// the first evaluation (the runner) exports it for the others. Under it, one data directory per server.
+process.env.CLIPNEST_E2E_RUN_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'clipnest-e2e-'));
+const runDir = process.env.CLIPNEST_E2E_RUN_DIR;
+const dataDirOf = (slot: number) => path.join(runDir, `server-${slot}`);
+// What the specs read: the data directory of this worker's server.
+process.env.CLIPNEST_E2E_DATA_DIR = dataDirOf(E2E_SLOT);
+
+// With CLIPNEST_E2E_DATABASE_URL (scripts/test.mjs sets it from TEST_DATABASE_URL) the servers run on throwaway
+// PostgreSQL databases made here and dropped by the global teardown; else on SQLite in their data directories.
 const pgServer = process.env.CLIPNEST_E2E_DATABASE_URL;
 if (pgServer && !process.env.CLIPNEST_E2E_PG_DATABASE) {
   process.env.CLIPNEST_E2E_PG_DATABASE = `clipnest_e2e_${Date.now().toString(36)}`;
-  execFileSync('psql', [pgServer, '-q', '-c', `CREATE DATABASE ${process.env.CLIPNEST_E2E_PG_DATABASE}`]);
+  for (let slot = 0; slot < slots; slot++)
+    execFileSync('psql', [pgServer, '-q', '-c', `CREATE DATABASE ${process.env.CLIPNEST_E2E_PG_DATABASE}_${slot}`]);
 }
-const databaseEnv: Record<string, string> = pgServer
-  ? { DATABASE_URL: Object.assign(new URL(pgServer), { pathname: `/${process.env.CLIPNEST_E2E_PG_DATABASE}` }).href }
-  : {};
+const databaseEnv = (slot: number): Record<string, string> =>
+  pgServer
+    ? {
+        DATABASE_URL: Object.assign(new URL(pgServer), {
+          pathname: `/${process.env.CLIPNEST_E2E_PG_DATABASE}_${slot}`,
+        }).href,
+      }
+    : {};
+
+// The bundle `npm start` serves (scripts/server-bundle.mjs), rebuilt once (by the runner) so it matches the sources;
+// the servers then start from it side by side.
+if (!process.env.CLIPNEST_E2E_BUNDLED) {
+  execFileSync('node', [path.join(here, '..', 'scripts', 'server-bundle.mjs')], { cwd: here, stdio: 'inherit' });
+  process.env.CLIPNEST_E2E_BUNDLED = '1';
+}
 
 export default defineConfig({
   testDir: './tests',
@@ -31,8 +62,9 @@ export default defineConfig({
   testIgnore: process.env.CLIPNEST_SHOTS === '1' ? [] : ['**/*screenshots.spec.ts'],
   globalTeardown: './support/global-teardown.ts',
   outputDir: './test-results',
+  // Files spread over the workers; a file's tests run in order in one worker (some build on each other).
   fullyParallel: false,
-  workers: 1,
+  workers: slots,
   // No retries: a test that needs one is a flake to fix (two whole CI runs needed none but the editor spec, fixed).
   retries: 0,
   timeout: 45_000,
@@ -59,26 +91,25 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    // The bundle `npm start` serves (scripts/server-bundle.mjs), rebuilt first so it matches the sources.
-    command: `node ../scripts/server-bundle.mjs && node ${serverNodeFlags.join(' ')} ../server/dist/main.mjs`,
+  webServer: Array.from({ length: slots }, (_, slot) => ({
+    command: `node ${serverNodeFlags.join(' ')} ../server/dist/main.mjs`,
     cwd: here,
-    url: `${BASE_URL}/api/health`,
+    url: `http://127.0.0.1:${E2E_BASE_PORT + slot}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
     env: {
       HOST: '127.0.0.1',
-      PORT: String(E2E_PORT),
-      DATA_DIR: dataDir,
+      PORT: String(E2E_BASE_PORT + slot),
+      DATA_DIR: dataDirOf(slot),
       ADMIN_USERNAME: E2E_ADMIN.username,
       ADMIN_PASSWORD: E2E_ADMIN.password,
       WEB_DIST_DIR: path.join(here, '..', 'web', 'dist'),
       LOG_LEVEL: 'error',
       // URL uploads in e2e fetch from a test file server on 127.0.0.1.
       ALLOW_PRIVATE_URLS: 'true',
-      ...databaseEnv,
+      ...databaseEnv(slot),
     },
-  },
+  })),
 });

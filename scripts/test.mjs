@@ -1,7 +1,9 @@
 // `npm test`: every tier. Two lanes run side by side (the server tiers need little of the browser's time and the
-// other way round): vitest's unit and integration tiers (then, with CLIPNEST_NODE24=1, the same on Node 24 LTS),
-// and the browser suite (Playwright) against the built app. Integration tests also run on PostgreSQL when
-// TEST_DATABASE_URL is set. CLIPNEST_SERIAL=1 runs the lanes one after the other, with untagged output.
+// other way round) and take the next job when they are free: vitest's unit and integration tiers, the browser
+// suite (Playwright) against the built app, and with CLIPNEST_NODE24=1 the server's tests on Node 24 LTS, which
+// goes to whichever lane is free first (before: always after the vitest run, while the browser lane sat idle).
+// Integration tests also run on PostgreSQL when TEST_DATABASE_URL is set. CLIPNEST_SERIAL=1 runs the jobs one
+// after the other, with untagged output.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { playwrightFailureDigest, vitestFailureDigest } from './failure-digest.mjs';
@@ -27,14 +29,16 @@ async function tier(name, tag, command, args, digestOf, options = {}) {
   return code;
 }
 
-async function serverLane() {
+async function vitestJob() {
   // Piped, vitest would drop its colours on a terminal.
   const env = process.stdout.isTTY && serial ? { ...process.env, FORCE_COLOR: '1' } : process.env;
   await step('unit + integration (vitest)', () =>
     tier('vitest', '[vitest]', 'npx', ['vitest', 'run'], vitestFailureDigest, { env }),
   );
-  if (process.env.CLIPNEST_NODE24 !== '1') return;
-  await step('unit + integration on Node 24 (vitest)', async () => {
+}
+
+async function node24Job() {
+  await step('server unit + integration on Node 24 (vitest)', async () => {
     const prepared = await prepareNode24();
     if (!prepared) return 1;
     const { code, output } = await runNode24Tests(prepared, serial ? undefined : '[node 24]');
@@ -44,7 +48,7 @@ async function serverLane() {
   });
 }
 
-async function browserLane() {
+async function browserJob() {
   if (!existsSync(path.join(root, 'e2e', 'playwright.config.ts'))) return;
   if (process.env.CLIPNEST_SKIP_E2E === '1') {
     console.log('[clipnest] CLIPNEST_SKIP_E2E=1: browser tests skipped');
@@ -64,19 +68,19 @@ async function browserLane() {
   // The admin pages once more with the server on PostgreSQL (they read every table the dashboard counts).
   if (process.env.TEST_DATABASE_URL) {
     const env = { ...process.env, CLIPNEST_E2E_DATABASE_URL: process.env.TEST_DATABASE_URL, E2E_PORT: '8798' };
-    const args = ['test', '-w', 'e2e', '--', 'tests/admin-pages.spec.ts'];
+    const args = ['test', '-w', 'e2e', '--', 'tests/admin-pages.spec.ts', '--workers=1'];
     await step('browser on PostgreSQL (admin pages)', () =>
       tier('the browser suite on PostgreSQL', '[browser pg]', 'npm', args, playwrightFailureDigest, { env }),
     );
   }
 }
 
-if (serial) {
-  await serverLane();
-  await browserLane();
-} else {
-  await Promise.all([serverLane(), browserLane()]);
+// Longest first; Node 24 last, to the lane that frees up first.
+const jobs = [vitestJob, browserJob, ...(process.env.CLIPNEST_NODE24 === '1' ? [node24Job] : [])];
+async function lane() {
+  for (let job = jobs.shift(); job; job = jobs.shift()) await job();
 }
+await Promise.all(serial ? [lane()] : [lane(), lane()]);
 
 for (const digest of digests) console.log(`\n${digest}`);
 console.log('\n[clipnest] test summary');

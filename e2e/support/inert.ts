@@ -1,6 +1,7 @@
 /** Checks that rendered untrusted Markdown (the XSS corpus) ran nothing and escaped nothing. */
 import type { Page } from '@playwright/test';
 import { expect as baseExpect } from './fixtures';
+import { afterPendingTasks, imagesSettled } from './settle';
 
 // The machine running the suite is shared and busy: give page loads more time than the default.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -22,8 +23,8 @@ export async function expectInert(page: Page, seen: { dialogs: string[] }) {
   // Both Mermaid blocks are drawn (as images) or reported as errors; KaTeX rendered.
   await expect(body.locator('pre.md-mermaid')).toHaveCount(0, { timeout: 20_000 });
   await expect(body.locator('.katex').first()).toBeVisible();
-  // Give late handlers (onerror of broken images, onload, autofocus) a chance to fire.
-  await page.waitForTimeout(1500);
+  // Late handlers (onerror of broken images, onload, autofocus) have had their turn.
+  await imagesSettled(page);
   await body.hover();
   await page.keyboard.press('Tab');
 
@@ -85,7 +86,7 @@ export async function expectInert(page: Page, seen: { dialogs: string[] }) {
   // Clicking the neutralised links runs nothing.
   await page.getByTestId('markdown-body').getByText('html js link').click();
   await page.getByTestId('markdown-body').getByText('md js link').click();
-  await page.waitForTimeout(300);
+  await afterPendingTasks(page);
   expect(seen.dialogs).toEqual([]);
   expect(await page.evaluate(() => (window as unknown as Record<string, unknown>).__xss ?? null)).toBeNull();
 }

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { adminToken, call, createKey, Perm, uniqueName } from '../support/api';
 import { expect, seedStorage, test } from '../support/fixtures';
 import { deleteAllMounts, localStorage, mount, writeTree } from '../support/mounts';
+import { afterPendingTasks } from '../support/settle';
 
 /** Issue 35 point 17: the explorer's rough edges. */
 const row = (page: Page, name: string) => page.locator(`[data-testid="fs-entry"][data-name="${name}"]`);
@@ -76,7 +77,7 @@ test.describe('explorer rough edges (issue 35)', () => {
     await row(page, 'inner').dblclick();
     await expect(page).toHaveURL(/\/mount-explorer\/local\/alpha\/inner$/);
     await expect(row(page, 'deep.txt')).toBeVisible();
-    await page.waitForTimeout(300);
+    await afterPendingTasks(page);
     await expect(page.getByRole('dialog')).toHaveCount(0);
   });
 

@@ -1,6 +1,7 @@
 import { adminToken, call, uniqueName } from '../support/api';
 import { expect, test } from '../support/fixtures';
 import { deleteAllMounts, localStorage, mount, writeTree } from '../support/mounts';
+import { afterPendingTasks } from '../support/settle';
 
 /** Issue 35 point 21: "Clear completed" must not leave a poller asking for a cleared task (404 in the console). */
 test.describe('task list: clear completed', () => {
@@ -40,11 +41,16 @@ test.describe('task list: clear completed', () => {
       if (response.status() === 404 && response.url().includes('/api/fs/tasks/')) notFound.push(response.url());
     });
     const done = page.waitForResponse((r) => r.url().includes('/api/fs/tasks/completed') && r.ok());
+    // After the clear the list (and only the list) is read again; a re-read of the cleared task would be sent with it.
+    const listRead = page.waitForResponse(
+      (r) => cleared && new URL(r.url()).pathname === '/api/fs/tasks' && r.request().method() === 'GET',
+    );
     await page.getByRole('button', { name: 'Clear completed' }).click();
     cleared = true;
     await done;
     await expect(page.getByTestId('fs-tasks')).toHaveCount(0);
-    await page.waitForTimeout(2500);
+    await listRead;
+    await afterPendingTasks(page);
     expect(afterClear).toEqual([]);
     expect(notFound).toEqual([]);
   });

@@ -149,12 +149,21 @@ test.describe('task manager: cancel and retry', () => {
     expect(cancelled.status).toBe('cancelled');
     expect(cancelled.done_files).toBeGreaterThan(0);
     expect(cancelled.done_files).toBeLessThan(FILES);
-    // Nothing more arrives once the cancel has settled (a file already on its way may still land).
-    await page.waitForTimeout(1000);
-    const copied = (await listNames(token, '/cloud/slow')).length;
-    expect(copied).toBeLessThan(FILES);
-    await page.waitForTimeout(1000);
-    expect((await listNames(token, '/cloud/slow')).length).toBe(copied);
+    // Nothing more arrives once the cancel has settled (a file already on its way may still land): two reads a
+    // second apart agree, and stay short of the whole folder.
+    let before = -1;
+    await expect
+      .poll(
+        async () => {
+          const now = (await listNames(token, '/cloud/slow')).length;
+          const settled = now === before;
+          before = now;
+          return settled;
+        },
+        { intervals: [1000], timeout: 15_000 },
+      )
+      .toBe(true);
+    expect(before).toBeLessThan(FILES);
 
     proxy.delayMs = 0;
     await task.getByRole('button', { name: 'Retry Copy slow to /cloud' }).click();

@@ -8,6 +8,7 @@ import { seriousViolations } from '../support/axe';
 import { expect, seedStorage, test } from '../support/fixtures';
 import { deleteAllMounts, localStorage, mount, s3Storage, writeTree } from '../support/mounts';
 import { startS3rver, type S3rver } from '../support/s3rver';
+import { afterPendingTasks } from '../support/settle';
 
 const row = (page: Page, name: string) => page.locator(`[data-testid="fs-entry"][data-name="${name}"]`);
 
@@ -412,6 +413,8 @@ test.describe('mount explorer', () => {
   test('long-press opens the context menu on a touch screen', async ({ browser, token }) => {
     const context = await browser.newContext({ hasTouch: true, isMobile: true, viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
+    // The 500 ms press timer runs on the page's clock: moved past it at once instead of waited for.
+    await page.clock.install();
     await seedStorage(page, { admin_token: token });
     await page.goto('/mount-explorer/local/docs');
     const target = row(page, 'notes.md');
@@ -423,11 +426,13 @@ test.describe('mount explorer', () => {
     // A finger that slides more than 10 px is a scroll, not a press; one lifted early is a tap.
     await target.dispatchEvent('pointerdown', { ...touch, clientX: x, clientY: y });
     await target.dispatchEvent('pointermove', { ...touch, clientX: x + 12, clientY: y });
-    await page.waitForTimeout(800);
+    await page.clock.runFor(800);
+    await afterPendingTasks(page);
     await expect(page.getByRole('menu')).toHaveCount(0);
     await target.dispatchEvent('pointerdown', { ...touch, clientX: x, clientY: y });
     await target.dispatchEvent('pointerup', { ...touch, clientX: x, clientY: y });
-    await page.waitForTimeout(800);
+    await page.clock.runFor(800);
+    await afterPendingTasks(page);
     await expect(page.getByRole('menu')).toHaveCount(0);
     // Held, with a wobble inside the 10 px tolerance: the menu opens.
     await target.dispatchEvent('pointerdown', { ...touch, clientX: x, clientY: y });

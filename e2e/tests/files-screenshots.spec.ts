@@ -4,6 +4,7 @@ import type { FileView } from '@clipnest/contract';
 import { adminToken, call } from '../support/api';
 import { expect, seedStorage, test } from '../support/fixtures';
 import { makePdf, makePng, MARKDOWN_SAMPLE, uploadViaApi } from '../support/files';
+import { animationsFinished, imagesSettled } from '../support/settle';
 
 const out = process.env.FILES_SHOTS_DIR ?? '/tmp/files-shots';
 const themes = ['light', 'dark'] as const;
@@ -84,7 +85,8 @@ test.describe('file share screenshots', () => {
             if (key === 'md') await expect(page.getByTestId('markdown-preview')).toBeVisible();
             if (key === 'code')
               await expect(page.locator('[data-testid="text-preview"] .hljs-keyword').first()).toBeVisible();
-            await page.waitForTimeout(200);
+            await imagesSettled(page);
+            await animationsFinished(page);
             await shot(`view-${key}`, key !== 'pdf');
           }
           await page.goto(`/file/${files.locked!.slug}`);

@@ -6,6 +6,7 @@ import { BASE_URL } from '../support/env';
 import { expect, seedStorage, test } from '../support/fixtures';
 import { HTML_ATTACK, makePdf, makePng, MARKDOWN_SAMPLE, SVG_ATTACK, uploadViaApi } from '../support/files';
 import { startS3rver, type S3rver } from '../support/s3rver';
+import { afterPendingTasks, animationsFinished, imagesSettled } from '../support/settle';
 
 /** Fails the test on any dialog (alert/confirm) a shared file might open. */
 function forbidDialogs(page: Page, seen: string[]) {
@@ -141,7 +142,7 @@ test.describe('file shares', () => {
       // The share page: download only, no inline rendering.
       await page.goto(`/file/${file.slug}`);
       await expect(page.getByTestId('file-name')).toHaveText(file.filename);
-      await page.waitForTimeout(300);
+      await imagesSettled(page);
       expect(await pwned(page)).toBeNull();
 
       // The raw links, opened directly: attachment or sandboxed, never script in our origin.
@@ -156,7 +157,7 @@ test.describe('file shares', () => {
         );
         try {
           await page.goto(`${BASE_URL}${raw}`, { waitUntil: 'load' });
-          await page.waitForTimeout(300);
+          await afterPendingTasks(page);
         } catch (error) {
           // A download navigation is aborted by the browser: nothing was rendered.
           expect(String(error)).toMatch(/Download is starting|net::ERR_ABORTED/);
@@ -327,7 +328,8 @@ test.describe('file shares', () => {
     ]) {
       await page.goto(url);
       await page.waitForLoadState('networkidle');
-      await page.waitForTimeout(300);
+      // Colours that fade in would be measured midway.
+      await animationsFinished(page);
       const violations = await seriousViolations(page);
       expect(violations, `${url}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
     }

@@ -4,6 +4,7 @@ import { adminToken, call, uniqueName } from '../support/api';
 import { expect, seedStorage, test } from '../support/fixtures';
 import { deleteAllMounts, localStorage, mount, writeTree } from '../support/mounts';
 import { createPaste, deleteAllPastes } from '../support/pastes';
+import { animationsFinished } from '../support/settle';
 
 // The screens issue 35's web points changed (10, 11, 18, 20), for looking at: CLIPNEST_SHOTS=1 runs them.
 const out = process.env.ISSUE35_SHOTS_DIR ?? '/tmp/issue35-web-shots';
@@ -80,7 +81,7 @@ test.describe('issue 35 web screenshots', () => {
             .click();
           await expect(page.locator('[data-sonner-toast]').first()).toBeVisible();
           // The toast has slid in and the preview caught up with the imported text.
-          await page.waitForTimeout(800);
+          await animationsFinished(page);
           await shot('home-import-toast');
 
           // 18: labels in text management.
@@ -99,7 +100,7 @@ test.describe('issue 35 web screenshots', () => {
               .getByTestId('upload-input')
               .setInputFiles({ name: 'too-big.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(4096) });
             await expect(page.locator('[data-sonner-toast][data-type="error"]')).toBeVisible();
-            await page.waitForTimeout(800);
+            await animationsFinished(page);
             await shot('upload-refused');
           } finally {
             await call('PUT', '/admin/settings/group/1', {
@@ -115,7 +116,7 @@ test.describe('issue 35 web screenshots', () => {
           await page.getByTestId('env-switcher').click();
           await page.getByRole('radio', { name: en ? 'Another server' : '其他服务器' }).click();
           // The chips fade their colours (150 ms): shoot the settled state.
-          await page.waitForTimeout(400);
+          await animationsFinished(page);
           await shot('env-switcher-dialog');
         });
       }

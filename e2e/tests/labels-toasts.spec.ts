@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { call } from '../support/api';
 import { expect, seedStorage, test } from '../support/fixtures';
 import { createPaste, deleteAllPastes } from '../support/pastes';
+import { animationsFinished } from '../support/settle';
 
 /** Issue 35 point 18: labels that contradicted themselves, and toasts over the header. */
 test.describe('labels and toasts', () => {
@@ -62,7 +63,8 @@ test.describe('labels and toasts', () => {
       await expect
         .poll(async () => (await toast.boundingBox())?.y ?? -1, { timeout: 3000 })
         .toBeGreaterThanOrEqual(header!.y + header!.height);
-      await page.waitForTimeout(600);
+      // And stays there once its entry animation is over.
+      await animationsFinished(toast);
       expect((await toast.boundingBox())!.y).toBeGreaterThanOrEqual(header!.y + header!.height);
     });
   }

@@ -9,6 +9,7 @@ import { adminToken, call } from '../support/api';
 import { test as base, expect } from '../support/fixtures';
 import { deleteAllMounts, localStorage as localConfig, mount, writeTree } from '../support/mounts';
 import { createPaste } from '../support/pastes';
+import { afterPendingTasks } from '../support/settle';
 
 const test = base.extend({});
 test.use({ serviceWorkers: 'allow' });
@@ -263,9 +264,12 @@ test('the install prompt shows when installable and stays hidden for 7 days afte
     const dismissedAt = Number(await page.evaluate(() => localStorage.getItem('pwa-install-dismissed')));
     expect(Date.now() - dismissedAt).toBeLessThan(60_000);
 
+    // The prompt polls its state every 5 s (INSTALL_POLL_MS): the page's clock is moved past one poll.
+    await page.clock.install();
     await page.reload();
     await fireInstallable();
-    await page.waitForTimeout(5_500); // one poll of the prompt state
+    await page.clock.runFor(5_500);
+    await afterPendingTasks(page);
     await expect(prompt).toHaveCount(0);
 
     // Eight days later it may ask again.

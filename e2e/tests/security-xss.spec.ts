@@ -12,6 +12,7 @@ import { uploadViaApi } from '../support/files';
 import { deleteAllMounts, localStorage, mount } from '../support/mounts';
 import { createPaste } from '../support/pastes';
 import { XSS_DOCUMENT, XSS_PAYLOADS } from '../support/xssCorpus';
+import { afterPendingTasks, imagesSettled } from '../support/settle';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 const JS = (id: string) => `navigator.sendBeacon('/xss-beacon/${id}');alert('${id}')`;
@@ -30,11 +31,12 @@ async function watch(page: Page) {
   return seen;
 }
 
+/** Lets late handlers (onerror of broken images, onload, focus, hover) run before the checks. */
 async function settle(page: Page) {
-  await page.waitForTimeout(1200);
+  await imagesSettled(page);
   await page.mouse.move(200, 300);
   await page.keyboard.press('Tab');
-  await page.waitForTimeout(300);
+  await afterPendingTasks(page);
 }
 
 test.describe('security: stored XSS', () => {
@@ -69,7 +71,7 @@ test.describe('security: stored XSS', () => {
       await expect(body.getByRole('heading', { name: `P ${payload.id}` })).toBeVisible();
       // Diagrams are drawn (an image) or reported as errors; either way no longer busy.
       await expect(body.locator('pre.md-mermaid[aria-busy="true"]')).toHaveCount(0, { timeout: 30_000 });
-      await page.waitForTimeout(150);
+      await imagesSettled(page);
       await body.hover();
       const report = await page.evaluate(() => {
         const root = document.querySelector('[data-testid="markdown-body"]')!;
@@ -93,7 +95,7 @@ test.describe('security: stored XSS', () => {
       }
       if (report.length > 0) failures.push(`${payload.id}: ${report.join(', ')}`);
     }
-    await page.waitForTimeout(500);
+    await afterPendingTasks(page);
     expect(failures).toEqual([]);
     expect(seen.dialogs).toEqual([]);
     expect(seen.beacons).toEqual([]);
@@ -197,7 +199,7 @@ test.describe('security: stored XSS', () => {
           links++;
           try {
             await page.goto(url.startsWith('http') ? url : `${BASE_URL}${url}`, { waitUntil: 'load' });
-            await page.waitForTimeout(400);
+            await imagesSettled(page);
           } catch (error) {
             // A download navigation is aborted by the browser: nothing was rendered.
             expect(String(error)).toMatch(/Download is starting|net::ERR_ABORTED/);
@@ -206,7 +208,8 @@ test.describe('security: stored XSS', () => {
         // The explorer's preview of this file.
         await page.goto(`${BASE_URL}/mount-explorer/active`);
         await page.getByTestId('fs-entry').filter({ hasText: name }).first().dblclick();
-        await page.waitForTimeout(600);
+        await expect(page.getByRole('dialog')).toBeVisible();
+        await imagesSettled(page);
         await page.keyboard.press('Escape');
         links++;
       }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { adminToken } from '../support/api';
 import { expect, seedStorage, test } from '../support/fixtures';
 import { arrangeStorageInUse, type StorageInUse } from '../support/storageInUse';
+import { animationsFinished } from '../support/settle';
 
 const out = process.env.STORAGE_SHOTS_DIR ?? '/tmp/storage-test-shots';
 
@@ -53,7 +54,7 @@ test.describe('storage config test screenshots', () => {
             .getByRole('button', { name: en ? 'Delete' : '删除' })
             .click();
           await expect(page.getByText(en ? /1 file share and 1 mount/ : /1 个文件分享和 1 个挂载/)).toBeVisible();
-          await page.waitForTimeout(700); // the toast's entry animation
+          await animationsFinished(page); // the toast's entry animation
           await page.screenshot({ path: path.join(out, `storage-in-use-${suffix}.png`) });
         });
       }
