@@ -45,7 +45,10 @@ export async function makeEpub(): Promise<Buffer> {
 <li><a href="text/two.xhtml#start">第二章：山中</a></li>
 </ol></nav></body></html>`,
   );
-  zip.file('OEBPS/text/style.css', 'h1 { color: #7c2d12; } p.lead { font-style: italic; } body { background: url(https://evil.example/bg.png); }');
+  zip.file(
+    'OEBPS/text/style.css',
+    'h1 { color: #7c2d12; } p.lead { font-style: italic; } body { background: url(https://evil.example/bg.png); }',
+  );
   zip.file('OEBPS/images/cover.png', makePng(240, 120));
   zip.file(
     'OEBPS/text/one.xhtml',
@@ -101,12 +104,14 @@ export async function makeWebm(browser: Browser): Promise<Buffer> {
   }
 }
 
-export const SRT = '1\n00:00:00,000 --> 00:00:05,000\nHello from the SubRip file\n\n2\n00:00:05,000 --> 00:00:09,000\nSecond line\n';
+export const SRT =
+  '1\n00:00:00,000 --> 00:00:05,000\nHello from the SubRip file\n\n2\n00:00:05,000 --> 00:00:09,000\nSecond line\n';
 export const SRT_ZH = '1\n00:00:00,000 --> 00:00:05,000\n你好，这是中文字幕\n';
 export const VTT_EN = 'WEBVTT\n\n00:00.000 --> 00:05.000\nHello from the WebVTT file\n';
 
 /** A VOD playlist of two segments beside it. */
-export const M3U8 = '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:2.0,\nseg0.ts\n#EXTINF:2.0,\nseg1.ts\n#EXT-X-ENDLIST\n';
+export const M3U8 =
+  '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:2.0,\nseg0.ts\n#EXTINF:2.0,\nseg1.ts\n#EXT-X-ENDLIST\n';
 
 /** Two MPEG-TS packets' worth of bytes (sync bytes, no media): enough to be fetched, not to play. */
 export function tsSegment(): Buffer {
