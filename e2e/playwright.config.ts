@@ -11,7 +11,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 // Each parallel worker talks to a server of its own (port E2E_PORT + its slot, a data directory and database of its
 // own), so no spec sees another's admin, settings, mounts or keys: the specs need not know what runs beside them.
-// The worker count comes from --workers/-j when given (a server per worker; one for --workers=1).
+// The worker count comes from --workers/-j when given (a server per worker; one for --workers=1). The default is 1:
+// on CI's 2 cores the browser lane runs beside the vitest lane, and two browsers plus two servers there made tests
+// time out (a whole run at 2 workers, 2026-11-28). CLIPNEST_E2E_WORKERS=2 runs two where cores are free.
 function workersFromArgs(argv: string[]): number | undefined {
   for (let i = 0; i < argv.length; i++) {
     const match = /^(?:--workers|-j)(?:=?(\d+))?$/.exec(argv[i]!);
@@ -20,7 +22,7 @@ function workersFromArgs(argv: string[]): number | undefined {
   return undefined;
 }
 process.env.CLIPNEST_E2E_SLOTS ??= String(
-  workersFromArgs(process.argv) ?? Number(process.env.CLIPNEST_E2E_WORKERS ?? 2),
+  workersFromArgs(process.argv) ?? Number(process.env.CLIPNEST_E2E_WORKERS ?? 1),
 );
 const slots = Math.max(1, Number(process.env.CLIPNEST_E2E_SLOTS));
 
