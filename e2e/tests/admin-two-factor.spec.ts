@@ -58,6 +58,9 @@ async function signInWithPassword(page: Page) {
 }
 
 test.describe('two-factor sign-in', () => {
+  // Each test signs in and out several times in two browser contexts: on CI's loaded cores that ran past the
+  // default 45 s with every step passing (2026-11-28), so these long flows get twice the time.
+  test.slow();
   test.afterEach(turnOffTotp);
 
   test('the account page turns TOTP on; the login asks for the code; devices can be signed out; a code turns it off', async ({
