@@ -40,8 +40,14 @@ const finishInElement = async (el: Element) => {
   );
 };
 
-/** Waits until every image of the page has loaded or failed (its onload/onerror has had its turn after that). */
+/**
+ * Waits until every image of the page has loaded or failed (its onload/onerror has had its turn after that).
+ * Lazy images below the fold would never start loading, so they are switched to eager first.
+ */
 export async function imagesSettled(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    for (const img of document.images) if (img.loading === 'lazy') img.loading = 'eager';
+  });
   await page.waitForFunction(() => [...document.images].every((img) => img.complete));
   await afterPendingTasks(page);
 }
