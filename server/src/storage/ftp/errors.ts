@@ -15,6 +15,9 @@ const NETWORK_CODES = new Set([
   'ERR_SOCKET_CLOSED',
 ]);
 
+const CONNECTION_MESSAGE =
+  /timeout|closed|closing connection|disconnected|socket|data connection|transfer strategies|ECONN|EPIPE/i;
+
 const CERT_CODES = new Set([
   'CERT_HAS_EXPIRED',
   'DEPTH_ZERO_SELF_SIGNED_CERT',
@@ -46,7 +49,9 @@ export function mapFtpError(err: unknown, path?: string): StorageError {
   if (CERT_CODES.has(code) || /certificate/i.test(message)) {
     return new StorageError('denied', `ftp server's TLS certificate refused: ${message}`, { path, cause: err });
   }
-  if (NETWORK_CODES.has(code) || /timeout|closed|socket|ECONN|EPIPE/i.test(message)) {
+  // basic-ftp's own connection errors carry no code: "Server sent FIN packet unexpectedly, closing connection.",
+  // "Control socket is disconnected…", "Timeout when trying to open data connection…".
+  if (NETWORK_CODES.has(code) || CONNECTION_MESSAGE.test(message)) {
     return new StorageError('unavailable', `ftp server unreachable: ${message}`, { path, cause: err });
   }
   return new StorageError('io', `ftp: ${message}`, { path, cause: err });
