@@ -58,12 +58,15 @@ if (!process.env.CLIPNEST_E2E_BUNDLED) {
   process.env.CLIPNEST_E2E_BUNDLED = '1';
 }
 
+const runName = process.env.CLIPNEST_E2E_RUN_NAME;
+
 export default defineConfig({
   testDir: './tests',
   // Screenshot tours (every screen × theme × language × width) are for looking at, not for CI: CLIPNEST_SHOTS=1 runs them.
   testIgnore: process.env.CLIPNEST_SHOTS === '1' ? [] : ['**/*screenshots.spec.ts'],
   globalTeardown: './support/global-teardown.ts',
-  outputDir: './test-results',
+  // A run with a name (scripts/test.mjs names its shards) keeps its own results: a run empties its folder first.
+  outputDir: runName ? `./test-results/${runName}` : './test-results',
   // Files spread over the workers; a file's tests run in order in one worker (some build on each other).
   fullyParallel: false,
   workers: slots,
@@ -72,7 +75,12 @@ export default defineConfig({
   timeout: 45_000,
   expect: { timeout: 7_000 },
   forbidOnly: !!process.env.CI,
-  reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]] : [['list']],
+  reporter: process.env.CI
+    ? [
+        ['list'],
+        ['html', { open: 'never', outputFolder: runName ? `playwright-report/${runName}` : 'playwright-report' }],
+      ]
+    : [['list']],
   use: {
     baseURL: BASE_URL,
     locale: 'en-US',

@@ -71,12 +71,13 @@ export async function prepareNode24(dir = path.join(os.tmpdir(), 'clipnest-node2
 /**
  * Runs the server's tests (its unit tests and the integration tier) in the prepared copy on Node 24, on SQLite.
  * Only what can differ between Node majors runs twice: the server's code on the runtime that serves it (streams,
- * http, fetch, crypto, the addons). The PostgreSQL client is plain JavaScript (the Node 20 run covers PostgreSQL);
+ * http, fetch, crypto, the addons). The PostgreSQL client is plain JavaScript (the Node 20 run covers PostgreSQL,
+ * and in `npm test` with this lane only PostgreSQL, so each database's integration run happens once);
  * the web's and the contract's unit tests test code a browser runs, and scripts/ runs on the Node that runs npm.
  * Resolves with { code, output }.
  */
 export function runNode24Tests({ tree, env }, tag = '[node 24]') {
-  const sqliteOnly = { ...env, TEST_DATABASE_URL: '' };
+  const sqliteOnly = { ...env, TEST_DATABASE_URL: '', CLIPNEST_TEST_DATABASES: '' };
   const args = ['vitest', 'run', '--project', 'unit', '--project', 'integration', 'server/'];
   return runKeepingOutput('npx', args, { cwd: tree, env: sqliteOnly, tag });
 }

@@ -1,16 +1,17 @@
 // `npm test`: every tier. Two lanes run side by side (the server tiers need little of the browser's time and the
 // other way round) and take the next job when they are free: vitest's unit and integration tiers, the browser
-// suite (Playwright) against the built app, and with CLIPNEST_NODE24=1 the server's tests on Node 24 LTS, which
-// goes to whichever lane is free first (before: always after the vitest run, while the browser lane sat idle).
-// Integration tests also run on PostgreSQL when TEST_DATABASE_URL is set. CLIPNEST_SERIAL=1 runs the jobs one
-// after the other, with untagged output.
+// suite (Playwright) against the built app in CLIPNEST_E2E_SHARDS parts (2), and with CLIPNEST_NODE24=1 the
+// server's tests on Node 24 LTS. Integration tests also run on PostgreSQL when TEST_DATABASE_URL is set (with the
+// Node 24 lane: PostgreSQL on Node 20, SQLite on Node 24). CLIPNEST_SERIAL=1 runs the jobs one after the other,
+// with untagged output.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { playwrightFailureDigest, vitestFailureDigest } from './failure-digest.mjs';
-import { ensureWebBuilt, root, runKeepingOutput } from './lib.mjs';
+import { ensureWebBuilt, root, run, runKeepingOutput } from './lib.mjs';
 import { prepareNode24, runNode24Tests } from './node24.mjs';
 
 const serial = process.env.CLIPNEST_SERIAL === '1';
+const node24 = process.env.CLIPNEST_NODE24 === '1';
 const steps = [];
 const digests = [];
 
@@ -31,7 +32,10 @@ async function tier(name, tag, command, args, digestOf, options = {}) {
 
 async function vitestJob() {
   // Piped, vitest would drop its colours on a terminal.
-  const env = process.stdout.isTTY && serial ? { ...process.env, FORCE_COLOR: '1' } : process.env;
+  const env = process.stdout.isTTY && serial ? { ...process.env, FORCE_COLOR: '1' } : { ...process.env };
+  // With the Node 24 lane (which runs the server's integration tier on SQLite), each database runs once: here
+  // PostgreSQL only. SQLite on Node 20 stays covered by the browser suite, whose server runs on it.
+  if (node24 && process.env.TEST_DATABASE_URL) env.CLIPNEST_TEST_DATABASES = 'postgres';
   await step('unit + integration (vitest)', () =>
     tier('vitest', '[vitest]', 'npx', ['vitest', 'run'], vitestFailureDigest, { env }),
   );
@@ -48,35 +52,69 @@ async function node24Job() {
   });
 }
 
-async function browserJob() {
-  if (!existsSync(path.join(root, 'e2e', 'playwright.config.ts'))) return;
-  if (process.env.CLIPNEST_SKIP_E2E === '1') {
-    console.log('[clipnest] CLIPNEST_SKIP_E2E=1: browser tests skipped');
-    return;
-  }
-  if (!existsSync('/usr/bin/chromium')) {
-    console.error(
-      '[clipnest] browser tests need Debian chromium: apt-get install -y chromium (or CLIPNEST_SKIP_E2E=1)',
-    );
-    steps.push({ name: 'browser (playwright)', code: 1, seconds: 0 });
-    return;
-  }
-  if ((await step('web build', ensureWebBuilt)) !== 0) return;
-  await step('browser (playwright)', () =>
-    tier('the browser suite', '[browser]', 'npm', ['test', '-w', 'e2e'], playwrightFailureDigest),
-  );
-  // The admin pages once more with the server on PostgreSQL (they read every table the dashboard counts).
-  if (process.env.TEST_DATABASE_URL) {
-    const env = { ...process.env, CLIPNEST_E2E_DATABASE_URL: process.env.TEST_DATABASE_URL, E2E_PORT: '8798' };
-    const args = ['test', '-w', 'e2e', '--', 'tests/admin-pages.spec.ts', '--workers=1'];
-    await step('browser on PostgreSQL (admin pages)', () =>
-      tier('the browser suite on PostgreSQL', '[browser pg]', 'npm', args, playwrightFailureDigest, { env }),
-    );
-  }
+/** Checks chromium and builds the web app and the server bundle once, for every browser job. True when ready. */
+let browserReady;
+function prepareBrowser() {
+  browserReady ??= (async () => {
+    if (!existsSync(path.join(root, 'e2e', 'playwright.config.ts'))) return false;
+    if (process.env.CLIPNEST_SKIP_E2E === '1') {
+      console.log('[clipnest] CLIPNEST_SKIP_E2E=1: browser tests skipped');
+      return false;
+    }
+    if (!existsSync('/usr/bin/chromium')) {
+      console.error(
+        '[clipnest] browser tests need Debian chromium: apt-get install -y chromium (or CLIPNEST_SKIP_E2E=1)',
+      );
+      steps.push({ name: 'browser (playwright)', code: 1, seconds: 0 });
+      return false;
+    }
+    if ((await step('web build', ensureWebBuilt)) !== 0) return false;
+    // The bundle the e2e servers start from, built here once: shards that run side by side must not rebuild it.
+    if ((await step('server bundle', () => run('node', [path.join(root, 'scripts', 'server-bundle.mjs')]))) !== 0)
+      return false;
+    return true;
+  })();
+  return browserReady;
 }
 
-// Longest first; Node 24 last, to the lane that frees up first.
-const jobs = [vitestJob, browserJob, ...(process.env.CLIPNEST_NODE24 === '1' ? [node24Job] : [])];
+/**
+ * The browser suite in SHARDS parts, each a job of its own with its own port and output folder, so the two lanes
+ * share it (one suite of 50 minutes on one lane left the other idle for half of CI).
+ */
+const SHARDS = Math.max(1, Number(process.env.CLIPNEST_E2E_SHARDS ?? 2));
+const browserShardJob = (index) => async () => {
+  if (!(await prepareBrowser())) return;
+  const name = SHARDS === 1 ? 'browser (playwright)' : `browser (playwright) ${index}/${SHARDS}`;
+  const env = {
+    ...process.env,
+    CLIPNEST_E2E_BUNDLED: '1',
+    CLIPNEST_E2E_RUN_NAME: `shard-${index}`,
+    E2E_PORT: String(8800 + 10 * index),
+  };
+  const args = ['test', '-w', 'e2e', '--', `--shard=${index}/${SHARDS}`];
+  await step(name, () => tier(name, `[browser ${index}]`, 'npm', args, playwrightFailureDigest, { env }));
+};
+
+/** The admin pages once more with the server on PostgreSQL (they read every table the dashboard counts). */
+async function browserPgJob() {
+  if (!process.env.TEST_DATABASE_URL || !(await prepareBrowser())) return;
+  const env = {
+    ...process.env,
+    CLIPNEST_E2E_BUNDLED: '1',
+    CLIPNEST_E2E_RUN_NAME: 'postgres',
+    CLIPNEST_E2E_DATABASE_URL: process.env.TEST_DATABASE_URL,
+    E2E_PORT: '8798',
+  };
+  const args = ['test', '-w', 'e2e', '--', 'tests/admin-pages.spec.ts', '--workers=1'];
+  await step('browser on PostgreSQL (admin pages)', () =>
+    tier('the browser suite on PostgreSQL', '[browser pg]', 'npm', args, playwrightFailureDigest, { env }),
+  );
+}
+
+// Longest first: the vitest run and the first browser shard start; the second shard goes to the lane that frees
+// up first (rarely overlapping the first), Node 24 and the PostgreSQL admin pages to the next.
+const shards = Array.from({ length: SHARDS }, (_, i) => browserShardJob(i + 1));
+const jobs = [vitestJob, ...shards, ...(node24 ? [node24Job] : []), browserPgJob];
 async function lane() {
   for (let job = jobs.shift(); job; job = jobs.shift()) await job();
 }

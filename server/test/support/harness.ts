@@ -13,8 +13,23 @@ import { buildServer, httpTimeoutsOf, type BuiltServer } from '../../src/server.
 
 export type DbTarget = 'sqlite' | 'postgres';
 
-/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
-export const dbTargets: DbTarget[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+/**
+ * SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). CLIPNEST_TEST_DATABASES (`postgres`,
+ * `sqlite,postgres`) narrows that: CI runs each database once, PostgreSQL on Node 20 and SQLite on Node 24.
+ */
+export const dbTargets: DbTarget[] = pickDbTargets(process.env);
+
+function pickDbTargets(env: NodeJS.ProcessEnv): DbTarget[] {
+  const available: DbTarget[] = env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+  const wanted = (env.CLIPNEST_TEST_DATABASES ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  if (wanted.length === 0) return available;
+  const unknown = wanted.filter((name) => !available.includes(name as DbTarget));
+  if (unknown.length) throw new Error(`CLIPNEST_TEST_DATABASES names ${unknown.join(', ')}: not available here`);
+  return available.filter((target) => wanted.includes(target));
+}
 
 export const ADMIN = { username: 'admin', password: 'correct-horse-battery' };
 
