@@ -4,7 +4,7 @@ import { Input } from '../../components/ui/input';
 import { Select } from '../../components/ui/select';
 import { useTranslation } from '../../lib/useTranslation';
 import type { ConfigErrors, ConfigFormState } from './configForm';
-import { HostPortFields, SecretInput, SwitchRow } from './formParts';
+import { HostPortFields, SecretField, SwitchRow } from './formParts';
 import { portForTls } from './ftpForm';
 
 /** The ftp type's fields: server, port, TLS mode, user, password, self-signed certificates. */
@@ -69,7 +69,7 @@ export function FtpFields({
             onChange={(e) => set('username', e.target.value)}
           />
         </Field>
-        <Field
+        <SecretField
           id="sc-password"
           label={t('files.storage.fields.password')}
           optional={t('common.optional')}
@@ -79,16 +79,12 @@ export function FtpFields({
               ? t('files.storage.fields.secretKeep', { masked: original.secret_access_key_masked || '••••' })
               : undefined
           }
-        >
-          <SecretInput
-            {...fieldAria('sc-password', errors.password, editing && original.has_secret)}
-            shown={showSecret}
-            onToggle={onToggleSecret}
-            value={state.password}
-            placeholder={editing ? t('files.storage.fields.secretPlaceholder') : undefined}
-            onChange={(e) => set('password', e.target.value)}
-          />
-        </Field>
+          editing={editing}
+          shown={showSecret}
+          onToggle={onToggleSecret}
+          value={state.password}
+          onChange={(v) => set('password', v)}
+        />
       </div>
       {state.tls !== 'none' && (
         <SwitchRow

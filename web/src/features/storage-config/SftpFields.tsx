@@ -5,7 +5,7 @@ import { Field, fieldAria } from '../../components/ui/field';
 import { Input, Textarea } from '../../components/ui/input';
 import { useTranslation } from '../../lib/useTranslation';
 import type { ConfigErrors, ConfigFormState } from './configForm';
-import { HostPortFields, SecretInput } from './formParts';
+import { HostPortFields, SecretField } from './formParts';
 import type { SftpAuth } from './sftpForm';
 
 /** The sftp type's fields: server, sign-in (key or password, explained), remote root and the pinned host key. */
@@ -84,38 +84,30 @@ export function SftpFields({
               onChange={(e) => set('private_key', e.target.value)}
             />
           </Field>
-          <Field
+          <SecretField
             id="sc-passphrase"
             label={t('files.storage.fields.passphrase')}
             optional={t('common.optional')}
             error={errors.passphrase}
-          >
-            <SecretInput
-              {...fieldAria('sc-passphrase', errors.passphrase, false)}
-              shown={shown}
-              onToggle={() => setShown((v) => !v)}
-              value={state.passphrase}
-              placeholder={editing ? t('files.storage.fields.secretPlaceholder') : undefined}
-              onChange={(e) => set('passphrase', e.target.value)}
-            />
-          </Field>
+            editing={editing}
+            shown={shown}
+            onToggle={() => setShown((v) => !v)}
+            value={state.passphrase}
+            onChange={(v) => set('passphrase', v)}
+          />
         </>
       ) : (
-        <Field
+        <SecretField
           id="sc-password"
           label={t('files.storage.fields.password')}
           error={errors.password}
           help={editing && original.has_password ? t('files.storage.fields.secretKeep', { masked: '••••' }) : undefined}
-        >
-          <SecretInput
-            {...fieldAria('sc-password', errors.password, editing && original.has_password === true)}
-            shown={shown}
-            onToggle={() => setShown((v) => !v)}
-            value={state.password}
-            placeholder={editing ? t('files.storage.fields.secretPlaceholder') : undefined}
-            onChange={(e) => set('password', e.target.value)}
-          />
-        </Field>
+          editing={editing}
+          shown={shown}
+          onToggle={() => setShown((v) => !v)}
+          value={state.password}
+          onChange={(v) => set('password', v)}
+        />
       )}
       <Field
         id="sc-root_folder"

@@ -18,7 +18,7 @@ import { Select } from '../../components/ui/select';
 import { errorMessage, isApiError } from '../../lib/api';
 import { storageConfigName } from '../../lib/storageConfigName';
 import { SAVE_MUTATION_KEY, useCreateStorageConfig, useUpdateStorageConfig } from './api';
-import { SecretInput, SwitchRow } from './formParts';
+import { SecretField, SwitchRow } from './formParts';
 import { FtpFields } from './FtpFields';
 import { SftpFields } from './SftpFields';
 import { RcloneFields } from './RcloneFields';
@@ -195,7 +195,7 @@ function ConfigForm({
                 onChange={(e) => set('username', e.target.value)}
               />
             </Field>
-            <Field
+            <SecretField
               id="sc-password"
               label={t('files.storage.fields.password')}
               error={errors.password}
@@ -204,16 +204,12 @@ function ConfigForm({
                   ? t('files.storage.fields.secretKeep', { masked: original.secret_access_key_masked || '••••' })
                   : undefined
               }
-            >
-              <SecretInput
-                {...fieldAria('sc-password', errors.password, editing && original.has_secret)}
-                shown={showSecret}
-                onToggle={() => setShowSecret((v) => !v)}
-                value={state.password}
-                placeholder={editing ? t('files.storage.fields.secretPlaceholder') : undefined}
-                onChange={(e) => set('password', e.target.value)}
-              />
-            </Field>
+              editing={editing}
+              shown={showSecret}
+              onToggle={() => setShowSecret((v) => !v)}
+              value={state.password}
+              onChange={(v) => set('password', v)}
+            />
           </div>
           <SwitchRow
             label={t('files.storage.fields.tlsInsecure')}
@@ -337,7 +333,7 @@ function ConfigForm({
                 onChange={(e) => set('access_key_id', e.target.value)}
               />
             </Field>
-            <Field
+            <SecretField
               id="sc-secret_access_key"
               label={t('files.storage.fields.secret')}
               error={errors.secret_access_key}
@@ -346,16 +342,12 @@ function ConfigForm({
                   ? t('files.storage.fields.secretKeep', { masked: original.secret_access_key_masked || '—' })
                   : undefined
               }
-            >
-              <SecretInput
-                {...fieldAria('sc-secret_access_key', errors.secret_access_key, editing)}
-                shown={showSecret}
-                onToggle={() => setShowSecret((v) => !v)}
-                value={state.secret_access_key}
-                placeholder={editing ? t('files.storage.fields.secretPlaceholder') : undefined}
-                onChange={(e) => set('secret_access_key', e.target.value)}
-              />
-            </Field>
+              editing={editing}
+              shown={showSecret}
+              onToggle={() => setShowSecret((v) => !v)}
+              value={state.secret_access_key}
+              onChange={(v) => set('secret_access_key', v)}
+            />
           </div>
           <SwitchRow
             label={t('files.storage.fields.pathStyle')}

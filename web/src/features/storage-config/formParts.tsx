@@ -104,3 +104,42 @@ export function HostPortFields({
     </div>
   );
 }
+
+/** A labelled secret field: write-only, so an edit shows "leave empty to keep" as its placeholder. */
+export function SecretField({
+  id,
+  label,
+  value,
+  onChange,
+  editing,
+  shown,
+  onToggle,
+  error,
+  help,
+  optional,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  editing: boolean;
+  shown: boolean;
+  onToggle: () => void;
+  error?: string;
+  help?: string;
+  optional?: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Field id={id} label={label} optional={optional} error={error} help={help}>
+      <SecretInput
+        {...fieldAria(id, error, help !== undefined)}
+        shown={shown}
+        onToggle={onToggle}
+        value={value}
+        placeholder={editing ? t('files.storage.fields.secretPlaceholder') : undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </Field>
+  );
+}
