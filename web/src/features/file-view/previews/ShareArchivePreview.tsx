@@ -1,10 +1,10 @@
 import type { ArchiveEntry, ArchiveListing } from '@clipnest/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Download, FileText, Folder, TriangleAlert } from 'lucide-react';
+import { Download } from 'lucide-react';
+import { ArchiveEntryName, ArchiveTable } from '../../../components/preview/archive/ArchiveTable';
 import { Alert } from '../../../components/ui/alert';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { api, errorMessage, isApiError } from '../../../lib/api';
-import { formatBytes, formatDateTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/useTranslation';
 import { resolveFileUrl } from '../api';
 
@@ -16,64 +16,36 @@ function entryUrl(slug: string, token: string, name: string, download: boolean):
   return resolveFileUrl(`/api/public/files/${encodeURIComponent(slug)}/archive/entry?${query.toString()}`);
 }
 
-function EntryRow({ slug, token, entry }: { slug: string; token: string; entry: ArchiveEntry }) {
-  const { t, i18n } = useTranslation();
-  const Icon = entry.directory ? Folder : FileText;
-  // A zip-slip name is shown as stored and never turned into a link the browser could save under it.
-  const usable = !entry.directory && !entry.encrypted;
-  const base = entry.name.split('/').filter(Boolean).pop() ?? entry.name;
+/** A file entry opens in a new tab; a zip-slip name is shown as stored, never a link the browser could save under. */
+function EntryName({ slug, token, entry }: { slug: string; token: string; entry: ArchiveEntry }) {
+  const { t } = useTranslation();
+  if (entry.directory || entry.encrypted || entry.unsafe) return <ArchiveEntryName entry={entry} />;
   return (
-    <tr className="border-b border-border last:border-0" data-testid="archive-entry">
-      <td className="max-w-0 py-1.5 pe-2">
-        <div className="flex min-w-0 items-center gap-2">
-          <Icon className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
-          {usable && !entry.unsafe ? (
-            <a
-              href={entryUrl(slug, token, entry.name, false)}
-              target="_blank"
-              rel="noopener noreferrer"
-              className="truncate font-mono text-xs text-primary hover:underline"
-              title={t('preview.archive.openEntry', { name: entry.name })}
-            >
-              {entry.name}
-            </a>
-          ) : (
-            <span className="truncate font-mono text-xs" title={entry.name}>
-              {entry.name}
-            </span>
-          )}
-          {entry.unsafe && (
-            <span
-              className="inline-flex shrink-0 items-center gap-1 rounded bg-warning-soft px-1.5 text-xs text-warning-soft-foreground"
-              title={t('preview.archive.unsafeHelp')}
-              data-testid="archive-unsafe"
-            >
-              <TriangleAlert className="size-3" aria-hidden="true" />
-              <span className="sr-only sm:not-sr-only">{t('preview.archive.unsafe')}</span>
-            </span>
-          )}
-        </div>
-      </td>
-      <td className="whitespace-nowrap py-1.5 pe-2 text-end text-xs tabular-nums text-muted-foreground">
-        {entry.directory ? '' : formatBytes(entry.size, i18n.language)}
-      </td>
-      <td className="hidden whitespace-nowrap py-1.5 pe-2 text-xs text-muted-foreground sm:table-cell">
-        {entry.modified ? formatDateTime(entry.modified, i18n.language) : ''}
-      </td>
-      <td className="w-10 py-1 text-end">
-        {usable && (
-          <a
-            href={entryUrl(slug, token, entry.name, true)}
-            download={base}
-            aria-label={t('preview.archive.saveEntry', { name: entry.name })}
-            title={t('preview.archive.saveEntry', { name: entry.name })}
-            className="inline-flex size-8 items-center justify-center rounded-md text-muted-foreground hover:bg-surface-muted hover:text-foreground"
-          >
-            <Download className="size-4" aria-hidden="true" />
-          </a>
-        )}
-      </td>
-    </tr>
+    <a
+      href={entryUrl(slug, token, entry.name, false)}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="truncate font-mono text-xs text-primary hover:underline"
+      title={t('preview.archive.openEntry', { name: entry.name })}
+    >
+      {entry.name}
+    </a>
+  );
+}
+
+function SaveEntryLink({ slug, token, entry }: { slug: string; token: string; entry: ArchiveEntry }) {
+  const { t } = useTranslation();
+  if (entry.directory || entry.encrypted) return null;
+  return (
+    <a
+      href={entryUrl(slug, token, entry.name, true)}
+      download={entry.name.split('/').filter(Boolean).pop() ?? entry.name}
+      aria-label={t('preview.archive.saveEntry', { name: entry.name })}
+      title={t('preview.archive.saveEntry', { name: entry.name })}
+      className="inline-flex size-8 items-center justify-center rounded-md text-muted-foreground hover:bg-surface-muted hover:text-foreground"
+    >
+      <Download className="size-4" aria-hidden="true" />
+    </a>
   );
 }
 
@@ -108,27 +80,20 @@ export function ShareArchivePreview({ slug, token }: { slug: string; token: stri
           ? t('preview.archive.truncated', { shown: count.format(shown.length), total: count.format(total) })
           : t('preview.archive.count', { count: total, formatted: count.format(total) })}
       </p>
-      <div className="max-h-[60dvh] overflow-auto rounded-lg border border-border bg-surface px-3">
-        <table className="w-full table-fixed text-sm">
-          <thead className="sticky top-0 bg-surface text-xs text-muted-foreground">
-            <tr className="border-b border-border">
-              <th className="py-1.5 text-start font-medium">{t('preview.archive.name')}</th>
-              <th className="w-24 py-1.5 pe-2 text-end font-medium">{t('preview.archive.size')}</th>
-              <th className="hidden w-44 py-1.5 text-start font-medium sm:table-cell">
-                {t('preview.archive.modified')}
-              </th>
-              <th className="w-10">
-                <span className="sr-only">{t('preview.archive.actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((item) => (
-              <EntryRow key={item.name} slug={slug} token={token} entry={item} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ArchiveTable
+        className="max-h-[60dvh] bg-surface"
+        entries={shown}
+        labels={{
+          name: t('preview.archive.name'),
+          size: t('preview.archive.size'),
+          modified: t('preview.archive.modified'),
+          actions: t('preview.archive.actions'),
+          unsafe: t('preview.archive.unsafe'),
+          unsafeHelp: t('preview.archive.unsafeHelp'),
+        }}
+        renderName={(item) => <EntryName slug={slug} token={token} entry={item} />}
+        renderAction={(item) => <SaveEntryLink slug={slug} token={token} entry={item} />}
+      />
       <p className="text-xs text-muted-foreground">{t('preview.archive.note')}</p>
     </div>
   );

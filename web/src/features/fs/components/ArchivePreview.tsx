@@ -1,14 +1,15 @@
 import type { ArchiveEntry, ArchiveListing, FsEntryView } from '@clipnest/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Download, FileText, Folder, TriangleAlert } from 'lucide-react';
+import { Download } from 'lucide-react';
 import { useState } from 'react';
+import { ArchiveEntryName, ArchiveTable } from '../../../components/preview/archive/ArchiveTable';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { IconButton } from '../../../components/ui/icon-button';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { api, errorMessage, isApiError } from '../../../lib/api';
 import { downloadBlob } from '../../../lib/downloadBlob';
-import { formatBytes, formatDateTime } from '../../../lib/format';
+import { formatBytes } from '../../../lib/format';
 import { toast } from '../../../lib/toast';
 import { useTranslation } from '../../../lib/useTranslation';
 import { fsFetch } from '../api';
@@ -23,10 +24,12 @@ async function saveEntry(archive: string, entry: ArchiveEntry): Promise<void> {
   downloadBlob(await response.blob(), entry.name.split('/').filter(Boolean).pop() ?? 'entry');
 }
 
-function EntryRow({ archive, entry }: { archive: string; entry: ArchiveEntry }) {
-  const { t, i18n } = useTranslation();
+/** Saves one entry (the request needs the session header, so it goes through memory: see the size limit). */
+function SaveEntryButton({ archive, entry }: { archive: string; entry: ArchiveEntry }) {
+  const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
-  const canSave = !entry.directory && !entry.encrypted && entry.size <= ENTRY_DOWNLOAD_MAX_BYTES;
+  if (entry.directory) return null;
+  const canSave = !entry.encrypted && entry.size <= ENTRY_DOWNLOAD_MAX_BYTES;
   const save = async () => {
     setBusy(true);
     try {
@@ -37,45 +40,15 @@ function EntryRow({ archive, entry }: { archive: string; entry: ArchiveEntry }) 
       setBusy(false);
     }
   };
-  const Icon = entry.directory ? Folder : FileText;
   return (
-    <tr className="border-b border-border last:border-0" data-testid="archive-entry">
-      <td className="max-w-0 py-1.5 pe-2">
-        <div className="flex min-w-0 items-center gap-2">
-          <Icon className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
-          <span className="truncate font-mono text-xs" title={entry.name}>
-            {entry.name}
-          </span>
-          {entry.unsafe && (
-            <span
-              className="inline-flex shrink-0 items-center gap-1 rounded bg-warning-soft px-1.5 text-xs text-warning-soft-foreground"
-              title={t('fs.archive.unsafeHelp')}
-            >
-              <TriangleAlert className="size-3" aria-hidden="true" />
-              <span className="sr-only sm:not-sr-only">{t('fs.archive.unsafe')}</span>
-            </span>
-          )}
-        </div>
-      </td>
-      <td className="whitespace-nowrap py-1.5 pe-2 text-end text-xs tabular-nums text-muted-foreground">
-        {entry.directory ? '' : formatBytes(entry.size, i18n.language)}
-      </td>
-      <td className="hidden whitespace-nowrap py-1.5 pe-2 text-xs text-muted-foreground sm:table-cell">
-        {entry.modified ? formatDateTime(entry.modified, i18n.language) : ''}
-      </td>
-      <td className="w-10 py-1 text-end">
-        {!entry.directory && (
-          <IconButton
-            size="icon-sm"
-            label={t('fs.archive.saveEntry', { name: entry.name })}
-            disabled={!canSave || busy}
-            onClick={() => void save()}
-          >
-            <Download className="size-4" />
-          </IconButton>
-        )}
-      </td>
-    </tr>
+    <IconButton
+      size="icon-sm"
+      label={t('fs.archive.saveEntry', { name: entry.name })}
+      disabled={!canSave || busy}
+      onClick={() => void save()}
+    >
+      <Download className="size-4" />
+    </IconButton>
   );
 }
 
@@ -106,25 +79,20 @@ export function ArchivePreview({ entry }: { entry: FsEntryView }) {
           ? t('fs.archive.truncated', { shown: count.format(entries.length), total: count.format(total) })
           : t('fs.archive.count', { count: total, formatted: count.format(total) })}
       </p>
-      <div className="max-h-[max(12rem,calc(88dvh-16rem))] overflow-auto rounded-lg border border-border px-3">
-        <table className="w-full table-fixed text-sm">
-          <thead className="sticky top-0 bg-surface text-xs text-muted-foreground">
-            <tr className="border-b border-border">
-              <th className="py-1.5 text-start font-medium">{t('fs.archive.name')}</th>
-              <th className="w-24 py-1.5 pe-2 text-end font-medium">{t('fs.archive.size')}</th>
-              <th className="hidden w-44 py-1.5 text-start font-medium sm:table-cell">{t('fs.archive.modified')}</th>
-              <th className="w-10">
-                <span className="sr-only">{t('fs.archive.actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((item) => (
-              <EntryRow key={item.name} archive={entry.path} entry={item} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ArchiveTable
+        className="max-h-[max(12rem,calc(88dvh-16rem))]"
+        entries={shown}
+        labels={{
+          name: t('fs.archive.name'),
+          size: t('fs.archive.size'),
+          modified: t('fs.archive.modified'),
+          actions: t('fs.archive.actions'),
+          unsafe: t('fs.archive.unsafe'),
+          unsafeHelp: t('fs.archive.unsafeHelp'),
+        }}
+        renderName={(item) => <ArchiveEntryName entry={item} />}
+        renderAction={(item) => <SaveEntryButton archive={entry.path} entry={item} />}
+      />
       {!all && entries.length > FIRST_ROWS && (
         <Button variant="secondary" onClick={() => setAll(true)}>
           {t('fs.archive.showAll', { formatted: count.format(entries.length) })}
