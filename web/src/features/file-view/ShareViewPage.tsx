@@ -20,7 +20,6 @@ import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { serverDetail } from '../../components/ui/error-details';
 import { Skeleton } from '../../components/ui/skeleton';
-import { errorMessage } from '../../lib/api';
 import { copyText } from '../../lib/clipboard';
 import { formatBytes, formatDateTime, formatRelative } from '../../lib/format';
 import { withTextAreas } from '../../lib/i18n';
@@ -29,7 +28,7 @@ import { useSearchParams } from '../../lib/navigation';
 import { useTranslation } from '../../lib/useTranslation';
 import { fileErrorKind } from './api';
 import { FileErrorState } from './FileErrorState';
-import { PasswordPrompt } from './PasswordPrompt';
+import { PasswordGate } from './PasswordGate';
 import { MediaPreview } from './previews/MediaPreview';
 import { builtinFormatOf } from '../../components/preview/builtin/formats';
 import { EpubReader, HlsVideo, SubtitledVideo } from '../../components/preview/lazyPreviews';
@@ -406,53 +405,26 @@ export default function ShareViewPage() {
   const { t } = useTranslation();
   const info = useShareInfo(slug);
   const [unlocked, setUnlocked] = useState<PublicShareInfo | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [passwordError, setPasswordError] = useState<{ message: string; detail?: string } | undefined>();
-
-  const verify = async (password: string) => {
-    setBusy(true);
-    setPasswordError(undefined);
-    try {
-      setUnlocked(await fetchShareInfo(slug, password));
-    } catch (error) {
-      if (fileErrorKind(error) === 'unauthorized')
-        setPasswordError({ message: t('errors.fileView.wrongPasswordRetry'), detail: serverDetail(error) });
-      else setPasswordError({ message: errorMessage(error), detail: serverDetail(error) });
-    } finally {
-      setBusy(false);
-    }
-  };
 
   if (!slug) return <FileErrorState kind="missingId" />;
   if (unlocked) return <Browser slug={slug} info={unlocked} token={unlocked.access_token} />;
-  if (info.isPending)
-    return (
-      <div className="mx-auto flex w-full max-w-5xl flex-col gap-4" aria-busy="true">
-        <Skeleton className="h-24 w-full rounded-xl" />
-        <Skeleton className="h-[40dvh] w-full rounded-xl" />
-      </div>
-    );
-  if (info.isError)
-    return (
-      <FileErrorState
-        kind={fileErrorKind(info.error)}
-        detail={serverDetail(info.error)}
-        onRetry={() => void info.refetch()}
-      />
-    );
-  if (info.data.requires_password)
-    return (
-      <PasswordPrompt
-        onSubmit={(password) => void verify(password)}
-        busy={busy}
-        error={passwordError?.message}
-        detail={passwordError?.detail}
-        texts={{
-          title: t('files.share.passwordTitle'),
-          body: t('files.share.passwordBody'),
-          submit: t('files.share.unlock'),
-        }}
-      />
-    );
-  return <Browser slug={slug} info={info.data} token={info.data.access_token} />;
+  return (
+    <PasswordGate
+      info={info}
+      loading={
+        <div className="mx-auto flex w-full max-w-5xl flex-col gap-4" aria-busy="true">
+          <Skeleton className="h-24 w-full rounded-xl" />
+          <Skeleton className="h-[40dvh] w-full rounded-xl" />
+        </div>
+      }
+      texts={{
+        title: t('files.share.passwordTitle'),
+        body: t('files.share.passwordBody'),
+        submit: t('files.share.unlock'),
+      }}
+      attempt={async (password) => setUnlocked(await fetchShareInfo(slug, password))}
+    >
+      {(data) => <Browser slug={slug} info={data} token={data.access_token} />}
+    </PasswordGate>
+  );
 }

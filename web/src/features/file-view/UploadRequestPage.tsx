@@ -5,14 +5,11 @@ import { useEffect, useRef, useState } from 'react';
 import { useParams } from 'wouter';
 import { Dropzone } from '../../components/ui/dropzone';
 import { Progress } from '../../components/ui/progress';
-import { serverDetail } from '../../components/ui/error-details';
 import { Skeleton } from '../../components/ui/skeleton';
-import { errorMessage } from '../../lib/api';
 import { formatBytes, formatDateTime } from '../../lib/format';
 import { useTranslation } from '../../lib/useTranslation';
-import { fileErrorKind } from './api';
 import { FileErrorState } from './FileErrorState';
-import { PasswordPrompt } from './PasswordPrompt';
+import { PasswordGate } from './PasswordGate';
 import { fetchUploadRequest, SendError, sendFile, useUploadRequest, type SendFailure } from './uploadRequestApi';
 
 interface Sending {
@@ -206,53 +203,28 @@ export default function UploadRequestPage() {
   const { t } = useTranslation();
   const [password, setPassword] = useState<string | undefined>();
   const info = useUploadRequest(slug, password);
-  const [busy, setBusy] = useState(false);
-  const [passwordError, setPasswordError] = useState<{ message: string; detail?: string } | undefined>();
-
-  const verify = async (candidate: string) => {
-    setBusy(true);
-    setPasswordError(undefined);
-    try {
-      await fetchUploadRequest(slug, candidate);
-      setPassword(candidate);
-    } catch (error) {
-      if (fileErrorKind(error) === 'unauthorized')
-        setPasswordError({ message: t('errors.fileView.wrongPasswordRetry'), detail: serverDetail(error) });
-      else setPasswordError({ message: errorMessage(error), detail: serverDetail(error) });
-    } finally {
-      setBusy(false);
-    }
-  };
 
   if (!slug) return <FileErrorState kind="missingId" />;
-  if (info.isPending)
-    return (
-      <div className="mx-auto flex w-full max-w-2xl flex-col gap-4" aria-busy="true">
-        <Skeleton className="h-20 w-full rounded-xl" />
-        <Skeleton className="h-48 w-full rounded-xl" />
-      </div>
-    );
-  if (info.isError)
-    return (
-      <FileErrorState
-        kind={fileErrorKind(info.error)}
-        detail={serverDetail(info.error)}
-        onRetry={() => void info.refetch()}
-      />
-    );
-  if (info.data.requires_password)
-    return (
-      <PasswordPrompt
-        onSubmit={(candidate) => void verify(candidate)}
-        busy={busy}
-        error={passwordError?.message}
-        detail={passwordError?.detail}
-        texts={{
-          title: t('files.request.passwordTitle'),
-          body: t('files.request.passwordBody'),
-          submit: t('files.request.unlock'),
-        }}
-      />
-    );
-  return <Receiver slug={slug} info={info.data} {...(password ? { password } : {})} />;
+  return (
+    <PasswordGate
+      info={info}
+      loading={
+        <div className="mx-auto flex w-full max-w-2xl flex-col gap-4" aria-busy="true">
+          <Skeleton className="h-20 w-full rounded-xl" />
+          <Skeleton className="h-48 w-full rounded-xl" />
+        </div>
+      }
+      texts={{
+        title: t('files.request.passwordTitle'),
+        body: t('files.request.passwordBody'),
+        submit: t('files.request.unlock'),
+      }}
+      attempt={async (candidate) => {
+        await fetchUploadRequest(slug, candidate);
+        setPassword(candidate);
+      }}
+    >
+      {(data) => <Receiver slug={slug} info={data} {...(password ? { password } : {})} />}
+    </PasswordGate>
+  );
 }
