@@ -58,6 +58,18 @@ export function mapNetworkError(err: unknown, path?: string): StorageError {
   return new StorageError('io', `webdav: ${message}`, { path, cause: err });
 }
 
+/** A kept-alive socket the server had closed: the request never reached it (see DavHttp.request). */
+class StaleSocketError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('stale keep-alive socket');
+  }
+}
+
+const isConnectionReset = (err: unknown): boolean => {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
+};
+
 export class DavHttp {
   readonly base: URL;
   private readonly agent: http.Agent;
@@ -89,8 +101,25 @@ export class DavHttp {
     return new URL(encodedPath, this.base).href;
   }
 
-  /** Sends one request; answers once the response headers arrived (the body is the caller's to read). */
-  request(req: DavRequest): Promise<IncomingMessage> {
+  /**
+   * Sends one request; answers once the response headers arrived (the body is the caller's to read). A request
+   * without a streamed body is sent once more when a kept-alive socket turns out to have been closed by the server
+   * (ECONNRESET / "socket hang up" on a reused socket: the server's keep-alive timeout raced our reuse).
+   */
+  async request(req: DavRequest): Promise<IncomingMessage> {
+    try {
+      return await this.send(req);
+    } catch (err) {
+      if (!(err instanceof StaleSocketError) || (req.body !== undefined && typeof req.body !== 'string')) {
+        throw err instanceof StaleSocketError ? mapNetworkError(err.cause) : err;
+      }
+      return this.send(req, false).catch((again: unknown) => {
+        throw again instanceof StaleSocketError ? mapNetworkError(again.cause) : again;
+      });
+    }
+  }
+
+  private send(req: DavRequest, mayRetry = true): Promise<IncomingMessage> {
     const target = new URL(req.path, this.base);
     const mod = target.protocol === 'https:' ? https : http;
     return new Promise<IncomingMessage>((resolve, reject) => {
@@ -98,7 +127,8 @@ export class DavHttp {
       const fail = (err: unknown) => {
         if (settled) return;
         settled = true;
-        reject(mapNetworkError(err));
+        const stale = mayRetry && outgoing.reusedSocket && isConnectionReset(err);
+        reject(stale ? new StaleSocketError(err) : mapNetworkError(err));
       };
       const headers: OutgoingHttpHeaders = { ...req.headers };
       if (this.auth) headers.authorization = this.auth;
