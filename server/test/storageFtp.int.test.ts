@@ -10,10 +10,11 @@ import { FtpDriver } from '../src/storage/ftp/driver.js';
 import { StorageError } from '../src/storage/types.js';
 import { expectCode, names, streamOf, text } from './support/driverContract.js';
 import { fsRaw, fsUpload } from './support/fsApi.js';
-import { dbTargets, startTestServer, type TestServer } from './support/harness.js';
+import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
 import { createMount } from './support/mounts.js';
 import { freePort } from './support/s3Emulator.js';
 import { startVsftpd, vsftpdMissing, type Vsftpd } from './support/vsftpd.js';
+import { LITMUS_SUITES, runLitmus } from './support/webdav.js';
 
 const missing = vsftpdMissing();
 const q = encodeURIComponent;
@@ -178,6 +179,32 @@ describe.skipIf(missing !== undefined).each(dbTargets)(
       expect(existsSync(path.join(ftp.root, 'dossier été'))).toBe(false);
       expect(existsSync(path.join(ftp.root, 'moved'))).toBe(false);
     });
+
+    it.skipIf(!existsSync('/usr/bin/litmus'))(
+      'litmus passes every suite on a mount of the ftp type',
+      async () => {
+        const litmus = await create({
+          storage_type: 'ftp',
+          name: 'ftp litmus',
+          host: ftp.host,
+          port: ftp.port,
+          username: ftp.username,
+          password: ftp.password,
+          tls: 'none',
+          default_folder: ftp.ftpRoot.slice(1),
+        });
+        expect(litmus.status, JSON.stringify(litmus.body)).toBe(201);
+        await createMount(server, token, { path: '/ftplitmus', storage_config_id: litmus.body.data!.id });
+        const result = await runLitmus(`${server.url}/dav/ftplitmus/`, ADMIN.username, ADMIN.password);
+        const scores = result.summaries.map((s) => `${s.suite} ${s.passed}/${s.run}`);
+        expect({ scores, problems: result.problems }).toEqual({
+          scores: result.summaries.map((s) => `${s.suite} ${s.run}/${s.run}`),
+          problems: [],
+        });
+        expect(result.summaries.map((s) => s.suite)).toEqual([...LITMUS_SUITES]);
+      },
+      300_000,
+    );
 
     it('a server that is down answers 503 with a kind within 15 s', async () => {
       const port = await freePort();

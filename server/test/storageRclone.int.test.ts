@@ -15,6 +15,7 @@ import { fsRaw, fsUpload } from './support/fsApi.js';
 import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
 import { createMount, mountableLocalConfig, mountedLocalRoot } from './support/mounts.js';
 import { RCLONE_BIN, rcloneMissing, rcloneSectionFor } from './support/rclone.js';
+import { LITMUS_SUITES, runLitmus } from './support/webdav.js';
 
 const missing = apacheMissing() ?? rcloneMissing();
 const KEY = 'rclone-test-encryption-key-0123456789abcdef';
@@ -205,6 +206,21 @@ describe.skipIf(missing !== undefined).each(dbTargets)(
       expect(readdirSync(tmp).filter((n) => n.startsWith('rclone-'))).toEqual([]);
       server.built.services.storageRegistry.invalidate(config.id);
     });
+
+    it.skipIf(!existsSync('/usr/bin/litmus'))(
+      'litmus passes every suite on a mount of the rclone type',
+      async () => {
+        await createMount(server, token, { path: '/rclitmus', storage_config_id: config.id });
+        const result = await runLitmus(`${server.url}/dav/rclitmus/`, ADMIN.username, ADMIN.password);
+        const scores = result.summaries.map((s) => `${s.suite} ${s.passed}/${s.run}`);
+        expect({ scores, problems: result.problems }).toEqual({
+          scores: result.summaries.map((s) => `${s.suite} ${s.run}/${s.run}`),
+          problems: [],
+        });
+        expect(result.summaries.map((s) => s.suite)).toEqual([...LITMUS_SUITES]);
+      },
+      300_000,
+    );
 
     it('free/used space: from RFC 4331 quota where the WebDAV server tells it, and through `rclone about`', async () => {
       // Clipnest's own /dav tells the quota of a local mount (its disk); Apache mod_dav_fs tells none.
