@@ -55,16 +55,24 @@ test.describe('large uploads straight to S3 (s3rver with CORS)', () => {
     test.setTimeout(180_000);
     const big = randomFile('big-e2e.bin', 30 * MiB);
     try {
-      // Throttle the part PUTs so the reload lands mid-upload.
+      // The reload must land mid-upload: before it, only the first two parts reach the bucket; the others are
+      // held until the reload and then dropped (a fixed delay let a busy machine finish all six first).
       const started: { n: number; phase: 'before' | 'after' }[] = [];
       const recordedBefore = new Set<number>();
       let phase: 'before' | 'after' = 'before';
+      let reloading = () => {};
+      const reloaded = new Promise<void>((resolve) => (reloading = resolve));
       await page.route(`${s3.endpoint}/**`, async (route) => {
         const request = route.request();
         const n = request.method() === 'PUT' ? partNumberOf(request.url()) : null;
         if (n !== null) {
           started.push({ n, phase });
-          await new Promise((r) => setTimeout(r, 700));
+          if (phase === 'before' && started.length > 2) {
+            await reloaded;
+            await route.abort().catch(() => undefined);
+            return;
+          }
+          await new Promise((r) => setTimeout(r, 300));
         }
         await route.continue().catch(() => undefined);
       });
@@ -95,6 +103,7 @@ test.describe('large uploads straight to S3 (s3rver with CORS)', () => {
       // Reload mid-upload: the parts recorded so far must never be sent again.
       const done = new Set(recordedBefore);
       phase = 'after';
+      reloading();
       await page.reload();
       const resumeItem = page.getByTestId('resume-item').filter({ hasText: 'big-e2e.bin' });
       await expect(resumeItem).toBeVisible();
