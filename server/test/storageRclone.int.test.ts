@@ -210,7 +210,9 @@ describe.skipIf(missing !== undefined).each(dbTargets)(
     it.skipIf(!existsSync('/usr/bin/litmus'))(
       'litmus passes every suite on a mount of the rclone type',
       async () => {
-        await createMount(server, token, { path: '/rclitmus', storage_config_id: config.id });
+        const own = await create({ storage_type: 'rclone', name: 'rclone litmus', rclone_config: section });
+        expect(own.status, JSON.stringify(own.body)).toBe(201);
+        await createMount(server, token, { path: '/rclitmus', storage_config_id: own.body.data!.id });
         const result = await runLitmus(`${server.url}/dav/rclitmus/`, ADMIN.username, ADMIN.password);
         const scores = result.summaries.map((s) => `${s.suite} ${s.passed}/${s.run}`);
         expect({ scores, problems: result.problems }).toEqual({
