@@ -1,19 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Alert } from '../../ui/alert';
 import { Skeleton } from '../../ui/skeleton';
 import { formatBytes } from '../../../lib/format';
 import { useTranslation } from '../../../lib/useTranslation';
-import { BUILTIN_MAX_BYTES, builtinFormatOf, CSV_ROWS, MAX_COLUMNS, WORKBOOK_ROWS } from './formats';
-import { docxToHtml } from './renderDocx';
+import { BUILTIN_MAX_BYTES, builtinFormatOf, CSV_ROWS, DOCX_BLOCKS, MAX_COLUMNS, WORKBOOK_ROWS } from './formats';
+import { docxToHtml, type DocxPage } from './renderDocx';
 import { readPptx, type Slide } from './pptx';
 import { readSheets } from './readSheets';
-import { SheetView } from './SheetView';
+import { SheetView, type LoadSheet } from './SheetView';
 import type { SheetData } from './sheetTypes';
 
 type Rendered =
-  | { kind: 'docx'; html: string }
-  | { kind: 'sheets'; sheets: SheetData[]; headerRow: boolean }
+  | ({ kind: 'docx' } & DocxPage)
+  | { kind: 'sheets'; sheets: SheetData[]; headerRow: boolean; loadSheet?: LoadSheet }
   | { kind: 'pptx'; slides: Slide[]; revoke: () => void }
   | { kind: 'tooLarge'; size: number }
   | { kind: 'unsupported' };
@@ -24,8 +24,11 @@ class TooLarge extends Error {
   }
 }
 
+/** Where the preview is while it loads: the download (bytes so far, of the length if known), then layout. */
+type Progress = { phase: 'download'; loaded: number; total: number } | { phase: 'layout' };
+
 /** The file's bytes from our own origin (credentials stay same-origin), refused above the limit. */
-async function readBytes(url: string, signal: AbortSignal): Promise<ArrayBuffer> {
+async function readBytes(url: string, signal: AbortSignal, onProgress: (p: Progress) => void): Promise<ArrayBuffer> {
   const response = await fetch(url, { signal, credentials: 'same-origin' });
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   const length = Number(response.headers.get('content-length') ?? 0);
@@ -33,32 +36,65 @@ async function readBytes(url: string, signal: AbortSignal): Promise<ArrayBuffer>
     void response.body?.cancel();
     throw new TooLarge(length);
   }
-  const data = await response.arrayBuffer();
-  if (data.byteLength > BUILTIN_MAX_BYTES) throw new TooLarge(data.byteLength);
-  return data;
+  if (!response.body) return response.arrayBuffer();
+  const chunks: Uint8Array[] = [];
+  let loaded = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    loaded += value.byteLength;
+    if (loaded > BUILTIN_MAX_BYTES) {
+      void reader.cancel();
+      throw new TooLarge(loaded);
+    }
+    // At most a hundred updates, whatever the chunk size.
+    if (length > 0 && Math.floor((loaded * 100) / length) === Math.floor(((loaded - value.byteLength) * 100) / length))
+      continue;
+    onProgress({ phase: 'download', loaded, total: length });
+  }
+  const data = new Uint8Array(loaded);
+  let at = 0;
+  for (const chunk of chunks) {
+    data.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return data.buffer;
 }
 
-async function render(url: string, name: string, signal: AbortSignal): Promise<Rendered> {
+async function render(
+  url: string,
+  name: string,
+  signal: AbortSignal,
+  onProgress: (p: Progress) => void,
+): Promise<Rendered> {
   const format = builtinFormatOf(name);
   if (!format) return { kind: 'unsupported' };
   let data: ArrayBuffer;
   try {
-    data = await readBytes(url, signal);
+    data = await readBytes(url, signal, onProgress);
   } catch (error) {
     if (error instanceof TooLarge) return { kind: 'tooLarge', size: error.size };
     throw error;
   }
+  onProgress({ phase: 'layout' });
   switch (format) {
     case 'docx':
-      return { kind: 'docx', html: await docxToHtml(data) };
+      return { kind: 'docx', ...(await docxToHtml(data, DOCX_BLOCKS)) };
     case 'pptx':
       return { kind: 'pptx', ...(await readPptx(data)) };
-    case 'workbook':
-      return {
-        kind: 'sheets',
-        headerRow: false,
-        sheets: await readSheets(data, 'workbook', { maxRows: WORKBOOK_ROWS, maxColumns: MAX_COLUMNS }, signal),
+    case 'workbook': {
+      // The worker takes a copy each time: the first sheet now, another when its tab is opened.
+      const read = (sheet: number, abort?: AbortSignal) =>
+        readSheets(data.slice(0), 'workbook', { maxRows: WORKBOOK_ROWS, maxColumns: MAX_COLUMNS, sheet }, abort);
+      const loadSheet: LoadSheet = async (index, abort) => {
+        const sheet = (await read(index, abort))[index];
+        if (!sheet) throw new Error('no such sheet');
+        return sheet;
       };
+      return { kind: 'sheets', headerRow: false, sheets: await read(0, signal), loadSheet };
+    }
     case 'csv':
     case 'tsv':
       return {
@@ -108,19 +144,31 @@ function SlidesView({ slides, revoke }: { slides: Slide[]; revoke: () => void })
  */
 export function BuiltinPreview({ url, name, fallback }: { url: string; name: string; fallback?: ReactNode }) {
   const { t, i18n } = useTranslation();
+  const [progress, setProgress] = useState<Progress | null>(null);
   const result = useQuery({
     queryKey: ['builtin-preview', url, name],
-    queryFn: ({ signal }) => render(url, name, signal),
+    queryFn: ({ signal }) => render(url, name, signal, setProgress),
     retry: false,
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 0,
     refetchOnWindowFocus: false,
   });
+  const progressText = (p: Progress | null) => {
+    if (p?.phase === 'layout') return t('preview.laying');
+    if (p?.phase === 'download' && p.total > 0)
+      return t('preview.downloading', {
+        loaded: formatBytes(p.loaded, i18n.language),
+        total: formatBytes(p.total, i18n.language),
+      });
+    return t('preview.loading');
+  };
   if (result.isPending)
     return (
       <div className="flex flex-col gap-2" aria-busy="true">
         <Skeleton className="h-[60dvh] w-full rounded-lg" />
-        <p className="text-xs text-muted-foreground">{t('preview.loading')}</p>
+        <p className="text-xs text-muted-foreground" role="status" data-testid="preview-progress">
+          {progressText(progress)}
+        </p>
       </div>
     );
   if (result.isError)
@@ -146,13 +194,24 @@ export function BuiltinPreview({ url, name, fallback }: { url: string; name: str
             referrerPolicy="no-referrer"
             className="h-[75dvh] w-full rounded-lg border border-border bg-white"
           />
+          {data.shown < data.total && (
+            <p
+              className="rounded-md border border-border bg-surface-muted px-3 py-2 text-xs text-muted-foreground"
+              data-testid="docx-truncated"
+            >
+              {t('preview.docTruncated', {
+                shown: new Intl.NumberFormat(i18n.language).format(data.shown),
+                total: new Intl.NumberFormat(i18n.language).format(data.total),
+              })}
+            </p>
+          )}
           {note}
         </div>
       );
     case 'sheets':
       return (
         <div className="flex flex-col gap-2">
-          <SheetView sheets={data.sheets} headerRow={data.headerRow} />
+          <SheetView sheets={data.sheets} headerRow={data.headerRow} loadSheet={data.loadSheet} />
           {note}
         </div>
       );

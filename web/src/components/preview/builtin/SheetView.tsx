@@ -1,6 +1,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, ArrowUp } from 'lucide-react';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
+import { Alert } from '../../ui/alert';
+import { Skeleton } from '../../ui/skeleton';
 import { cn } from '../../../lib/cn';
 import { useTranslation } from '../../../lib/useTranslation';
 import { columnName, sortedOrder, type SortState } from './sortRows';
@@ -114,13 +117,71 @@ function SheetTable({ sheet, headerRow }: { sheet: SheetData; headerRow: boolean
   );
 }
 
-/** A workbook's sheets with tabs, or one CSV table; says when only the first rows are shown. */
-export function SheetView({ sheets, headerRow }: { sheets: SheetData[]; headerRow: boolean }) {
+/** Reads one sheet of the workbook (by position) when its tab is first opened. */
+export type LoadSheet = (index: number, signal: AbortSignal) => Promise<SheetData>;
+
+/** A sheet the first read left out (its tab was not open), read now in the worker. */
+function LaterSheet({ index, loadSheet, headerRow }: { index: number; loadSheet: LoadSheet; headerRow: boolean }) {
+  const { t } = useTranslation();
+  const sheet = useQuery({
+    queryKey: ['builtin-sheet', loadSheet, index],
+    queryFn: ({ signal }) => loadSheet(index, signal),
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+  });
+  if (sheet.isPending)
+    return (
+      <div className="flex flex-col gap-2" aria-busy="true">
+        <Skeleton className="h-64 w-full rounded-lg" />
+        <p className="text-xs text-muted-foreground">{t('preview.loadingSheet')}</p>
+      </div>
+    );
+  if (sheet.isError)
+    return (
+      <Alert tone="warning" title={t('preview.failed')}>
+        {sheet.error.message}
+      </Alert>
+    );
+  return <LoadedSheet sheet={sheet.data} headerRow={headerRow} />;
+}
+
+function LoadedSheet({ sheet, headerRow }: { sheet: SheetData; headerRow: boolean }) {
   const { t, i18n } = useTranslation();
-  const [active, setActive] = useState(0);
-  const sheet = sheets[Math.min(active, sheets.length - 1)];
-  if (!sheet) return <p className="p-4 text-sm text-muted-foreground">{t('preview.emptySheet')}</p>;
   const number = new Intl.NumberFormat(i18n.language);
+  return (
+    <>
+      <SheetTable sheet={sheet} headerRow={headerRow} />
+      {sheet.totalRows > sheet.rows.length && (
+        <p className="text-xs text-muted-foreground" data-testid="sheet-truncated">
+          {t('preview.rowsShown', {
+            shown: number.format(sheet.rows.length),
+            total: number.format(sheet.totalRows),
+          })}
+        </p>
+      )}
+    </>
+  );
+}
+
+/**
+ * A workbook's sheets with tabs, or one CSV table; says when only the first rows are shown. Sheets not
+ * read yet (`loaded: false`) are read by `loadSheet` when their tab opens.
+ */
+export function SheetView({
+  sheets,
+  headerRow,
+  loadSheet,
+}: {
+  sheets: SheetData[];
+  headerRow: boolean;
+  loadSheet?: LoadSheet;
+}) {
+  const { t } = useTranslation();
+  const [active, setActive] = useState(0);
+  const index = Math.min(active, sheets.length - 1);
+  const sheet = sheets[index];
+  if (!sheet) return <p className="p-4 text-sm text-muted-foreground">{t('preview.emptySheet')}</p>;
   return (
     <div className="flex flex-col gap-2" data-testid="sheet-view">
       {sheets.length > 1 && (
@@ -145,14 +206,10 @@ export function SheetView({ sheets, headerRow }: { sheets: SheetData[]; headerRo
           ))}
         </div>
       )}
-      <SheetTable key={active} sheet={sheet} headerRow={headerRow} />
-      {sheet.totalRows > sheet.rows.length && (
-        <p className="text-xs text-muted-foreground" data-testid="sheet-truncated">
-          {t('preview.rowsShown', {
-            shown: number.format(sheet.rows.length),
-            total: number.format(sheet.totalRows),
-          })}
-        </p>
+      {sheet.loaded || !loadSheet ? (
+        <LoadedSheet key={index} sheet={sheet} headerRow={headerRow} />
+      ) : (
+        <LaterSheet key={index} index={index} loadSheet={loadSheet} headerRow={headerRow} />
       )}
     </div>
   );

@@ -25,3 +25,8 @@ export const BUILTIN_MAX_BYTES = 64 * 1024 * 1024;
 export const WORKBOOK_ROWS = 1000;
 export const CSV_ROWS = 100_000;
 export const MAX_COLUMNS = 256;
+/**
+ * Body blocks (paragraphs, tables) of a .docx laid out in the preview: a few dozen pages of ordinary
+ * text. Layout is what is slow on a large document (47 s for all of a 15 MB one, see docs/benchmarks.md).
+ */
+export const DOCX_BLOCKS = 300;

@@ -4,7 +4,7 @@ import { toSheets, type SheetAnswer, type SheetData, type SheetRequest } from '.
 export function readSheets(
   data: ArrayBuffer,
   format: SheetRequest['format'],
-  limits: { maxRows: number; maxColumns: number },
+  limits: { maxRows: number; maxColumns: number; sheet?: number },
   signal?: AbortSignal,
 ): Promise<SheetData[]> {
   return new Promise((resolve, reject) => {

@@ -5,6 +5,8 @@ export interface SheetData {
   rows: string[][];
   /** The sheet's rows in all, as its range says (may exceed rows.length). */
   totalRows: number;
+  /** False for a workbook's other sheets until their tab is opened (only one sheet is parsed at a time). */
+  loaded: boolean;
 }
 
 export interface SheetRequest {
@@ -13,6 +15,8 @@ export interface SheetRequest {
   format: 'csv' | 'tsv' | 'workbook';
   maxRows: number;
   maxColumns: number;
+  /** For a workbook: the sheet to parse (by position); the others answer with their names only. */
+  sheet?: number;
 }
 
 export type SheetAnswer = { ok: true; sheets: unknown } | { ok: false; error: string };
@@ -24,12 +28,13 @@ export type SheetAnswer = { ok: true; sheets: unknown } | { ok: false; error: st
 export function toSheets(value: unknown): SheetData[] {
   if (!Array.isArray(value)) throw new Error('bad sheet answer');
   return value.map((sheet: unknown) => {
-    const { name, rows, totalRows } = (sheet ?? {}) as Record<string, unknown>;
+    const { name, rows, totalRows, loaded } = (sheet ?? {}) as Record<string, unknown>;
     if (typeof name !== 'string' || !Array.isArray(rows) || typeof totalRows !== 'number') {
       throw new Error('bad sheet answer');
     }
     return {
       name: String(name),
+      loaded: loaded !== false,
       totalRows: Number.isFinite(totalRows) ? Math.max(0, Math.floor(totalRows)) : rows.length,
       rows: rows.map((row: unknown) =>
         Array.isArray(row) ? row.map((cell: unknown) => (typeof cell === 'string' ? cell : '')) : [],

@@ -25,6 +25,9 @@ import { ImagePreview } from '../../../components/preview/ImagePreview';
 import { fileLink, fsFetch, useUpdateText } from '../api';
 import { entryKind, isEditable } from '../kinds';
 import { ArchivePreview } from './ArchivePreview';
+import { TablePreview } from './TablePreview';
+
+const TABLE_NAME = /\.(csv|tsv)$/i;
 
 // The built-in office renderers (docx-preview, SheetJS in a worker, jszip): loaded only when one is opened.
 const BuiltinPreview = lazy(() =>
@@ -314,6 +317,22 @@ export function PreviewDialog({
           >
             {named === 'ebook' || named === 'hls' ? (
               <NamedPreview key={entry.path} entry={entry} kind={named} />
+            ) : TABLE_NAME.test(entry.name) && !entry.isDirectory ? (
+              <TablePreview
+                key={entry.path}
+                entry={entry}
+                editor={
+                  isEditable(entry) ? (
+                    <TextEditor
+                      entry={entry}
+                      canSave={canEdit}
+                      onSaved={onSaved}
+                      onDirtyChange={setDirty}
+                      onEscape={requestClose}
+                    />
+                  ) : null
+                }
+              />
             ) : isEditable(entry) ? (
               <TextEditor
                 key={entry.path}
