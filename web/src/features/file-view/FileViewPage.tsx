@@ -207,7 +207,11 @@ function Details({ file, onRefresh }: { file: PublicFileDetails; onRefresh: () =
         name={file.filename}
         details={[
           <span key="size">{formatBytes(file.size, i18n.language)}</span>,
-          <span key="type" className="font-mono text-xs break-all">
+          <span
+            key="type"
+            className="inline-block max-w-[14rem] truncate align-bottom font-mono text-xs"
+            title={file.mimetype}
+          >
             {file.mimetype}
           </span>,
           <span key="when" title={formatDateTime(file.created_at, i18n.language)}>

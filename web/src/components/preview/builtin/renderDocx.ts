@@ -62,8 +62,12 @@ export async function docxToHtml(data: ArrayBuffer, maxBlocks: number): Promise<
   const html = [
     '<!doctype html><html><head><meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="${FRAME_CSP}">`,
-    '<style>html,body{margin:0;background:#e5e7eb}.docx-wrapper{padding:16px!important}',
-    '.docx-wrapper>section.docx{max-width:100%;box-sizing:border-box}</style>',
+    '<style>html,body{margin:0;background:#e5e7eb}',
+    '.docx-wrapper{padding:16px!important;min-height:100vh;box-sizing:border-box}',
+    '.docx-wrapper>section.docx{max-width:100%;box-sizing:border-box}',
+    // A phone: the page's own margins (an inch or more) would leave a column a few words wide; the text reflows.
+    '@media (max-width:600px){.docx-wrapper{padding:8px!important}',
+    '.docx-wrapper>section.docx{width:100%!important;min-height:0!important;padding:24px 16px!important}}</style>',
     `</head><body>${markup}</body></html>`,
   ].join('');
   return { html, shown: Math.min(total, maxBlocks), total };
