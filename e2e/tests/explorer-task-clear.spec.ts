@@ -41,10 +41,15 @@ test.describe('task list: clear completed', () => {
       if (response.status() === 404 && response.url().includes('/api/fs/tasks/')) notFound.push(response.url());
     });
     const done = page.waitForResponse((r) => r.url().includes('/api/fs/tasks/completed') && r.ok());
-    // After the clear the list (and only the list) is read again; a re-read of the cleared task would be sent with it.
-    const listRead = page.waitForResponse(
-      (r) => cleared && new URL(r.url()).pathname === '/api/fs/tasks' && r.request().method() === 'GET',
-    );
+    // After the clear the list (and only the list) is read again while something still observes it; a re-read of
+    // the cleared task would be sent with it. With nothing left to show the list may not be read at all, so this
+    // waits for that read only a while (it is a point to check at, not what the test proves).
+    const listRead = page
+      .waitForResponse(
+        (r) => cleared && new URL(r.url()).pathname === '/api/fs/tasks' && r.request().method() === 'GET',
+        { timeout: 5_000 },
+      )
+      .catch(() => undefined);
     await page.getByRole('button', { name: 'Clear completed' }).click();
     cleared = true;
     await done;
