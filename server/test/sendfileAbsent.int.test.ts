@@ -58,10 +58,15 @@ describe('local downloads without the sendfile addon', () => {
     expect(range.status).toBe(206);
     expect(Buffer.from(await range.arrayBuffer()).equals(content.subarray(100000, 2000000))).toBe(true);
 
-    const metrics = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
-    const line = /clipnest_http_response_bytes_total\{route="\/api\/file-download\/:slug",app="clipnest"\} (\d+)/.exec(
-      await metrics.text(),
-    );
-    expect(Number(line?.[1])).toBeGreaterThan(content.length + 1_900_000);
+    // A response's bytes are counted once its socket has finished with it, which may come after the client read it.
+    const counted = async () => {
+      const metrics = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      const line =
+        /clipnest_http_response_bytes_total\{route="\/api\/file-download\/:slug",app="clipnest"\} (\d+)/.exec(
+          await metrics.text(),
+        );
+      return Number(line?.[1] ?? 0);
+    };
+    await expect.poll(counted, { timeout: 10_000 }).toBeGreaterThan(content.length + 1_900_000);
   });
 });

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { expect } from 'vitest';
 
 export const LITMUS_SUITES = ['basic', 'copymove', 'props', 'locks', 'http'] as const;
 
@@ -51,6 +52,17 @@ export async function runLitmus(url: string, user: string, password: string): Pr
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }
+}
+
+/** Runs litmus against a collection URL and expects every suite to run and pass, with no warning. */
+export async function expectLitmusPasses(url: string, user: string, password: string): Promise<void> {
+  const result = await runLitmus(url, user, password);
+  const scores = result.summaries.map((s) => `${s.suite} ${s.passed}/${s.run}`);
+  expect({ scores, problems: result.problems }).toEqual({
+    scores: result.summaries.map((s) => `${s.suite} ${s.run}/${s.run}`),
+    problems: [],
+  });
+  expect(result.summaries.map((s) => s.suite)).toEqual([...LITMUS_SUITES]);
 }
 
 export function basicAuth(user: string, password: string): string {
