@@ -7,6 +7,7 @@ import type { Page } from '@playwright/test';
 import { startApacheDav, type ApacheDav } from '../../server/test/support/apacheDav';
 import { startSshd, type Sshd } from '../../server/test/support/sshd';
 import { adminToken, call, uniqueName } from '../support/api';
+import { copyToMount } from '../support/explorer';
 import { expect, test } from '../support/fixtures';
 import { deleteAllMounts, mount, writeTree } from '../support/mounts';
 
@@ -16,18 +17,6 @@ async function createConfig(token: string, body: Record<string, unknown>): Promi
   const { status, envelope } = await call<{ id: string }>('POST', '/s3-configs', { token, body });
   if (status >= 300) throw new Error(`storage config ${String(body.storage_type)} → ${status}: ${envelope.message}`);
   return envelope.data!.id;
-}
-
-/** Opens "Copy to…" on an entry and picks the root of another mount. */
-async function copyTo(page: Page, name: string, mountSegment: string) {
-  await row(page, name).click({ button: 'right' });
-  await page.getByRole('menuitem', { name: 'Copy to…' }).click();
-  const picker = page.getByRole('dialog');
-  while (await picker.getByRole('button', { name: 'Up one folder' }).isVisible())
-    await picker.getByRole('button', { name: 'Up one folder' }).click();
-  await picker.getByRole('button', { name: mountSegment, exact: true }).click();
-  await expect(picker).toContainText(`/${mountSegment}`);
-  await picker.getByRole('button', { name: 'Copy here' }).click();
 }
 
 test.describe('explorer over WebDAV and SFTP mounts', () => {
@@ -85,7 +74,7 @@ test.describe('explorer over WebDAV and SFTP mounts', () => {
     await expect(row(page, 'report #1 + 50%.txt')).toBeVisible();
     expect(readFileSync(path.join(dav.root, 'docs', 'report #1 + 50%.txt'), 'utf8')).toBe('quarterly');
 
-    await copyTo(page, 'report #1 + 50%.txt', 'nassftp');
+    await copyToMount(page, 'report #1 + 50%.txt', 'nassftp');
     const toSftp = page.getByTestId('fs-task').first();
     await expect(toSftp).toHaveAttribute('data-status', 'completed', { timeout: 60_000 });
     expect(readFileSync(path.join(sshd.root, 'report #1 + 50%.txt'), 'utf8')).toBe('quarterly');
@@ -100,7 +89,7 @@ test.describe('explorer over WebDAV and SFTP mounts', () => {
     await expect(row(page, 'notes été.md')).toBeVisible({ timeout: 30_000 });
     expect(readFileSync(path.join(sshd.root, 'notes été.md'), 'utf8')).toBe('# été');
 
-    await copyTo(page, 'backup', 'nasdav');
+    await copyToMount(page, 'backup', 'nasdav');
     // The newest task is listed first.
     await expect(page.getByTestId('fs-task').first()).toContainText('backup');
     await expect(page.getByTestId('fs-task').first()).toHaveAttribute('data-status', 'completed', { timeout: 60_000 });

@@ -1,13 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Page } from '@playwright/test';
 import type { FsListing, TaskView } from '@clipnest/contract';
 import { adminToken, call, uniqueName } from '../support/api';
+import { copyToMount } from '../support/explorer';
 import { expect, test } from '../support/fixtures';
 import { deleteAllMounts, localStorage, mount, s3Storage, writeTree } from '../support/mounts';
 import { startS3rver, type S3rver } from '../support/s3rver';
-
-const row = (page: Page, name: string) => page.locator(`[data-testid="fs-entry"][data-name="${name}"]`);
 
 /**
  * A proxy in front of the S3 emulator that the test steers: each object PUT waits `delayMs` (so a copy task is
@@ -78,18 +76,6 @@ async function tasks(token: string): Promise<TaskView[]> {
   return envelope.data?.items ?? [];
 }
 
-/** "Copy to…" on an entry, into the root of another mount. */
-async function copyTo(page: Page, name: string, mountName: string) {
-  await row(page, name).click({ button: 'right' });
-  await page.getByRole('menuitem', { name: 'Copy to…' }).click();
-  const picker = page.getByRole('dialog');
-  while (await picker.getByRole('button', { name: 'Up one folder' }).isVisible())
-    await picker.getByRole('button', { name: 'Up one folder' }).click();
-  await picker.getByRole('button', { name: mountName, exact: true }).click();
-  await expect(picker).toContainText(`/${mountName}`);
-  await picker.getByRole('button', { name: 'Copy here' }).click();
-}
-
 const FILES = 24;
 
 test.describe('task manager: cancel and retry', () => {
@@ -136,7 +122,7 @@ test.describe('task manager: cancel and retry', () => {
     const token = await adminToken();
     proxy.delayMs = 250;
     await page.goto('/mount-explorer/local');
-    await copyTo(page, 'slow', 'cloud');
+    await copyToMount(page, 'slow', 'cloud');
     const task = page.getByTestId('fs-task').first();
     await expect(task.getByTestId('fs-task-title')).toHaveText('Copy slow to /cloud');
     await expect(task).toHaveAttribute('data-status', 'running', { timeout: 15_000 });
@@ -176,7 +162,7 @@ test.describe('task manager: cancel and retry', () => {
     const token = await adminToken();
     proxy.failKeys = /flaky\/bad\.txt/;
     await page.goto('/mount-explorer/local');
-    await copyTo(page, 'flaky', 'cloud');
+    await copyToMount(page, 'flaky', 'cloud');
     const task = page.locator('[data-testid="fs-task"][data-name="Copy flaky to /cloud"]');
     await expect(task).toHaveAttribute('data-status', /^(partial|failed)$/, { timeout: 30_000 });
     await expect(task).toContainText('1 failed');
