@@ -1,7 +1,13 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker less than the cores: on CI's two cores that is one, and the integration
+    // files (most of their time spent waiting on servers, clients and sockets) ran one after the other. Each file
+    // starts its own servers on free ports with its own data directory and PostgreSQL schema, so files run
+    // side by side.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {

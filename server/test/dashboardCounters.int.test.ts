@@ -1,7 +1,7 @@
 import { BACKUP_MODULES, DASHBOARD_TABLES, type ApiKeyView, type PasteCreated } from '@clipnest/contract';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest, migratorFor } from '../src/db/database.js';
+import { migrateTo, migrateToLatest } from '../src/db/database.js';
 import { tableColumns } from '../src/db/introspect.js';
 import type { Database } from '../src/db/schema.js';
 import { compareCounters } from './support/counters.js';
@@ -22,9 +22,7 @@ describe.each(dbTargets)('dashboard counters on %s', (target) => {
   it('are filled from the rows already there by the migration, and dropped cleanly by its down', async () => {
     const { handle, drop } = await scratchDatabase(target);
     try {
-      const migrator = migratorFor(handle);
-      const before = await migrator.migrateTo('0006_upload_sessions');
-      expect(before.error).toBeUndefined();
+      await migrateTo(handle, '0006_upload_sessions');
       await insertStorageConfig(handle.db, [{ id: 's1' }, { id: 's2' }]);
       await insertPaste(handle.db, [
         { id: 'p1', created_at: '2026-01-01T10:00:00.000Z' },
@@ -58,7 +56,7 @@ describe.each(dbTargets)('dashboard counters on %s', (target) => {
 
       // Down removes the triggers with the tables: writes keep working; up again recounts. (migrateTo, not
       // migrateDown: later migrations sit on top of 0007 and go down with it.)
-      expect((await migrator.migrateTo('0006_upload_sessions')).error).toBeUndefined();
+      await migrateTo(handle, '0006_upload_sessions');
       const tables = await tableColumns(handle.db, handle.dialect);
       expect(['row_counts', 'daily_created', 'storage_usage'].filter((t) => tables.has(t))).toEqual([]);
       await insertPaste(handle.db, { id: 'p4' });

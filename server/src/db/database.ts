@@ -11,6 +11,7 @@ import {
   type CompiledQuery,
   type LogConfig,
   type MigrationProvider,
+  type MigrationResultSet,
 } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
@@ -105,7 +106,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** The app's migrator for a database (tests use it to migrate step by step). */
-export function migratorFor({ db, schema }: Pick<DatabaseHandle, 'db' | 'schema'>): Migrator {
+function migratorFor({ db, schema }: Pick<DatabaseHandle, 'db' | 'schema'>): Migrator {
   // Naming the schema keeps Kysely from mistaking another schema's migration table for ours.
   return new Migrator({
     db,
@@ -117,23 +118,37 @@ export function migratorFor({ db, schema }: Pick<DatabaseHandle, 'db' | 'schema'
 }
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
-  const { schema } = handle;
+  await migrate(handle, (migrator) => migrator.migrateToLatest());
+}
+
+/** Migrates up or down to one named migration (tests step through the history with it). */
+export async function migrateTo(handle: DatabaseHandle, name: string): Promise<void> {
+  await migrate(handle, (migrator) => migrator.migrateTo(name));
+}
+
+async function migrate(handle: DatabaseHandle, run: (migrator: Migrator) => Promise<MigrationResultSet>) {
   const migrator = migratorFor(handle);
   for (let attempt = 1; ; attempt++) {
-    const { error, results } = await migrator.migrateToLatest();
+    const { error, results } = await run(migrator);
     const failed = results?.find((r) => r.status === 'Error');
     if (!error && !failed) return;
     // Kysely looks for its migration table among the tables of every schema; another schema dropped during that
     // look (other test servers on one database do this all the time) fails it before any migration ran.
-    if (!failed && attempt < 3 && otherSchemaVanished(error, schema)) continue;
+    if (!failed && attempt < 3 && otherSchemaVanished(error, handle.schema)) continue;
     throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
   }
 }
 
+/**
+ * Whether a migration failed only because another schema (or a table in it) vanished while Kysely listed the tables
+ * of every schema: `schema "x" does not exist`, or `relation "x.t" does not exist` from the per-column lookups.
+ */
 export function otherSchemaVanished(error: unknown, ours: string | undefined): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : '';
-  return code === '3F000' && !(ours && message.includes(`"${ours}"`));
+  if (code === '3F000') return !(ours && message.includes(`"${ours}"`));
+  const relation = code === '42P01' ? /^relation "([^".]+)\.[^"]+" does not exist/.exec(message) : null;
+  return relation !== null && relation[1] !== ours;
 }
 
 export async function pingDatabase(db: Kysely<Database>): Promise<void> {
