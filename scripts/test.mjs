@@ -113,8 +113,8 @@ async function browserPgJob() {
 
 // The vitest run starts on one lane and the browser shards on the other; Node 24 goes to the lane that frees up
 // after the second shard, the rest of the shards and the PostgreSQL admin pages fill in (whole CI runs on
-// 2026-11-28: vitest 21 min at one worker, Node 24 18, the shards 9–11, 5 and 5). Two browsers rarely run side by
-// side.
+// 2026-11-28: vitest 21 min at one worker, 10 alone at two; Node 24 18, the shards 9–11, 5 and 5). Two browsers
+// rarely run side by side.
 const shards = Array.from({ length: SHARDS }, (_, i) => browserShardJob(i + 1));
 const jobs = [vitestJob, ...shards.slice(0, 2), ...(node24 ? [node24Job] : []), ...shards.slice(2), browserPgJob];
 async function lane() {

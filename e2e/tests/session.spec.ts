@@ -41,9 +41,10 @@ test('a deleted API key logs the key user out with the right message', async ({ 
   await page.waitForLoadState('networkidle');
 
   await deleteKey(token, key.id);
-  // A request of the panel's own may already have met the deleted key (the notice is up, the page signed out);
-  // else the reload's first request does.
-  if (!(await page.getByTestId('logout-notice').isVisible())) await page.reload();
+  // A request of the panel's own may already have met the deleted key (the page signed out: the key is gone from
+  // storage, the notice is up or about to render); else the reload's first request does.
+  const signedOut = await page.evaluate(() => localStorage.getItem('api_key') === null);
+  if (!signedOut) await page.reload();
   await expect(page.getByTestId('logout-notice')).toHaveText('API key invalid or expired');
   const stored = await page.evaluate(() => [
     localStorage.getItem('api_key'),

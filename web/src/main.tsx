@@ -9,7 +9,6 @@ import { App } from './app/App';
 import { preloadScreen } from './app/router';
 import { getSession } from './lib/auth';
 import { prefetchSiteConfig } from './lib/siteConfig';
-import { warmUpClassMerge } from './lib/cn';
 import { prefetchFirstRead } from './app/firstRead';
 
 /** How long the first render waits at most for the site config (title, footer) before it shows the defaults. */
@@ -28,7 +27,6 @@ const siteConfig = Promise.race([
   prefetchSiteConfig(),
   new Promise((resolve) => setTimeout(resolve, SITE_CONFIG_WAIT_MS)),
 ]);
-warmUpClassMerge();
 await Promise.all([i18nReady, firstScreen, siteConfig]);
 // A public page comes with a first paint by the server (server/src/http/sharePrepaint.ts: the frame with the site
 // title, and an open plain-text paste's text): static markup, not the app's own tree, so it is not hydrated. The

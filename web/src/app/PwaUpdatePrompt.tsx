@@ -1,31 +1,26 @@
 import { useEffect } from 'react';
-import { useTranslation } from '../lib/useTranslation';
+import i18n from '../lib/i18n';
 import { toast } from '../lib/toast';
-import { useRegisterSW } from 'virtual:pwa-register/react';
+import { watchServiceWorkerUpdates } from './pwa/serviceWorkerUpdates';
 
-/** Registers the service worker and asks before switching to a new version (prompt mode). */
+/** Registers the service worker once and asks before switching to a new version (prompt mode). */
 export function PwaUpdatePrompt() {
-  const { t } = useTranslation();
-  const {
-    needRefresh: [needRefresh, setNeedRefresh],
-    updateServiceWorker,
-  } = useRegisterSW();
-
   useEffect(() => {
-    if (!needRefresh) return;
-    toast(t('pwa.updateAvailable'), {
-      id: 'pwa-update',
-      duration: Infinity,
-      action: {
-        label: t('pwa.reload'),
-        onClick: () => {
-          // The waiting worker skips waiting; reload after 1 s (spec §4, §9).
-          void updateServiceWorker(false);
-          window.setTimeout(() => window.location.reload(), 1000);
+    // i18n.t: the texts of the language in use when the new version arrives, not of the one at registration.
+    watchServiceWorkerUpdates((activate) => {
+      toast(i18n.t('pwa.updateAvailable'), {
+        id: 'pwa-update',
+        duration: Infinity,
+        action: {
+          label: i18n.t('pwa.reload'),
+          onClick: () => {
+            // The waiting worker skips waiting; reload after 1 s (spec §4, §9).
+            activate();
+            window.setTimeout(() => window.location.reload(), 1000);
+          },
         },
-      },
-      onDismiss: () => setNeedRefresh(false),
+      });
     });
-  }, [needRefresh, setNeedRefresh, t, updateServiceWorker]);
+  }, []);
   return null;
 }

@@ -3,7 +3,7 @@ import { Redirect, Route, Router, Switch } from 'wouter';
 import { loadTextAreas, type TextArea } from '../lib/i18n';
 import { useAppLocation } from '../lib/navigation';
 import { RootLayout } from './layout/RootLayout';
-import { ADMIN_PATH, ADMIN_ROUTES, PUBLIC_ROUTES, type ScreenRoute } from './routes';
+import { ADMIN_FRAME_AREAS, ADMIN_PATH, ADMIN_ROUTES, PUBLIC_ROUTES, type ScreenRoute } from './routes';
 
 type Loader<P> = () => Promise<{ default: ComponentType<P> }>;
 
@@ -54,8 +54,9 @@ const publicScreens = PUBLIC_ROUTES.map((route) => ({ route, Screen: routeScreen
 const adminScreens = ADMIN_ROUTES.map((route) => ({ route, Screen: routeScreen(route) }));
 
 // The admin frame (login, sidebar, guards) loads with the first admin page, never on a public page.
-const AdminGate = screen<{ children: ReactNode }>(() =>
-  import('./admin/AdminGate').then((m) => ({ default: m.AdminGate })),
+const AdminGate = screen<{ children: ReactNode }>(
+  () => import('./admin/AdminGate').then((m) => ({ default: m.AdminGate })),
+  ADMIN_FRAME_AREAS,
 );
 const RequireAdminPage = lazy(() => import('./admin/AdminGate').then((m) => ({ default: m.RequireAdminPage })));
 

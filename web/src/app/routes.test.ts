@@ -74,7 +74,11 @@ describe('routes (app/routes.ts read as the router reads it)', () => {
       'src/locales/{lang}/paste.json',
     ]);
     expect(map['mount-explorer']).toContain('src/locales/{lang}/fs.json');
-    expect(map.admin).toEqual(['src/app/admin/AdminGate.tsx']);
+    expect(map.admin).toEqual([
+      'src/app/admin/AdminGate.tsx',
+      'src/locales/{lang}/admin.json',
+      'src/locales/{lang}/login.json',
+    ]);
     expect(Object.keys(map).sort()).toEqual([
       '',
       'admin',
@@ -86,7 +90,11 @@ describe('routes (app/routes.ts read as the router reads it)', () => {
       's',
       'upload',
     ]);
-    expect(map.connect).toEqual(['src/features/auth/ConnectPage.tsx', 'src/locales/{lang}/connect.json']);
+    expect(map.connect).toEqual([
+      'src/features/auth/ConnectPage.tsx',
+      'src/locales/{lang}/connect.json',
+      'src/locales/{lang}/login.json',
+    ]);
     expect(map.s).toEqual(['src/features/file-view/ShareViewPage.tsx', 'src/locales/{lang}/files.json']);
     expect(map.r).toEqual(['src/features/file-view/UploadRequestPage.tsx', 'src/locales/{lang}/files.json']);
   });

@@ -47,11 +47,18 @@ export const PUBLIC_ROUTES = [
     title: 'pageTitle.mountExplorer',
   },
   // A Nextcloud/ownCloud app's sign-in (Login Flow v2): the admin approves or denies it here.
-  { path: '/connect/:token', module: 'features/auth/ConnectPage.tsx', areas: ['connect'], title: 'pageTitle.connect' },
+  {
+    path: '/connect/:token',
+    module: 'features/auth/ConnectPage.tsx',
+    areas: ['connect', 'login'],
+    title: 'pageTitle.connect',
+  },
 ] as const satisfies readonly ScreenRoute[];
 
 /** The admin frame (login, sidebar, guards): loads with the first admin page, never on a public page. */
 export const ADMIN_GATE_MODULE = 'app/admin/AdminGate.tsx';
+/** The frame's own texts (its session check, the login it shows without a session, the sidebar). */
+export const ADMIN_FRAME_AREAS = ['admin', 'login'] as const satisfies readonly TextArea[];
 
 /** Admin screens show the panel texts plus the paste/file texts of their lists and dialogs. */
 const ADMIN_AREAS = ['adminPanel', 'files', 'paste'] as const satisfies readonly TextArea[];
@@ -127,6 +134,6 @@ export function firstLoadModules(): Record<string, string[]> {
       ...route.areas.map((area) => `src/locales/{lang}/${area}.json`),
     ];
   }
-  map.admin = [`src/${ADMIN_GATE_MODULE}`];
+  map.admin = [`src/${ADMIN_GATE_MODULE}`, ...ADMIN_FRAME_AREAS.map((area) => `src/locales/{lang}/${area}.json`)];
   return map;
 }

@@ -13,7 +13,18 @@ type Loader = () => Promise<{ default: unknown }>;
  * locales/{lang}/keys.json), so moving a group out of the core file changes no key.
  */
 export type TextArea =
-  'paste' | 'files' | 'adminPanel' | 'fs' | 'preview' | 'connect' | 'keys' | 'permissions' | 'roles';
+  | 'paste'
+  | 'files'
+  | 'admin'
+  | 'login'
+  | 'adminPanel'
+  | 'fs'
+  | 'preview'
+  | 'connect'
+  | 'keys'
+  | 'permissions'
+  | 'roles'
+  | 'envSwitcher';
 
 const CORE: Record<Language, Loader> = {
   en: () => import('../locales/en.json'),
@@ -30,6 +41,9 @@ const AREAS: Record<Language, Record<TextArea, Loader>> = {
     keys: () => import('../locales/en/keys.json'),
     permissions: () => import('../locales/en/permissions.json'),
     roles: () => import('../locales/en/roles.json'),
+    admin: () => import('../locales/en/admin.json'),
+    login: () => import('../locales/en/login.json'),
+    envSwitcher: () => import('../locales/en/envSwitcher.json'),
   },
   'zh-CN': {
     paste: () => import('../locales/zh-CN/paste.json'),
@@ -41,6 +55,9 @@ const AREAS: Record<Language, Record<TextArea, Loader>> = {
     keys: () => import('../locales/zh-CN/keys.json'),
     permissions: () => import('../locales/zh-CN/permissions.json'),
     roles: () => import('../locales/zh-CN/roles.json'),
+    admin: () => import('../locales/zh-CN/admin.json'),
+    login: () => import('../locales/zh-CN/login.json'),
+    envSwitcher: () => import('../locales/zh-CN/envSwitcher.json'),
   },
 };
 

@@ -6,7 +6,7 @@ import type { AdminTokenTestResult, ApiKeyTestResult } from '@clipnest/contract'
 import { normalizePermissions } from './access';
 import { api, isApiError } from './api';
 import { getLastValidatedAt, getSession, logout, markValidated, needsRevalidation, updateApiKeyDetails } from './auth';
-import i18n from './i18n';
+import i18n, { loadTextAreas } from './i18n';
 
 export type ValidationOutcome = 'valid' | 'invalid' | 'unreachable' | 'skipped';
 
@@ -34,6 +34,7 @@ async function validateNow(): Promise<ValidationOutcome> {
       const result = await api.get<ApiKeyTestResult>('/test/api-key');
       const permissions = normalizePermissions(result?.permissions);
       if (permissions === null) {
+        await loadTextAreas(['login']);
         logout('api-key-invalid', i18n.t('login.errors.noPermissionInfo'));
         return 'invalid';
       }

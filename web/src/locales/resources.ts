@@ -8,6 +8,9 @@ import enPreview from './en/preview.json';
 import enKeys from './en/keys.json';
 import enPermissions from './en/permissions.json';
 import enRoles from './en/roles.json';
+import enAdmin from './en/admin.json';
+import enLogin from './en/login.json';
+import enEnvSwitcher from './en/envSwitcher.json';
 import zhCore from './zh-CN.json';
 import zhAdminPanel from './zh-CN/adminPanel.json';
 import zhFiles from './zh-CN/files.json';
@@ -18,6 +21,9 @@ import zhPreview from './zh-CN/preview.json';
 import zhKeys from './zh-CN/keys.json';
 import zhPermissions from './zh-CN/permissions.json';
 import zhRoles from './zh-CN/roles.json';
+import zhAdmin from './zh-CN/admin.json';
+import zhLogin from './zh-CN/login.json';
+import zhEnvSwitcher from './zh-CN/envSwitcher.json';
 
 // One namespace assembled from a core file plus one file per text area (lib/i18n.ts loads them per screen, as
 // app/routes.ts declares), so features grow their texts without editing a shared file. Keys are typed from
@@ -33,6 +39,9 @@ export const en = {
   keys: enKeys,
   permissions: enPermissions,
   roles: enRoles,
+  admin: enAdmin,
+  login: enLogin,
+  envSwitcher: enEnvSwitcher,
 };
 export type Messages = typeof en;
 export const zhCN: Messages = {
@@ -46,4 +55,7 @@ export const zhCN: Messages = {
   keys: zhKeys,
   permissions: zhPermissions,
   roles: zhRoles,
+  admin: zhAdmin,
+  login: zhLogin,
+  envSwitcher: zhEnvSwitcher,
 };

@@ -19,7 +19,9 @@ export function DocumentTitle() {
 
   let key: TitleKey | null = ROUTES.find((route) => matchRoute(parser, route.path, pathname)[0])?.title ?? null;
   if (/^\/admin(\/|$)/i.test(pathname) && session.type === 'none') key = 'pageTitle.login';
-  const title = buildDocumentTitle(key ? t(key) : null, site.site_title);
+  // An admin page's title comes with the admin frame's texts: until they are in, the site title alone.
+  const subtitle = key ? t(key) : null;
+  const title = buildDocumentTitle(subtitle === key ? null : subtitle, site.site_title);
 
   useEffect(() => {
     document.title = title;

@@ -5,6 +5,7 @@ import { usePathname } from '../../lib/navigation';
 import { PageFallback } from '../../components/PageFallback';
 import { cn } from '../../lib/cn';
 import { readEnvState, wantsEnvSwitcher } from '../../lib/envSwitch';
+import { withTextAreas } from '../../lib/i18n';
 import { useSession } from '../../lib/useSession';
 import { PwaLayer } from '../pwa/PwaLayer';
 import { RouteErrorBoundary } from '../pwa/RouteErrorBoundary';
@@ -19,7 +20,7 @@ import { SiteCustomizations } from './SiteCustomizations';
 // The service worker registers once the page has loaded and the browser is idle: its code and its
 // precache (the shell only, see pwaPrecache.ts) never compete with the first screen.
 // The environment switcher (spec §1) loads only when the address asks for it.
-const EnvSwitcher = lazy(() => import('./EnvSwitcher'));
+const EnvSwitcher = lazy(() => withTextAreas(['envSwitcher'], () => import('./EnvSwitcher')));
 const PwaUpdatePrompt = lazy(() => import('../PwaUpdatePrompt').then((m) => ({ default: m.PwaUpdatePrompt })));
 
 function useAfterLoadAndIdle(): boolean {
