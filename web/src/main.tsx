@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 // First: the runtime config is captured before anything else runs or renders (see the module).
 import './lib/runtimeConfig';
@@ -30,9 +30,13 @@ const siteConfig = Promise.race([
 await Promise.all([i18nReady, firstScreen, siteConfig]);
 // A public page comes with a first paint by the server (server/src/http/sharePrepaint.ts: the frame with the site
 // title, and an open plain-text paste's text): static markup, not the app's own tree, so it is not hydrated. The
-// root's first render replaces it whole.
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+// root's first render replaces it whole. As a transition, React renders it in slices that yield to the browser
+// every few milliseconds instead of one long task (the server's first paint stays on screen meanwhile).
+const appRoot = createRoot(root);
+startTransition(() =>
+  appRoot.render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );

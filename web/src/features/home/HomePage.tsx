@@ -20,6 +20,7 @@ import { useTranslation } from '../../lib/useTranslation';
 import { Link } from 'wouter';
 import { toast } from '../../lib/toast';
 import { markdownToSafeHtml, MarkdownView } from '../../components/markdown';
+import { useMediaQuery } from '../../lib/useMediaQuery';
 import { Alert } from '../../components/ui/alert';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { ChoiceChips } from '../../components/ui/choice-chips';
@@ -63,6 +64,9 @@ export default function HomePage() {
   const session = useSession();
   const [draft, setDraft] = useDraft();
   const [pane, setPane] = useState<'edit' | 'preview'>('edit');
+  // Side by side from Tailwind's lg up; below, the preview renders (and loads its renderer) once its tab is open.
+  const wide = useMediaQuery('(min-width: 64rem)');
+  const previewShown = wide || pane === 'preview';
   const [options, setOptions] = useState<ShareOptionsState>(DEFAULT_SHARE_OPTIONS);
   const [showErrors, setShowErrors] = useState(false);
   const [contentTouched, setContentTouched] = useState(false);
@@ -396,12 +400,14 @@ export default function HomePage() {
                 aria-label={t('paste.home.preview')}
                 role="region"
               >
-                <MarkdownView
-                  id={PREVIEW_ID}
-                  source={content}
-                  debounceMs={180}
-                  emptyText={t('paste.home.previewEmpty')}
-                />
+                {previewShown && (
+                  <MarkdownView
+                    id={PREVIEW_ID}
+                    source={content}
+                    debounceMs={180}
+                    emptyText={t('paste.home.previewEmpty')}
+                  />
+                )}
               </div>
             </div>
           )}
