@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { adminToken, uniqueName } from '../support/api';
+import { entryRow as row } from '../support/explorer';
 import { expect, test } from '../support/fixtures';
 import { deleteAllMounts, localStorage, mount, writeTree } from '../support/mounts';
 
 /** Issue 35 point 10: the explorer's text editor asks before discarding unsaved edits; Ctrl/⌘+S saves. */
 test.describe('explorer text editor: unsaved edits', () => {
   let root: string;
-  const row = (page: Page, name: string) => page.locator(`[data-testid="fs-entry"][data-name="${name}"]`);
 
   test.beforeAll(async () => {
     const token = await adminToken();

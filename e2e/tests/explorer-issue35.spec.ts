@@ -3,12 +3,12 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { adminToken, call, createKey, Perm, uniqueName } from '../support/api';
+import { entryRow as row } from '../support/explorer';
 import { expect, seedStorage, test } from '../support/fixtures';
 import { deleteAllMounts, localStorage, mount, writeTree } from '../support/mounts';
 import { afterPendingTasks } from '../support/settle';
 
 /** Issue 35 point 17: the explorer's rough edges. */
-const row = (page: Page, name: string) => page.locator(`[data-testid="fs-entry"][data-name="${name}"]`);
 const check = (page: Page, name: string) => row(page, name).getByTestId('fs-check');
 const selected = (page: Page) => page.locator('[data-testid="fs-entry"][aria-selected="true"]');
 

@@ -3,15 +3,12 @@
 // into each through the page, and copies across them (a copy task that streams between two remote servers).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
 import { startApacheDav, type ApacheDav } from '../../server/test/support/apacheDav';
 import { startSshd, type Sshd } from '../../server/test/support/sshd';
 import { adminToken, call, uniqueName } from '../support/api';
-import { copyToMount } from '../support/explorer';
+import { entryRow as row, transferToMount } from '../support/explorer';
 import { expect, test } from '../support/fixtures';
 import { deleteAllMounts, mount, writeTree } from '../support/mounts';
-
-const row = (page: Page, name: string) => page.locator(`[data-testid="fs-entry"][data-name="${name}"]`);
 
 async function createConfig(token: string, body: Record<string, unknown>): Promise<string> {
   const { status, envelope } = await call<{ id: string }>('POST', '/s3-configs', { token, body });
@@ -74,7 +71,7 @@ test.describe('explorer over WebDAV and SFTP mounts', () => {
     await expect(row(page, 'report #1 + 50%.txt')).toBeVisible();
     expect(readFileSync(path.join(dav.root, 'docs', 'report #1 + 50%.txt'), 'utf8')).toBe('quarterly');
 
-    await copyToMount(page, 'report #1 + 50%.txt', 'nassftp');
+    await transferToMount(page, 'report #1 + 50%.txt', 'nassftp');
     const toSftp = page.getByTestId('fs-task').first();
     await expect(toSftp).toHaveAttribute('data-status', 'completed', { timeout: 60_000 });
     expect(readFileSync(path.join(sshd.root, 'report #1 + 50%.txt'), 'utf8')).toBe('quarterly');
@@ -89,7 +86,7 @@ test.describe('explorer over WebDAV and SFTP mounts', () => {
     await expect(row(page, 'notes été.md')).toBeVisible({ timeout: 30_000 });
     expect(readFileSync(path.join(sshd.root, 'notes été.md'), 'utf8')).toBe('# été');
 
-    await copyToMount(page, 'backup', 'nasdav');
+    await transferToMount(page, 'backup', 'nasdav');
     // The newest task is listed first.
     await expect(page.getByTestId('fs-task').first()).toContainText('backup');
     await expect(page.getByTestId('fs-task').first()).toHaveAttribute('data-status', 'completed', { timeout: 60_000 });

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FsListing, TaskView } from '@clipnest/contract';
 import { adminToken, call, uniqueName } from '../support/api';
-import { copyToMount } from '../support/explorer';
+import { transferToMount } from '../support/explorer';
 import { expect, test } from '../support/fixtures';
 import { deleteAllMounts, localStorage, mount, s3Storage, writeTree } from '../support/mounts';
 import { startS3rver, type S3rver } from '../support/s3rver';
@@ -122,7 +122,7 @@ test.describe('task manager: cancel and retry', () => {
     const token = await adminToken();
     proxy.delayMs = 250;
     await page.goto('/mount-explorer/local');
-    await copyToMount(page, 'slow', 'cloud');
+    await transferToMount(page, 'slow', 'cloud');
     const task = page.getByTestId('fs-task').first();
     await expect(task.getByTestId('fs-task-title')).toHaveText('Copy slow to /cloud');
     await expect(task).toHaveAttribute('data-status', 'running', { timeout: 15_000 });
@@ -162,7 +162,7 @@ test.describe('task manager: cancel and retry', () => {
     const token = await adminToken();
     proxy.failKeys = /flaky\/bad\.txt/;
     await page.goto('/mount-explorer/local');
-    await copyToMount(page, 'flaky', 'cloud');
+    await transferToMount(page, 'flaky', 'cloud');
     const task = page.locator('[data-testid="fs-task"][data-name="Copy flaky to /cloud"]');
     await expect(task).toHaveAttribute('data-status', /^(partial|failed)$/, { timeout: 30_000 });
     await expect(task).toContainText('1 failed');

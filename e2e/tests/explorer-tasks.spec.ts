@@ -1,15 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
 import type { FsListing } from '@clipnest/contract';
 import { adminToken, call, uniqueName } from '../support/api';
 import { BASE_URL } from '../support/env';
+import { entryRow as row, transferToMount } from '../support/explorer';
 import { expect, test } from '../support/fixtures';
 import { deleteAllMounts, localStorage, mount, s3Storage, writeTree } from '../support/mounts';
 import { startS3rver, type S3rver } from '../support/s3rver';
-
-const row = (page: Page, name: string) => page.locator(`[data-testid="fs-entry"][data-name="${name}"]`);
 
 async function listNames(token: string, dir: string): Promise<string[]> {
   const { envelope } = await call<FsListing>('GET', `/fs/list?path=${encodeURIComponent(dir)}&refresh=true`, { token });
@@ -27,18 +25,6 @@ async function upload(token: string, filePath: string, content: Buffer) {
     body: form,
   });
   expect(res.status).toBe(201);
-}
-
-/** Opens "Copy to…" / "Move to…" on an entry and picks a folder of another mount from the root. */
-async function transfer(page: Page, name: string, action: 'Copy to…' | 'Move to…', mountName: string) {
-  await row(page, name).click({ button: 'right' });
-  await page.getByRole('menuitem', { name: action }).click();
-  const picker = page.getByRole('dialog');
-  while (await picker.getByRole('button', { name: 'Up one folder' }).isVisible())
-    await picker.getByRole('button', { name: 'Up one folder' }).click();
-  await picker.getByRole('button', { name: mountName, exact: true }).click();
-  await expect(picker).toContainText(`/${mountName}`);
-  await picker.getByRole('button', { name: action === 'Copy to…' ? 'Copy here' : 'Move here' }).click();
 }
 
 test.describe('explorer tasks: copy and move across mounts, the task manager, the file basket, search', () => {
@@ -73,7 +59,7 @@ test.describe('explorer tasks: copy and move across mounts, the task manager, th
     const token = await adminToken();
     await page.goto('/mount-explorer/local');
     const started = page.waitForResponse((r) => r.url().includes('/api/fs/batch-copy') && r.status() === 202);
-    await transfer(page, 'proj', 'Copy to…', 'cloud');
+    await transferToMount(page, 'proj', 'cloud');
     await started;
     const task = page.getByTestId('fs-task').first();
     await expect(task).toHaveAttribute('data-status', 'completed', { timeout: 20_000 });
@@ -113,7 +99,7 @@ test.describe('explorer tasks: copy and move across mounts, the task manager, th
   test('moves a file to another mount: copied by a task, then the original deleted', async ({ adminPage: page }) => {
     const token = await adminToken();
     await page.goto('/mount-explorer/local/mv');
-    await transfer(page, 'm.txt', 'Move to…', 'cloud');
+    await transferToMount(page, 'm.txt', 'cloud', 'move');
     await expect(page.getByText('1 item moved')).toBeVisible({ timeout: 20_000 });
     await expect(row(page, 'm.txt')).toHaveCount(0);
     expect(existsSync(path.join(localRoot, 'mv/m.txt'))).toBe(false);

@@ -5,12 +5,11 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { adminToken, createKey, Perm, uniqueName } from '../support/api';
 import { seriousViolations } from '../support/axe';
+import { entryRow as row } from '../support/explorer';
 import { expect, seedStorage, test } from '../support/fixtures';
 import { deleteAllMounts, localStorage, mount, s3Storage, writeTree } from '../support/mounts';
 import { startS3rver, type S3rver } from '../support/s3rver';
 import { afterPendingTasks } from '../support/settle';
-
-const row = (page: Page, name: string) => page.locator(`[data-testid="fs-entry"][data-name="${name}"]`);
 
 /** Drops files onto the explorer as the browser would (a DataTransfer with File items). */
 async function dropFiles(page: Page, files: { name: string; content: string }[]) {
