@@ -141,14 +141,18 @@ async function migrate(handle: DatabaseHandle, run: (migrator: Migrator) => Prom
 
 /**
  * Whether a migration failed only because another schema (or a table in it) vanished while Kysely listed the tables
- * of every schema: `schema "x" does not exist`, or `relation "x.t" does not exist` from the per-column lookups.
+ * of every schema: `schema "x" does not exist`, or `relation "x.t" does not exist` / `column "c" of relation "t" does
+ * not exist` from the per-column lookups.
  */
 export function otherSchemaVanished(error: unknown, ours: string | undefined): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : '';
   if (code === '3F000') return !(ours && message.includes(`"${ours}"`));
   const relation = code === '42P01' ? /^relation "([^".]+)\.[^"]+" does not exist/.exec(message) : null;
-  return relation !== null && relation[1] !== ours;
+  if (relation) return relation[1] !== ours;
+  // pg_get_serial_sequence on a column another schema's migration dropped (or whose table it re-created) after the
+  // listing saw it. The message names no schema, but before any migration ran ours cannot have changed.
+  return code === '42703' && /^column "[^"]+" of relation "[^"]+" does not exist/.test(message);
 }
 
 export async function pingDatabase(db: Kysely<Database>): Promise<void> {

@@ -1,9 +1,11 @@
 // Load: 100 concurrent clients mix paste views, raw pastes, file-share downloads and uploads, fs listings and
 // uploads, and WebDAV (PUT, GET, PROPFIND) against the real server in a child process, for LOAD_SECONDS (60 by
-// default). Every answer must be a success; the server's resident memory after the run must stay within 1.5× of
-// what it was after a warm-up with the same mix (no leak per request). No timing is asserted: CI has 2 cores
-// shared with other tiers, so only errors and memory count.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// default). Every answer must be a success; what the server holds after a full garbage collection (V8's heap plus
+// the memory outside it that JavaScript objects own) must stay within 1.5× of what it held after a warm-up with the
+// same mix (no leak per request). Its RSS at rest is printed, not asserted: it also keeps pages V8 and malloc have
+// freed but not given back, which on CI went from 397 to 611 MiB in one run (Node 24, two busy cores) and from 448
+// to 324 MiB in another (quiet). No timing is asserted: CI has 2 cores shared with other tiers.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,17 +25,15 @@ function rssOf(pid: number): number {
   return Number(kb) * 1024;
 }
 
-/**
- * The child's RSS at rest: the lowest reading over ten seconds without requests. Read at the end of a burst it is
- * the heap's high-water mark (V8 shrinks it once the process idles, sooner or later by Node major), not what stays.
- */
-async function restingRssOf(pid: number): Promise<number> {
-  let lowest = rssOf(pid);
-  for (let i = 0; i < 20; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    lowest = Math.min(lowest, rssOf(pid));
-  }
-  return lowest;
+/** What the child holds after a full collection: heap in use plus memory outside it owned by objects (buffers). */
+async function retainedOf(server: ChildServer, probeFile: string): Promise<number> {
+  const lines = () => readFileSync(probeFile, 'utf8').split('\n').filter(Boolean);
+  const before = lines().length;
+  server.child.kill('SIGUSR2');
+  for (let i = 0; i < 200 && lines().length === before; i++) await new Promise((r) => setTimeout(r, 50));
+  const usage = JSON.parse(lines().at(-1) ?? '{}') as { heapUsed?: number; external?: number };
+  if (lines().length === before || !usage.heapUsed) throw new Error('the heap probe did not answer');
+  return usage.heapUsed + (usage.external ?? 0);
 }
 
 interface Tally {
@@ -44,6 +44,7 @@ interface Tally {
 describe.skipIf(process.platform !== 'linux')(`load: ${CLIENTS} clients for ${SECONDS} s`, () => {
   let server: ChildServer;
   let dataDir: string;
+  let probeFile: string;
   let token: string;
   const pasteSlugs: string[] = [];
   const shareSlugs: { slug: string; size: number }[] = [];
@@ -52,7 +53,9 @@ describe.skipIf(process.platform !== 'linux')(`load: ${CLIENTS} clients for ${SE
     dataDir = mkdtempSync(path.join(tmpdir(), 'clipnest-load-'));
     const root = path.join(dataDir, 'storage', 'mounted', 'load');
     mkdirSync(root, { recursive: true });
-    server = await startChildServer({ DATA_DIR: dataDir });
+    probeFile = path.join(dataDir, 'heap-probe.jsonl');
+    writeFileSync(probeFile, '');
+    server = await startChildServer({ DATA_DIR: dataDir }, { heapProbe: probeFile });
     token = await server.login();
     const auth = { authorization: `Bearer ${token}` };
     const json = { ...auth, 'content-type': 'application/json' };
@@ -210,19 +213,22 @@ describe.skipIf(process.platform !== 'linux')(`load: ${CLIENTS} clients for ${SE
   }
 
   it(
-    'answers every request of the mix, and its memory at rest after the run stays within 1.5× of after the warm-up',
+    'answers every request of the mix, and what it holds after the run stays within 1.5× of after the warm-up',
     async () => {
       const warm = await run(WARMUP_SECONDS);
       expect(warm.errors.slice(0, 10)).toEqual([]);
-      const afterWarmup = await restingRssOf(server.child.pid!);
+      const afterWarmup = await retainedOf(server, probeFile);
+      const rssAfterWarmup = rssOf(server.child.pid!);
       const main = await run(SECONDS);
-      const afterRun = await restingRssOf(server.child.pid!);
+      const afterRun = await retainedOf(server, probeFile);
+      const rssAfterRun = rssOf(server.child.pid!);
       const total = [...main.ok.values()].reduce((a, b) => a + b, 0) + main.errors.length;
       const mib = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MiB`;
       console.log(
         `[security] load: ${CLIENTS} clients × ${SECONDS} s: ${total} requests tried, ${total - main.errors.length} passed ` +
-          `(${[...main.ok].map(([k, v]) => `${k} ${v}`).join(', ')}); RSS ${mib(afterWarmup)} after warm-up, ` +
-          `${mib(afterRun)} after (${(afterRun / afterWarmup).toFixed(2)}×)`,
+          `(${[...main.ok].map(([k, v]) => `${k} ${v}`).join(', ')}); held after a full GC ${mib(afterWarmup)} after ` +
+          `warm-up, ${mib(afterRun)} after (${(afterRun / afterWarmup).toFixed(2)}×); RSS ${mib(rssAfterWarmup)} → ` +
+          `${mib(rssAfterRun)}`,
       );
       expect(main.errors.slice(0, 10)).toEqual([]);
       expect(main.errors).toHaveLength(0);

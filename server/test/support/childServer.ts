@@ -41,13 +41,20 @@ export async function createPgDatabase(): Promise<{ url: string; drop(): Promise
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
-/** `output`: a file descriptor that gets everything the process writes (stdout and stderr), e.g. its log lines. */
+/**
+ * `output`: a file descriptor that gets everything the process writes (stdout and stderr), e.g. its log lines.
+ * `heapProbe`: a file the child appends its memory use after a full collection to on SIGUSR2 (support/heapProbe.ts).
+ */
 export async function startChildServer(
   env: Record<string, string>,
-  options: { output?: number } = {},
+  options: { output?: number; heapProbe?: string } = {},
 ): Promise<ChildServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(serverRoot, 'src', 'main.ts')], {
+  const probe = options.heapProbe
+    ? ['--expose-gc', '--import', path.join(serverRoot, 'test', 'support', 'heapProbe.ts')]
+    : [];
+  // tsx first: the probe is TypeScript too.
+  const child = spawn(process.execPath, ['--import', 'tsx', ...probe, path.join(serverRoot, 'src', 'main.ts')], {
     cwd: serverRoot,
     env: {
       ...process.env,
@@ -57,6 +64,7 @@ export async function startChildServer(
       ADMIN_PASSWORD: ADMIN.password,
       LOG_LEVEL: 'error',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      ...(options.heapProbe ? { CLIPNEST_HEAP_PROBE: options.heapProbe } : {}),
       ...env,
     },
     stdio: ['ignore', options.output ?? 'ignore', options.output ?? 'inherit'],
