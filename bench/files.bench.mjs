@@ -19,7 +19,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomBytes } from 'node:crypto';
-import { freePort, repoRoot, startServer } from './lib/server.mjs';
+import { startBareProxy, startBareUploadServer } from './lib/bareServers.mjs';
+import { repoRoot, startServer } from './lib/server.mjs';
 import { startNginx } from './lib/nginx.mjs';
 import { startS3rver } from './lib/s3rver.mjs';
 import { clientCpus, onClientCpus, pinningLine, serverCpus } from './lib/cpus.mjs';
@@ -47,40 +48,6 @@ const loadStart = os.loadavg()[0].toFixed(1);
 
 function log(...args) {
   console.log('[files]', ...args);
-}
-
-// ---------- processes and memory ----------
-
-async function waitForPort(port, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const ok = await new Promise((resolve) => {
-      const req = http.get({ host: '127.0.0.1', port, path: '/' }, (res) => {
-        res.resume();
-        resolve(true);
-      });
-      req.on('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`nothing answered on 127.0.0.1:${port}`);
-}
-
-/** Starts a baseline server on the CPU the Clipnest server gets (when pinning), so both are measured alike. */
-function startChild(command, args) {
-  const [cmd, argv] = serverCpus ? ['taskset', ['-c', serverCpus, command, ...args]] : [command, args];
-  const child = spawn(cmd, argv, { stdio: ['ignore', 'ignore', 'inherit'] });
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
-  };
-  cleanups.push(stop);
-  return { child, stop };
 }
 
 // ---------- http client ----------
@@ -213,55 +180,6 @@ async function makeFile(bytes, name) {
   return file;
 }
 
-/** Bare Node: POST streams the body to a new file in `dir`; GET /<name> streams `srcDir/<name>` back (context). */
-async function startBareUploadServer(dir, srcDir) {
-  const port = await freePort();
-  mkdirSync(dir, { recursive: true });
-  const script = `
-const http = require('node:http'); const fs = require('node:fs'); const path = require('node:path');
-const { pipeline } = require('node:stream/promises');
-let n = 0;
-http.createServer(async (req, res) => {
-  if (req.method === 'GET' && req.url.length > 1) {
-    const file = path.join(${JSON.stringify(srcDir)}, path.basename(req.url));
-    res.setHeader('content-length', fs.statSync(file).size);
-    await pipeline(fs.createReadStream(file, { highWaterMark: 1024 * 1024 }), res).catch(() => res.destroy());
-    return;
-  }
-  if (req.method !== 'POST') { res.end('ok'); return; }
-  try {
-    await pipeline(req, fs.createWriteStream(path.join(${JSON.stringify(dir)}, 'upload-' + (n++))));
-    res.end('{"ok":true}');
-  } catch (e) { res.statusCode = 500; res.end(String(e)); }
-}).listen(${port}, '127.0.0.1');`;
-  const proc = startChild(process.execPath, ['-e', script]);
-  await waitForPort(port);
-  return { ...proc, port };
-}
-
-/** A bare Node reverse proxy in front of s3rver: request and response bodies piped, nothing else. */
-async function startBareProxy(endpoint) {
-  const port = await freePort();
-  const target = new URL(endpoint);
-  const script = `
-const http = require('node:http'); const { pipeline } = require('node:stream/promises');
-http.createServer((req, res) => {
-  const headers = { 'content-type': req.headers['content-type'] ?? 'application/octet-stream' };
-  if (req.headers['content-length']) headers['content-length'] = req.headers['content-length'];
-  const up = http.request({ host: '127.0.0.1', port: ${target.port}, path: req.url, method: req.method, headers }, (r) => {
-    const out = { 'content-type': r.headers['content-type'] ?? 'application/octet-stream' };
-    if (r.headers['content-length']) out['content-length'] = r.headers['content-length'];
-    res.writeHead(r.statusCode, out);
-    pipeline(r, res).catch(() => res.destroy());
-  });
-  up.on('error', () => { res.statusCode = 502; res.end(); });
-  pipeline(req, up).catch(() => up.destroy());
-}).listen(${port}, '127.0.0.1');`;
-  const proc = startChild(process.execPath, ['-e', script]);
-  await waitForPort(port);
-  return { ...proc, port };
-}
-
 /**
  * The drivers on their own (no HTTP, no busboy): a tsx child process streams the file into LocalDriver
  * and S3Driver (→ s3rver) and reads it back, beside a plain fs copy / fs read in the same process.
@@ -370,8 +288,10 @@ async function main() {
   cleanups.push(() => nginx.stop());
   const bareDir = path.join(work, 'bare-uploads');
   const bare = await startBareUploadServer(bareDir, path.join(work, 'src'));
+  cleanups.push(bare.stop);
   const barePid = bare.child.pid;
   const proxy = await startBareProxy(s3rver.endpoint);
+  cleanups.push(proxy.stop);
 
   // Context: Clipnest with its sendfile addon switched off (downloads streamed through JavaScript buffers).
   const { server: streamedServer, token: streamedToken } = await startClipnest({ LOCAL_SENDFILE: 'false' });

@@ -10,6 +10,7 @@ import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { addMountableLocalConfig, addS3Config, api } from './lib/api.mjs';
+import { restingRss } from './lib/memory.mjs';
 import { machineLine, writeSection } from './lib/report.mjs';
 import { startS3rver } from './lib/s3rver.mjs';
 import { freePort, repoRoot, startServer } from './lib/server.mjs';
@@ -131,6 +132,7 @@ let bare;
 try {
   const token = await server.login();
   const auth = { authorization: `Bearer ${token}` };
+  const freshRss = await restingRss(server.pid);
   // Local: the built-in local storage's root holds the folder.
   const localDir = path.join(server.dataDir, 'storage', 'mounted', 'big');
   mkdirSync(localDir, { recursive: true });
@@ -228,6 +230,7 @@ try {
       await floor.close();
     }
   }
+  const restRss = await restingRss(server.pid);
   const table = rows.map((r) => `| ${r.label} | ${r.items} | ${r.count} | ${fmt(r.p50)} | ${fmt(r.p90)} |`).join('\n');
   const ratio = results['local-uncached'].p50 / bareLocal.p50;
   const markdown = `## fs listing (10,000-file folder)
@@ -259,6 +262,7 @@ ${table}
 | cached p50 < 20 ms (local, 100-entry page) | ${fmt(results['local-page'].p50)} ms | ${results['local-page'].p50 < 20 ? 'yes' : 'no'} |
 | cached p50 < 20 ms (S3, 100-entry page) | ${fmt(results['s3-page'].p50)} ms | ${results['s3-page'].p50 < 20 ? 'yes' : 'no'} |
 | uncached local ≤ 2 × bare readdir + stat | ${ratio.toFixed(2)} × | ${ratio <= 2 ? 'yes' : 'no'} |
+| server RSS at rest < 200 MB after every listing above (lowest over 10 idle s; fresh → after) | ${(freshRss / 2 ** 20).toFixed(0)} → ${(restRss / 2 ** 20).toFixed(0)} MB | ${restRss < 200 * 2 ** 20 ? 'yes' : 'no'} |
 
 The whole-folder rows read with \`fetch\` are mostly the client's own work: decompressing and parsing 2.2 MB of JSON
 in Node takes longer than 20 ms by itself, as the client-floor rows (the same JSON served from memory, already

@@ -40,3 +40,16 @@ export function monitor(pid) {
     },
   };
 }
+
+/**
+ * A process's RSS at rest: the lowest reading over `seconds` without requests. Read right after a burst it is
+ * the heap's high-water mark, which V8 gives back once the process idles; what is still held after that stays.
+ */
+export async function restingRss(pid, seconds = 10) {
+  let lowest = procStatus(pid).rss;
+  for (let i = 0; i < seconds * 2; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    lowest = Math.min(lowest, procStatus(pid).rss);
+  }
+  return lowest;
+}

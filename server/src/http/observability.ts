@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, Next } from 'hono';
 import { routePath } from 'hono/route';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Logger } from '../lib/logger.js';
+import type { AccessLine, Logger } from '../lib/logger.js';
 import type { AppEnv } from './env.js';
 import { requestHeader } from './requestHeader.js';
 
@@ -129,7 +129,7 @@ export function observe(options: { logger: Logger; metrics?: HttpMetrics }) {
     if (!metrics && !logging) return next();
     const method = c.req.method;
     const path = c.req.path;
-    const upload = isUpload(method, path);
+    const upload = metrics !== undefined && isUpload(method, path);
     // Bytes in and out as the socket counts them (bodies streamed or not; keep-alive requests are sequential).
     const socket = incoming?.socket;
     const read0 = socket?.bytesRead ?? 0;
@@ -155,8 +155,8 @@ export function observe(options: { logger: Logger; metrics?: HttpMetrics }) {
         if (bytesIn > 0) metrics.bytesIn.inc({ route }, bytesIn);
         if (bytesOut > 0) metrics.bytesOut.inc({ route }, bytesOut);
       }
-      if (logging)
-        logger.info('request', {
+      if (logging) {
+        const line: AccessLine = {
           req_id: id,
           method,
           route,
@@ -166,7 +166,10 @@ export function observe(options: { logger: Logger; metrics?: HttpMetrics }) {
           bytes_in: bytesIn,
           bytes_out: bytesOut,
           client: c.get('clientAddress'),
-        });
+        };
+        if (logger.access) logger.access(line);
+        else logger.info('request', { ...line });
+      }
     };
     try {
       await next();

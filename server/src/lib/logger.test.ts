@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger, scrubSecrets } from './logger.js';
+import { accessLine, createLogger, scrubSecrets, type AccessLine } from './logger.js';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -97,6 +97,36 @@ describe('logger', () => {
     };
     logger.info('request', fields);
     expect(lines[0]).toMatchObject({ msg: 'request', ...fields });
+  });
+
+  it('writes the access line by hand exactly as pino writes the same fields (time aside)', () => {
+    const raw: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => void raw.push(line) });
+    const line: AccessLine = {
+      req_id: 'a1b2:c3',
+      method: 'PROPFIND',
+      route: '/dav/*',
+      path: '/dav/名前 "x"\\y?&token=secret-value',
+      status: 207,
+      ms: 1.2,
+      bytes_in: 80,
+      bytes_out: 2111,
+      client: '::1',
+    };
+    for (const fields of [line, { ...line, client: undefined }]) {
+      logger.info('request', { ...fields });
+      logger.access?.(fields);
+    }
+    const withoutTime = (text: string | undefined) => text?.replace(/"time":"[^"]+"/, '"time":""');
+    expect(raw).toHaveLength(4);
+    expect(withoutTime(raw[1])).toBe(withoutTime(raw[0]));
+    expect(withoutTime(raw[3])).toBe(withoutTime(raw[2]));
+    expect(raw[1]).not.toContain('secret-value');
+    expect(JSON.parse(raw[1] ?? '')).toMatchObject({ time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(accessLine(line).endsWith('}\n')).toBe(true);
+    const quiet: string[] = [];
+    createLogger('error', { write: (text: string) => void quiet.push(text) }).access?.(line);
+    expect(quiet).toEqual([]);
   });
 
   it('flush() resolves (a synchronous destination has nothing buffered)', async () => {

@@ -10,12 +10,30 @@ export type LogLevel = 'silent' | 'error' | 'info' | 'debug';
 
 export type LogFields = Record<string, unknown>;
 
+/** One request's access line (server/src/http/observability.ts), in the order it is written. */
+export interface AccessLine {
+  req_id: string;
+  method: string;
+  route: string;
+  path: string;
+  status: number;
+  ms: number;
+  bytes_in: number;
+  bytes_out: number;
+  client?: string | undefined;
+}
+
 export interface Logger {
   error(message: string, error?: unknown): void;
   info(message: string, fields?: LogFields): void;
   debug(message: string, fields?: LogFields): void;
   /** A logger whose lines all carry `fields` (e.g. a request id). */
   child?(fields: LogFields): Logger;
+  /**
+   * The access line of a request: the same JSON line as `info('request', line)`, built without pino's generic
+   * walk (one per request, the most frequent line by far; docs/benchmarks.md, Request logging cost).
+   */
+  access?(line: AccessLine): void;
   /** Whether lines of this level are written (callers skip building them otherwise). */
   enabled?(level: 'error' | 'info' | 'debug'): boolean;
   /** Resolves when every line logged so far has been written out (before the process exits). */
@@ -182,5 +200,33 @@ export function createLogger(level: LogLevel, destination?: { write(line: string
     },
     stream,
   );
-  return wrap(base);
+  const logging = base.isLevelEnabled('info');
+  const out = stream;
+  const access = (line: AccessLine) => {
+    if (logging) out.write(accessLine(line));
+  };
+  return { ...wrap(base), access };
+}
+
+let isoMs = 0;
+let iso = '';
+/** The time as pino's `isoTime` writes it, made once per millisecond (many access lines share one). */
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== isoMs) {
+    isoMs = now;
+    iso = new Date(now).toISOString();
+  }
+  return iso;
+}
+
+/** The JSON line pino writes for `info('request', line)`: same keys, same order; the path scrubbed like a field. */
+export function accessLine(line: AccessLine): string {
+  const client = line.client === undefined ? '' : `,"client":${JSON.stringify(line.client)}`;
+  return (
+    `{"level":"info","time":"${isoNow()}","app":"clipnest","req_id":${JSON.stringify(line.req_id)},` +
+    `"method":${JSON.stringify(line.method)},"route":${JSON.stringify(line.route)},` +
+    `"path":${JSON.stringify(scrubSecrets(line.path))},"status":${line.status},"ms":${line.ms},` +
+    `"bytes_in":${line.bytes_in},"bytes_out":${line.bytes_out}${client},"msg":"request"}\n`
+  );
 }
