@@ -3,11 +3,18 @@ import type { BackupFile } from '@clipnest/contract';
 import { sql } from 'kysely';
 import type { TestServer } from './harness.js';
 
-/** Every backed-up table's rows, sorted, keyed by table. */
-export async function snapshotAll(server: TestServer): Promise<Record<string, string[]>> {
-  // View counts and daily stats are written once a second: a write landing between two snapshots is not a change.
+/**
+ * Writes out what the server buffers for its once-a-second writes (view counts, daily stats): a write an earlier
+ * request queued, landing between two looks at the database, is not a change made by the request in between.
+ */
+export async function flushBufferedWrites(server: TestServer): Promise<void> {
   await server.built.services.pastes.flushViews();
   await server.built.services.stats.flush();
+}
+
+/** Every backed-up table's rows, sorted, keyed by table. */
+export async function snapshotAll(server: TestServer): Promise<Record<string, string[]>> {
+  await flushBufferedWrites(server);
   const modules = await server.built.services.backups.modules();
   const result: Record<string, string[]> = {};
   for (const table of modules.flatMap((m) => m.tables.map((t) => t.name))) {
