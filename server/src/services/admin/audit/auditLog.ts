@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBase64url } from '../../../lib/ids.js';
 import type { AuditEntry, AuditLogFilter, AuditOutcome } from '@clipnest/contract';
 import type { Clock } from '../../../lib/clock.js';
 import { scrubSecrets, type Logger } from '../../../lib/logger.js';
@@ -98,7 +98,7 @@ export class AuditLog {
   /** An id that sorts by time (then by order within this process). */
   private newId(now: number): string {
     this.seq = (this.seq + 1) % 36 ** 4;
-    return `${now.toString(36).padStart(9, '0')}${this.seq.toString(36).padStart(4, '0')}${randomBytes(6).toString('base64url')}`;
+    return `${now.toString(36).padStart(9, '0')}${this.seq.toString(36).padStart(4, '0')}${randomBase64url(6)}`;
   }
 
   /** Queues an entry; never throws, never waits. */
