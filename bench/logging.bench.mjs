@@ -127,8 +127,9 @@ ${view.line}
 
 Target info ≥ 0.9 × error req/s: health ${pass(health)}, paste view ${pass(view)}. On a quiet machine, where the
 server's core is the limit, req/s would follow CPU per request: error ÷ info CPU is ${health.cpuRatio.toFixed(2)} for health,
-${view.cpuRatio.toFixed(2)} for the paste view (the rest of the access line's cost: pino's JSON, the ISO time, the
-file write on libuv's thread, which is counted in the server's CPU too). The info server wrote ${infoLines.length} access
+${view.cpuRatio.toFixed(2)} for the paste view (what an access line still costs: timing and byte counts, the route
+lookup, a listener for the response's end, the line itself, its copy into a Buffer and the batched write on libuv's
+thread, which is counted in the server's CPU too). The info server wrote ${infoLines.length} access
 lines for ${served} measured requests (plus warm-up), each with its \`req_id\`, e.g.
 \`${JSON.stringify({ ...sample, time: '…', req_id: '…' })}\`.
 
@@ -140,6 +141,16 @@ line) ~25% of it, \`scrubSecrets\` (four regexes over the message and every stri
 write ~35%. After: 7–12 µs a line in-process (pino's own JSON and ISO time); secret keys are censored and only
 strings that can hold a secret are scrubbed (one pre-test, then the regexes), and stdout is written
 asynchronously in 32 KB batches (pino's SonicBoom, flushed every 250 ms and on shutdown).
+
+Second round (2026-11-29, CPU profiles of the server under wrk at each level, same build): the largest single cost
+of the info level was SonicBoom's string mode, which appends each line to one pending string and measures that
+whole string's UTF-8 length again at every write (\`Buffer.byteLength\` flattening up to 32 KB per line: 3.3% of
+the loaded server's CPU, plus the garbage). SonicBoom now runs in buffer mode (each line a Buffer of its own).
+The access line is built by hand (\`accessLine\` in server/src/lib/logger.ts: the same JSON as pino's for the
+same fields, checked by a unit test; ~1 µs a line in-process against ~4 through pino). The profile of the info
+server then shows the access path at ~5% of its CPU (line, listener, timing, byte counts, write). This machine's
+speed drifts from minute to minute (the same build's health rate moved between 7.7k and 10.4k req/s in
+back-to-back runs), so the per-round ratios spread widely; the medians above are the figure.
 `;
   writeSection('logging', markdown);
   console.log(markdown);

@@ -124,6 +124,8 @@ const server = await startServer();
 const apache = await startApache(path.join(work, 'apache'));
 try {
   const token = await server.login();
+  // The 1 GB PUTs are uploads like any other: above the default upload limit (100 MB), WebDAV answers 413.
+  await api(server, token, 'PUT', '/api/admin/settings/group/1', { max_upload_size: 4, max_upload_size_unit: 'GB' });
   const localId = (await addMountableLocalConfig(server, token)).id;
   await api(server, token, 'POST', '/api/mount/create', {
     name: 'local',
