@@ -1,8 +1,8 @@
 import { randomFillSync } from 'node:crypto';
 import { isResourceId } from '@clipnest/contract';
 
-// Random bytes are drawn 3 KB at a time, as randomUUID does: one call into the CSPRNG per id was ~1 % of a loaded
-// server's CPU per id made (a paste create makes two). Every byte is used once.
+// Random bytes are drawn 3 KB at a time, as randomUUID does: a call into the CSPRNG per id showed in a loaded
+// server's profile (docs/benchmarks.md, Figures moved out of the code). Every byte is used once.
 const pool = Buffer.alloc(3072);
 let next = pool.length;
 
