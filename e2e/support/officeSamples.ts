@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { Document, Packer, Paragraph, HeadingLevel, TextRun, ExternalHyperlink } from 'docx';
 import JSZip from 'jszip';
 import { utils, write } from 'xlsx';
+import { makePng } from './files';
 
 export async function makeDocx(title: string, paragraphs: string[]): Promise<Buffer> {
   const doc = new Document({
@@ -46,11 +47,6 @@ export function makeLargeXlsx(rows: number): Buffer {
   return makeXlsx({ Data: data });
 }
 
-const PNG_1PX = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
-
 /** A two-slide .pptx: titles and text runs, a picture on the second slide. */
 export async function makePptx(slides: { title: string; body: string; picture?: boolean }[]): Promise<Buffer> {
   const zip = new JSZip();
@@ -74,7 +70,8 @@ export async function makePptx(slides: { title: string; body: string; picture?: 
       );
     }
   });
-  zip.file('ppt/media/image1.png', PNG_1PX);
+  // A picture of a real size: a 1 px one showed as a dot that looked like a stray bullet.
+  zip.file('ppt/media/image1.png', makePng(240, 135));
   return zip.generateAsync({ type: 'nodebuffer' });
 }
 

@@ -10,23 +10,13 @@ import type { ApiEnvelope, ShareView } from '@clipnest/contract';
 import { adminToken, call } from '../support/api';
 import { BASE_URL } from '../support/env';
 import { expect, seedStorage, test } from '../support/fixtures';
+import { watchForeign } from '../support/foreignRequests';
 import { localStorage, mount } from '../support/mounts';
 import { makeDocx, makePptx, makeXlsx } from '../support/officeSamples';
 
 const out = process.env.PREVIEW_SHOTS_DIR ?? '/tmp/preview-places-shots';
 const run = Date.now().toString(36);
 const mountPath = `/places${run}`;
-
-/** Requests to any host but 127.0.0.1 (data:, blob: and the srcdoc frame are the page's own). */
-function watchForeign(page: Page): string[] {
-  const foreign: string[] = [];
-  page.on('request', (request) => {
-    const url = request.url();
-    if (url.startsWith('data:') || url.startsWith('blob:') || url === 'about:srcdoc') return;
-    if (new URL(url).hostname !== '127.0.0.1') foreign.push(url);
-  });
-  return foreign;
-}
 
 const csv = ['city,population', ...Array.from({ length: 20_000 }, (_, i) => `city-${i},${(i * 7919) % 100_000}`)].join(
   '\n',

@@ -3,11 +3,10 @@
 // in English and Chinese, on a phone and a desktop, light and dark (screenshots in PREVIEW_SHOTS_DIR).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
 import type { FileView, ShareView } from '@clipnest/contract';
 import { adminToken, call } from '../support/api';
-import { BASE_URL } from '../support/env';
 import { expect, seedStorage, test } from '../support/fixtures';
+import { watchForeign } from '../support/foreignRequests';
 import { uploadViaApi } from '../support/files';
 import { localStorage, mount } from '../support/mounts';
 import { makeDocx, makeLargeDocx, makeLargeXlsx, makePptx, makeXlsx, makeZip } from '../support/officeSamples';
@@ -16,18 +15,6 @@ const out = process.env.PREVIEW_SHOTS_DIR ?? '/tmp/preview-shots';
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const PPTX = 'application/vnd.openxmlformats-officedocument.presentationml.presentation';
-
-/** Every request the page makes to another origin (data: and blob: are the page's own). */
-function watchForeign(page: Page): string[] {
-  const origin = new URL(BASE_URL).origin;
-  const foreign: string[] = [];
-  page.on('request', (request) => {
-    const url = request.url();
-    if (url.startsWith('data:') || url.startsWith('blob:') || url === 'about:srcdoc') return;
-    if (new URL(url).origin !== origin) foreign.push(url);
-  });
-  return foreign;
-}
 
 test.describe('built-in previews on the file share page', () => {
   test.describe.configure({ timeout: 120_000 });

@@ -6,8 +6,8 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import type { FileView, ShareView } from '@clipnest/contract';
 import { adminToken, call } from '../support/api';
-import { BASE_URL } from '../support/env';
 import { expect, seedStorage, test } from '../support/fixtures';
+import { watchForeign } from '../support/foreignRequests';
 import { uploadViaApi } from '../support/files';
 import { localStorage, mount } from '../support/mounts';
 import {
@@ -26,17 +26,6 @@ const shots = process.env.CLIPNEST_SHOTS === '1';
 const out = '/tmp/media-preview-shots';
 const run = Date.now().toString(36);
 const mountPath = `/media${run}`;
-
-function watchForeign(page: Page): string[] {
-  const origin = new URL(BASE_URL).origin;
-  const foreign: string[] = [];
-  page.on('request', (request) => {
-    const url = request.url();
-    if (url.startsWith('data:') || url.startsWith('blob:') || url.startsWith('about:')) return;
-    if (new URL(url).origin !== origin) foreign.push(url);
-  });
-  return foreign;
-}
 
 /** The `path=` of every file the page read with a 200 (fs downloads and share files alike). */
 function watchFiles(page: Page): string[] {
