@@ -130,6 +130,52 @@ test.describe('built-in previews on the file share page', () => {
     }
   }
 
+  // The other table formats: an OpenDocument and a legacy Excel workbook (SheetJS writes both), and a TSV.
+  for (const [lang, width] of [
+    ['en', 1280],
+    ['zh-CN', 390],
+  ] as const) {
+    test(`.ods, .xls and .tsv open as tables: ${lang}, ${width}px`, async ({ page }) => {
+      const token = await adminToken();
+      const sheets = {
+        Plan: [
+          ['Step', 'Days'],
+          ['Design', 3],
+          ['Build', 8],
+        ],
+        Extra: [['Spare sheet']],
+      };
+      const ods = await uploadViaApi(
+        token,
+        'plan.ods',
+        makeXlsx(sheets, 'ods'),
+        'application/vnd.oasis.opendocument.spreadsheet',
+      );
+      const xls = await uploadViaApi(token, 'plan.xls', makeXlsx(sheets, 'xls'), 'application/vnd.ms-excel');
+      const tsv = await uploadViaApi(
+        token,
+        'plan.tsv',
+        'step\tdays\nDesign\t3\nBuild\t8\n',
+        'text/tab-separated-values',
+      );
+      await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
+      await seedStorage(page, { language: lang });
+      const foreign = watchForeign(page);
+      for (const file of [ods, xls]) {
+        await page.goto(`/file/${file.slug}`);
+        await expect(page.getByTestId('sheet-tab')).toHaveText(['Plan', 'Extra'], { timeout: 30_000 });
+        await expect(page.getByTestId('sheet-table')).toContainText('Design');
+        await page.getByTestId('sheet-tab').nth(1).click();
+        await expect(page.getByTestId('sheet-table')).toContainText('Spare sheet');
+      }
+      await page.goto(`/file/${tsv.slug}`);
+      await expect(page.getByTestId('sheet-row')).toHaveCount(2, { timeout: 30_000 });
+      await expect(page.getByTestId('sheet-row').nth(1)).toContainText('Build');
+      await page.screenshot({ path: path.join(out, `tsv-${lang}-${width}.png`) });
+      expect(foreign).toEqual([]);
+    });
+  }
+
   test('a folder share previews its .xlsx and .docx the same way', async ({ page }) => {
     const token = await adminToken();
     const { config, root } = await localStorage(token, `office-share-${Date.now().toString(36)}`);

@@ -2,6 +2,8 @@
 // a single entry saved from inside the archive (CLIPNEST_SHOTS=1 also takes the screenshots).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { tarOf } from '../../server/test/support/handTar';
 import { zipOf } from '../../server/test/support/handZip';
 import { adminToken } from '../support/api';
 import { expect, seedStorage, test } from '../support/fixtures';
@@ -27,6 +29,16 @@ test.describe('archive preview in the explorer', () => {
         { name: '../evil.txt', data: Buffer.from('slip') },
       ]),
     );
+    writeFileSync(
+      path.join(root, 'notes.tar.gz'),
+      gzipSync(
+        await tarOf([
+          { name: 'notes/', directory: true },
+          { name: 'notes/todo.md', data: '- ship the previews\n' },
+          { name: 'notes/日记.txt', data: '今天很好' },
+        ]),
+      ),
+    );
   });
 
   test('lists the entries with sizes, flags a slip name, and saves one entry', async ({ adminPage: page }) => {
@@ -45,6 +57,19 @@ test.describe('archive preview in the explorer', () => {
     ]);
     expect(download.suggestedFilename()).toBe('readme.txt');
     expect(readFileSync(await download.path(), 'utf8')).toBe('# Read me\n'.repeat(50));
+  });
+
+  test('a .tar.gz lists its entries and saves one', async ({ adminPage: page }) => {
+    await page.goto(`/mount-explorer${mountPath}?preview=${encodeURIComponent(`${mountPath}/notes.tar.gz`)}`);
+    const preview = page.getByTestId('fs-archive-preview');
+    await expect(preview.getByRole('status')).toHaveText('3 entries');
+    await expect(preview.getByTestId('archive-entry').filter({ hasText: 'notes/日记.txt' })).toContainText('12 B');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      preview.getByRole('button', { name: 'Save “notes/todo.md”' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('todo.md');
+    expect(readFileSync(await download.path(), 'utf8')).toBe('- ship the previews\n');
   });
 
   test('a broken archive says why instead of a listing', async ({ adminPage: page, token }) => {

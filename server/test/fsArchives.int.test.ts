@@ -4,32 +4,14 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ARCHIVE_LIMITS, Permission, type ArchiveListing } from '@clipnest/contract';
-import tar from 'tar-stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from './support/apiKeys.js';
 import { zipOf } from './support/handZip.js';
 import { withAdminServer } from './support/adminServer.js';
 import { diskSnapshot, fsRaw } from './support/fsApi.js';
 import { dbTargets, type TestServer } from './support/harness.js';
+import { tarOf } from './support/handTar.js';
 import { createMount, mountableLocalConfig, mountedLocalRoot } from './support/mounts.js';
-
-async function tarOf(items: { name: string; data?: string; directory?: boolean }[]): Promise<Buffer> {
-  const pack = tar.pack();
-  const chunks: Buffer[] = [];
-  const done = new Promise<void>((resolve) => {
-    pack.on('data', (chunk: unknown) => {
-      chunks.push(chunk as Buffer);
-    });
-    pack.on('end', () => resolve());
-  });
-  for (const item of items) {
-    if (item.directory) pack.entry({ name: item.name, type: 'directory', mtime: new Date('2026-11-28T00:00:00Z') });
-    else pack.entry({ name: item.name, mtime: new Date('2026-11-28T00:00:00Z') }, item.data ?? '');
-  }
-  pack.finalize();
-  await done;
-  return Buffer.concat(chunks);
-}
 
 const readme = Buffer.from('# Read me\n'.repeat(200));
 
