@@ -29,7 +29,7 @@ ENV NODE_ENV=production \
   PORT=8787 \
   DATA_DIR=/data \
   SHUTDOWN_TIMEOUT=30 \
-  MALLOC_MMAP_THRESHOLD_=8388608 \
+  MALLOC_MMAP_THRESHOLD_=1048576 \
   MALLOC_TRIM_THRESHOLD_=1048576
 WORKDIR /app
 COPY --from=build /app/package.json ./
@@ -46,4 +46,4 @@ EXPOSE 8787
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8787) + '/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 STOPSIGNAL SIGTERM
-CMD ["node", "--enable-source-maps", "--min-semi-space-size=8", "--initial-old-space-size=64", "server/dist/main.mjs"]
+CMD ["node", "--enable-source-maps", "--min-semi-space-size=8", "--initial-old-space-size=96", "server/dist/main.mjs"]

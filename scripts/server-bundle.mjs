@@ -16,21 +16,22 @@ export const serverBundle = path.join(root, 'server', 'dist', 'main.mjs');
  * - Young generation (`--min-semi-space-size=8`): when the process has idled, V8 shrinks it to 1 MiB; a
  *   streamed download's 1 MiB chunks then outlive their scavenges, pile up in the old generation and force
  *   a full GC every few chunks (4× slower at 4× the CPU, from ~30 s after start).
- * - Old generation (`--initial-old-space-size=64`, MB): after a large upload V8 may size the old
- *   generation's limit at ~1.6× its ~22 MB of live objects. Less room than the young generation holds
- *   makes V8 start marking again as soon as it finishes, and the cost of those GCs keeps the limit low.
- *   Every S3 download after that ran at half speed and twice the CPU (~55 mark-compacts per GB). The
- *   floor keeps the limit at 64 MB; the process's RSS stays about the same.
+ * - Old generation (`--initial-old-space-size=96`, MB): the old generation's limit, which V8 also counts
+ *   the chunks' external memory against. With too little room above the live objects, V8 starts marking
+ *   again as soon as it finishes: a mark-compact every few dozen MB a stream moves, at up to four times the
+ *   CPU per GB. The room must grow with the live heap: 64 MB was enough for 22 MB of live objects and no
+ *   longer for 35-44 MB (a streamed local download fell to a quarter of its speed in most processes).
  * docs/benchmarks.md has the measurements.
  */
-export const serverNodeFlags = ['--enable-source-maps', '--min-semi-space-size=8', '--initial-old-space-size=64'];
+export const serverNodeFlags = ['--enable-source-maps', '--min-semi-space-size=8', '--initial-old-space-size=96'];
 
 /**
- * Environment the bundle runs with. `MALLOC_MMAP_THRESHOLD_` (glibc): allocations of 8 MiB and more get
+ * Environment the bundle runs with. `MALLOC_MMAP_THRESHOLD_` (glibc): allocations of 1 MiB and more get
  * their own mapping, given back to the system when freed. Without it glibc raises that threshold as large
  * blocks are freed, and each 16 MiB scrypt buffer (a password check, on a thread pool thread) then stays
- * in that thread's malloc arena: +30 MB of RSS for good after the first logins. Stream chunks are far
- * smaller, so nothing else changes. docs/benchmarks.md (WebDAV) has the measurements.
+ * in that thread's malloc arena: +30 MB of RSS for good after the first logins. The 1 MiB chunks a local
+ * file is read in are mapped and unmapped the same way instead of leaving holes in the heap: ~45 MB less
+ * RSS at rest after streamed downloads (it was 8 MiB). docs/benchmarks.md (WebDAV) has the measurements.
  * `MALLOC_TRIM_THRESHOLD_` (1 MiB): fixing the mmap threshold also fixes the trim threshold at 128 KiB, so
  * glibc gave the freed top of the heap back after almost every compressed JSON answer (the encoder's tables
  * are a few hundred KB) and the next one faulted it in again: ~3 page faults and ~60 µs of system time per
@@ -38,7 +39,7 @@ export const serverNodeFlags = ['--enable-source-maps', '--min-semi-space-size=8
  * Pastes).
  */
 export const serverEnv = {
-  MALLOC_MMAP_THRESHOLD_: String(8 * 1024 * 1024),
+  MALLOC_MMAP_THRESHOLD_: String(1024 * 1024),
   MALLOC_TRIM_THRESHOLD_: String(1024 * 1024),
 };
 
@@ -60,6 +61,8 @@ export async function buildServerBundle() {
     target: 'node20',
     sourcemap: 'linked',
     external,
+    // React's server renderer (sharePrepaint.ts) is bundled: its development build goes, as in the web build.
+    define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'warning',
   });
   return serverBundle;

@@ -34,7 +34,10 @@ export async function makeLargeDocx(bytes: number): Promise<Buffer> {
   return makeDocx('Large document', paragraphs);
 }
 
-export function makeXlsx(sheets: Record<string, (string | number)[][]>, bookType: 'xlsx' | 'ods' | 'xls' = 'xlsx'): Buffer {
+export function makeXlsx(
+  sheets: Record<string, (string | number)[][]>,
+  bookType: 'xlsx' | 'ods' | 'xls' = 'xlsx',
+): Buffer {
   const book = utils.book_new();
   for (const [name, rows] of Object.entries(sheets)) utils.book_append_sheet(book, utils.aoa_to_sheet(rows), name);
   return write(book, { type: 'buffer', bookType, compression: bookType !== 'xls' }) as Buffer;

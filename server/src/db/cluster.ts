@@ -7,7 +7,8 @@
 // - `publish` / `subscribe`: cache invalidations. PostgreSQL: NOTIFY on a channel of the schema, LISTENed on a
 //   dedicated connection (re-opened when it drops); SQLite: delivered in-process only.
 import { sql } from 'kysely';
-import pg from 'pg';
+import type pgTypes from 'pg';
+import { pg } from '../lib/optionalModules.js';
 import { newId } from '../lib/ids.js';
 import type { Logger } from '../lib/logger.js';
 import type { DatabaseHandle } from './database.js';
@@ -29,7 +30,7 @@ export class Cluster {
   readonly instanceId = newId();
   private readonly held = new Map<string, Promise<unknown>>();
   private readonly handlers = new Set<Handler>();
-  private listener: pg.Client | undefined;
+  private listener: pgTypes.Client | undefined;
   private reconnect: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly channel: string;
@@ -52,7 +53,7 @@ export class Cluster {
   /** Starts listening for other instances' events (PostgreSQL). */
   async start(): Promise<void> {
     if (!this.postgres || !this.deps.url || this.closed) return;
-    const client = new pg.Client({
+    const client = new (pg().Client)({
       connectionString: this.deps.url,
       ...(this.deps.database.schema ? { options: `-c search_path=${this.deps.database.schema}` } : {}),
     });

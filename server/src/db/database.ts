@@ -13,7 +13,7 @@ import {
   type MigrationProvider,
   type MigrationResultSet,
 } from 'kysely';
-import pg from 'pg';
+import { pg } from '../lib/optionalModules.js';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './statementCache.js';
@@ -38,9 +38,6 @@ export interface DatabaseHandle {
   flushDb?: Kysely<Database>;
   close(): Promise<void>;
 }
-
-// int8 (COUNT, SUM, bigint sizes) would otherwise come back as strings.
-pg.types.setTypeParser(20, (value) => Number(value));
 
 export interface OpenOptions {
   /** PostgreSQL only: run everything inside this schema (tests use one schema each). */
@@ -78,7 +75,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const postgres = (max: number) => {
-    const pool = new pg.Pool({
+    const pool = new (pg().Pool)({
       connectionString: url,
       max,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),

@@ -3,9 +3,9 @@
 // `endpoint` (sftp://host:port) and `access_key_id` (the username) are filled too, so views blanked for key
 // holders and listings that show an endpoint need no special case.
 import { STORAGE_TYPE_SPECS, type StorageConfigView } from '@clipnest/contract';
-import ssh2 from 'ssh2';
 import type { StorageConfigsTable } from '../db/schema.js';
 import { AppError } from '../errors.js';
+import { ssh2 } from '../lib/optionalModules.js';
 import type { SecretCipher } from '../security/cipher.js';
 import type { ConfigColumns, StorageTypeContext, StorageTypeDefinition } from './storageTypes.js';
 import { decryptOrBlank, unavailableDriver } from './storageTypeHelpers.js';
@@ -120,7 +120,7 @@ export const sftpType: StorageTypeDefinition = {
     }
     if (!changed) return {};
     if (next.private_key) {
-      const parsed = ssh2.utils.parseKey(next.private_key, next.passphrase || undefined);
+      const parsed = ssh2().utils.parseKey(next.private_key, next.passphrase || undefined);
       if (parsed instanceof Error) {
         const field = /passphrase|encrypted|decrypt/i.test(parsed.message) ? 'passphrase' : 'private_key';
         const message =

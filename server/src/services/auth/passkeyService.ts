@@ -1,21 +1,17 @@
 import type { PasskeyOptionsResult, PasskeyView } from '@clipnest/contract';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { AppError } from '../../errors.js';
 import { isoNow, type Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
+import { onFirstUse } from '../../lib/optionalModules.js';
 import type { PasskeyRepository, PasskeyRow } from '../../repositories/passkeyRepository.js';
 import type { AuthEventSink } from './authEvents.js';
 import type { AdminPrincipal } from '../../auth/principal.js';
 import type { SecretAttemptLimiter } from './secretAttemptLimiter.js';
 import { wrongSecondFactor } from './twoFactorService.js';
+
+const webauthn = onFirstUse(() => import('@simplewebauthn/server'));
 
 /** The rpID and origin passkeys are bound to (http/relyingParty.ts). */
 export interface RelyingParty {
@@ -86,6 +82,7 @@ export class PasskeyService {
     await this.deps.confirmPassword(principal.adminId, password, client);
     const existing = await this.deps.repo.listOf(principal.adminId);
     if (existing.length >= MAX_PASSKEYS) throw AppError.conflict(`at most ${MAX_PASSKEYS} passkeys: remove one first`);
+    const { generateRegistrationOptions } = await webauthn();
     const options = await generateRegistrationOptions({
       rpName: await this.deps.rpName(),
       rpID: rp.rpID,
@@ -111,6 +108,7 @@ export class PasskeyService {
     }
     let result;
     try {
+      const { verifyRegistrationResponse } = await webauthn();
       result = await verifyRegistrationResponse({
         response: input.response as unknown as RegistrationResponseJSON,
         expectedChallenge: taken.challenge,
@@ -189,6 +187,7 @@ export class PasskeyService {
         });
       }
     }
+    const { generateAuthenticationOptions } = await webauthn();
     const options = await generateAuthenticationOptions({ rpID: rp.rpID, userVerification: 'preferred' });
     const challengeId = await this.saveChallenge(null, 'login', options.challenge);
     return { challenge_id: challengeId, options: options as unknown as Record<string, unknown> };
@@ -215,6 +214,7 @@ export class PasskeyService {
         const row = await repo.findByCredentialId(response.id);
         if (!row || (options.adminId !== undefined && row.admin_id !== options.adminId)) return undefined;
         try {
+          const { verifyAuthenticationResponse } = await webauthn();
           const result = await verifyAuthenticationResponse({
             response,
             expectedChallenge: taken.challenge,

@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import net, { type LookupFunction } from 'node:net';
 // ssh2 is CommonJS: Node's ESM loader gives it as a default export only.
-import ssh2, { type Client, type ConnectConfig, type SFTPWrapper } from 'ssh2';
+import type { Client, ConnectConfig, SFTPWrapper } from 'ssh2';
+import { ssh2 } from '../../lib/optionalModules.js';
 import { StorageError } from '../types.js';
 import { mapSftpError } from './errors.js';
 
@@ -167,7 +168,7 @@ export class SftpPool {
 
   private async connect(): Promise<Conn> {
     const sock = await this.socket();
-    const client = new ssh2.Client();
+    const client = new (ssh2().Client)();
     let hostKeyProblem: string | undefined;
     let learned: string | undefined;
     const { host, port } = this.options;

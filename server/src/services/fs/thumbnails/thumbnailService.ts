@@ -8,13 +8,22 @@ import {
   thumbnailSizeFor,
   type FsThumbnailSize,
 } from '@clipnest/contract';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import { AppError } from '../../../errors.js';
 import { ConcurrencyGate } from '../../../lib/concurrencyGate.js';
 import type { Logger } from '../../../lib/logger.js';
+import { onFirstUse } from '../../../lib/optionalModules.js';
 import type { Vfs } from '../../../vfs/vfs.js';
 import { etagOf, mimetypeOf } from '../fsService.js';
 import type { Principal } from '../../../auth/principal.js';
+
+const loadSharp = onFirstUse(async () => {
+  const { default: sharp } = await import('sharp');
+  // One libvips thread per image: the gate decides how many images run side by side.
+  sharp.concurrency(1);
+  sharp.cache(false);
+  return sharp;
+});
 
 /** Bumped when the way thumbnails are made changes, so old cache files are never served again. */
 const RECIPE = 'v1';
@@ -93,9 +102,6 @@ export class ThumbnailService {
       queue: options.queue ?? 256,
       onFull: () => new AppError('UNAVAILABLE', 'too many thumbnails are being made; try again shortly'),
     });
-    // One libvips thread per image: the gate decides how many images run side by side.
-    sharp.concurrency(1);
-    sharp.cache(false);
   }
 
   async thumbnail(
@@ -200,6 +206,7 @@ export class ThumbnailService {
     this.peakDecodes = Math.max(this.peakDecodes, this.decodingNow);
     try {
       // The header alone (no pixel is decoded): the size decides before any memory is spent on pixels.
+      const sharp = await loadSharp();
       let meta: Metadata;
       try {
         meta = await sharp(input, { limitInputPixels: false, animated: false }).metadata();
