@@ -3,7 +3,9 @@
 // in English and Chinese, on a phone and a desktop, light and dark (screenshots in PREVIEW_SHOTS_DIR).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { FileView, ShareView } from '@clipnest/contract';
+import { tarOf } from '../../server/test/support/handTar';
 import { adminToken, call } from '../support/api';
 import { expect, seedStorage, test } from '../support/fixtures';
 import { watchForeign } from '../support/foreignRequests';
@@ -59,6 +61,13 @@ test.describe('built-in previews on the file share page', () => {
     const csv = ['city,population', ...Array.from({ length: 20_000 }, (_, i) => `city-${i},${(i * 7919) % 100_000}`)];
     files.csv = await uploadViaApi(token, 'cities.csv', csv.join('\n'), 'text/csv');
     files.zip = await uploadViaApi(token, 'bundle.zip', await makeZip(), 'application/zip');
+    const tarball = gzipSync(
+      await tarOf([
+        { name: 'notes/', directory: true },
+        { name: 'notes/todo.md', data: '- ship the previews\n' },
+      ]),
+    );
+    files.tarGz = await uploadViaApi(token, 'notes.tar.gz', tarball, 'application/gzip');
   });
 
   for (const lang of ['en', 'zh-CN'] as const) {
@@ -123,6 +132,13 @@ test.describe('built-in previews on the file share page', () => {
           const entry = await page.request.get((await readme.getAttribute('href'))!);
           expect(await entry.text()).toBe('hello from the zip');
           await shot('zip');
+
+          await page.goto(`/file/${files.tarGz!.slug}`);
+          await expect(page.getByTestId('archive-entry')).toHaveCount(2, { timeout: 30_000 });
+          const todo = page.getByRole('link', { name: 'notes/todo.md', exact: true });
+          const todoEntry = await page.request.get((await todo.getAttribute('href'))!);
+          expect(await todoEntry.text()).toBe('- ship the previews\n');
+          await shot('tar-gz');
 
           expect(foreign).toEqual([]);
         });
