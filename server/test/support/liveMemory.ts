@@ -24,19 +24,27 @@ function live(): number {
  * which Node 24 sizes differently from Node 20: the same 200 MB upload and download grew RSS by 126-148 MB on Node 24
  * (most of it buffers waiting for collection) while what stayed reachable grew by 15-35 MB on both versions. A copy
  * of a transfer held in memory stays reachable, so it shows here whatever the version. A full collection every
- * `everyMs` costs time: every 100 ms made a 200 MB transfer overrun its 2 minutes on two loaded cores; a copy
- * held for the length of a transfer is still seen at every half second.
+ * `everyMs` (or four times what the last reading took, if longer) costs time: every 100 ms made a 200 MB transfer
+ * overrun its 2 minutes on two loaded cores; a copy held for the length of a transfer is still seen.
  */
 export async function liveMemoryGrowth(work: () => Promise<void>, everyMs = 500): Promise<number> {
   const before = live();
   let peak = before;
-  const timer = setInterval(() => {
+  let timer: NodeJS.Timeout | undefined;
+  let done = false;
+  // The next reading waits at least four times as long as this one took: two full collections of a big test
+  // process (Node 24, a loaded CI machine) every half second slowed an SFTP transfer past its timeout.
+  const sample = () => {
+    const started = performance.now();
     peak = Math.max(peak, live());
-  }, everyMs);
+    if (!done) timer = setTimeout(sample, Math.max(everyMs, 4 * (performance.now() - started)));
+  };
+  timer = setTimeout(sample, everyMs);
   try {
     await work();
   } finally {
-    clearInterval(timer);
+    done = true;
+    clearTimeout(timer);
   }
   return peak - before;
 }
