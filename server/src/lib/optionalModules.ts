@@ -14,21 +14,21 @@ export function onFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
   return () => (loading ??= load());
 }
 
-/** The same for a CommonJS package needed by synchronous code. */
-function requiredOnFirstUse<T>(name: string): () => T {
+/** The same for a CommonJS package needed by synchronous code; `setUp` runs once, when it loads. */
+function requiredOnFirstUse<T>(name: string, setUp?: (loaded: T) => void): () => T {
   let loaded: T | undefined;
-  return () => (loaded ??= require(name) as T);
+  return () => {
+    if (loaded === undefined) {
+      loaded = require(name) as T;
+      setUp?.(loaded);
+    }
+    return loaded;
+  };
 }
 
 export const ssh2 = requiredOnFirstUse<typeof Ssh2>('ssh2');
 
-let pgReady = false;
 /** node-postgres, with int8 (COUNT, SUM, bigint sizes) read as numbers instead of strings. */
-export function pg(): typeof Pg {
-  const loaded = require('pg') as typeof Pg;
-  if (!pgReady) {
-    loaded.types.setTypeParser(20, (value) => Number(value));
-    pgReady = true;
-  }
-  return loaded;
-}
+export const pg = requiredOnFirstUse<typeof Pg>('pg', (loaded) =>
+  loaded.types.setTypeParser(20, (value) => Number(value)),
+);
