@@ -1,5 +1,7 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { AuditLogFilter } from '@clipnest/contract';
+import { dialectOf } from '../db/database.js';
+import { preparedInsert, runInsert, type PreparedInsert } from '../db/preparedInsert.js';
 import type { AuditLogTable, Database } from '../db/schema.js';
 
 export type AuditRow = AuditLogTable;
@@ -13,14 +15,37 @@ function likePrefix(value: string): string {
 
 /** The audit log: appended in batches, read by filters, removed only by age (the retention sweep). */
 export class AuditLogRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly insertRow: PreparedInsert<AuditRow>;
 
+  constructor(private readonly db: Kysely<Database>) {
+    this.insertRow = preparedInsert<AuditRow>(dialectOf(db), 'audit_log', {
+      id: true,
+      at: true,
+      actor: true,
+      actor_name: true,
+      action: true,
+      target: true,
+      outcome: true,
+      status: true,
+      client: true,
+      request_id: true,
+      detail: true,
+    });
+  }
+
+  /**
+   * Appends a batch. SQLite: one transaction of single-row inserts (one statement, prepared once, whatever the batch
+   * size); PostgreSQL: multi-row inserts, one round trip per chunk.
+   */
   async insertMany(rows: AuditRow[]): Promise<void> {
+    if (dialectOf(this.db) === 'sqlite') {
+      await this.db.transaction().execute(async (trx) => {
+        for (const row of rows) await runInsert(trx, this.insertRow, row);
+      });
+      return;
+    }
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await this.db
-        .insertInto('audit_log')
-        .values(rows.slice(i, i + INSERT_CHUNK))
-        .execute();
+      await this.db.executeQuery(this.insertRow.ofMany(rows.slice(i, i + INSERT_CHUNK)));
     }
   }
 

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { PasteSortField } from '@clipnest/contract';
 import { dialectOf } from '../db/database.js';
 import { GroupedInserts } from '../db/groupedInserts.js';
+import { preparedInsert, runInsert, type PreparedInsert } from '../db/preparedInsert.js';
 import type { Database, PastesTable } from '../db/schema.js';
 
 export type PasteRow = Selectable<PastesTable>;
@@ -46,15 +47,32 @@ function likePattern(search: string): string {
 export class PasteRepository {
   /** SQLite: new pastes that arrive together share one commit. */
   private readonly grouped?: GroupedInserts<Database, PasteRow>;
+  private readonly insertRow: PreparedInsert<PasteRow>;
 
   constructor(private readonly db: Kysely<Database>) {
-    if (dialectOf(db) === 'sqlite' && !db.isTransaction)
-      this.grouped = new GroupedInserts(db, (trx, row) => trx.insertInto('pastes').values(row).execute());
+    const dialect = dialectOf(db);
+    this.insertRow = preparedInsert<PasteRow>(dialect, 'pastes', {
+      id: true,
+      slug: true,
+      content: true,
+      type: true,
+      remark: true,
+      password_hash: true,
+      expires_at: true,
+      max_views: true,
+      views: true,
+      created_by: true,
+      created_at: true,
+      updated_at: true,
+      encryption: true,
+    });
+    if (dialect === 'sqlite' && !db.isTransaction)
+      this.grouped = new GroupedInserts(db, (trx, row) => runInsert(trx, this.insertRow, row));
   }
 
   async insert(row: PasteRow): Promise<void> {
     if (this.grouped) return this.grouped.insert(row);
-    await this.db.insertInto('pastes').values(row).execute();
+    await runInsert(this.db, this.insertRow, row);
   }
 
   findById(id: string): Promise<PasteRow | undefined> {
