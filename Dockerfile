@@ -46,4 +46,4 @@ EXPOSE 8787
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8787) + '/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 STOPSIGNAL SIGTERM
-CMD ["node", "--enable-source-maps", "--min-semi-space-size=8", "--initial-old-space-size=96", "server/dist/main.mjs"]
+CMD ["node", "--enable-source-maps", "--min-semi-space-size=8", "--initial-old-space-size=96", "--expose-gc", "server/dist/main.mjs"]

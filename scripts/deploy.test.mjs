@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { serverEnv } from './server-bundle.mjs';
+import { serverEnv, serverNodeFlags } from './server-bundle.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (file) => readFileSync(path.join(root, file), 'utf8');
@@ -78,6 +78,8 @@ describe('Dockerfile', () => {
     const cmd = final.find((s) => s.op === 'CMD');
     expect(() => JSON.parse(cmd.args), 'DL3025: CMD in JSON (exec) form').not.toThrow();
     expect(JSON.parse(cmd.args).at(-1)).toBe('server/dist/main.mjs');
+    // The node flags `npm start` runs with (heap floors, --expose-gc for the resting collector), the same in the image.
+    expect(JSON.parse(cmd.args).slice(1, -1)).toEqual(serverNodeFlags);
     const known = knownEnv();
     for (const [, name] of env.matchAll(/\b([A-Z_]+)=/g))
       if (name !== 'NODE_ENV' && !(name in serverEnv))

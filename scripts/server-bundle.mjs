@@ -21,9 +21,16 @@ export const serverBundle = path.join(root, 'server', 'dist', 'main.mjs');
  *   again as soon as it finishes: a mark-compact every few dozen MB a stream moves, at up to four times the
  *   CPU per GB. The room must grow with the live heap: 64 MB was enough for 22 MB of live objects and no
  *   longer for 35-44 MB (a streamed local download fell to a quarter of its speed in most processes).
+ * - `--expose-gc`: for server/src/lib/restingCollector.ts, which collects once the server is at rest after a burst
+ *   of large answers (RSS at rest after big listings ~250 → ~150 MB).
  * docs/benchmarks.md has the measurements.
  */
-export const serverNodeFlags = ['--enable-source-maps', '--min-semi-space-size=8', '--initial-old-space-size=96'];
+export const serverNodeFlags = [
+  '--enable-source-maps',
+  '--min-semi-space-size=8',
+  '--initial-old-space-size=96',
+  '--expose-gc',
+];
 
 /**
  * Environment the bundle runs with. `MALLOC_MMAP_THRESHOLD_` (glibc): allocations of 1 MiB and more get

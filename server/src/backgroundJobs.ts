@@ -1,10 +1,11 @@
 // The server's background work: periodic sweeps (once per period across instances), the backup schedule, the
-// search crawl, task claiming and the temp sweep. `stop()` ends them, waiting for a sweep under way.
+// search crawl, task claiming, the temp sweep and the resting collector (lib/restingCollector.ts). `stop()` ends them, waiting for a sweep under way.
 import type { Config } from './config.js';
 import type { Cluster } from './db/cluster.js';
 import { sweepSpoolDir, uploadSpoolDir } from './http/uploadForm.js';
 import type { Clock } from './lib/clock.js';
 import type { Logger } from './lib/logger.js';
+import { startRestingCollector } from './lib/restingCollector.js';
 import type { AppServicesBuilt } from './server.js';
 
 const PASTE_SWEEP_INTERVAL_MS = 10 * 60_000;
@@ -75,6 +76,7 @@ export function startBackgroundJobs(deps: {
   runTempSweep();
   const tempSweep = setInterval(runTempSweep, Math.min(Math.max(config.uploadIdleTimeoutMs, 1000), 600_000));
   tempSweep.unref();
+  const restingCollector = startRestingCollector();
 
   return {
     sweepTemp,
@@ -86,6 +88,7 @@ export function startBackgroundJobs(deps: {
       clearInterval(auditSweep);
       services.backupScheduler.stop();
       clearInterval(uploadSweep);
+      restingCollector?.stop();
     },
   };
 }
