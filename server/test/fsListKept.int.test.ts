@@ -95,4 +95,23 @@ describe.each(dbTargets)('kept listings of big cached folders (%s)', (target) =>
     const inside = await createPathKey(server, token, Permission.MOUNT_VIEW, '/local/big');
     expect((await list('', {}, { authorization: `ApiKey ${inside}` })).status).toBe(200);
   });
+  it('writes a listing bigger than one slice in slices, and it reads as one answer equal to a fresh build', async () => {
+    // FsService serialises 2,000 entries per turn of the event loop: 4,500 make three slices.
+    const dir = path.join(mountedLocalRoot(server), 'sliced');
+    mkdirSync(dir, { recursive: true });
+    for (let i = 0; i < 4500; i++) writeFileSync(path.join(dir, `s-${String(i).padStart(4, '0')}.txt`), '');
+    const res = await fetch(`${server.url}/api/fs/list?path=%2Flocal%2Fsliced`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const envelope = (await res.json()) as { code: number; message: string; success: boolean; data: FsListing };
+    expectEnvelope(envelope, 200);
+    expect(envelope.data.items).toHaveLength(4500);
+    expect(envelope.data.items.map((i) => i.name)).toEqual(
+      Array.from({ length: 4500 }, (_, i) => `s-${String(i).padStart(4, '0')}.txt`),
+    );
+    expect(envelope.data).toEqual({
+      ...(await server.built.services.fs.list(SYSTEM_ADMIN, '/local/sliced', {})),
+      cached: envelope.data.cached,
+    });
+  });
 });

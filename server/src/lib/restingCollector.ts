@@ -60,10 +60,10 @@ export function startRestingCollector(
 ): { stop(): void } | undefined {
   if (!probes) return undefined;
   const o: Required<RestingCollectorOptions> = {
-    intervalMs: 5000,
+    intervalMs: 2000,
     idleBelow: 0.02,
     growthBytes: 16 * MB,
-    secondAfterMs: 1000,
+    secondAfterMs: 500,
     ...options,
   };
   let mark = probes.utilization();

@@ -3,12 +3,31 @@ import type { Entry } from '../storage/types.js';
 interface Cached {
   entries: Entry[];
   expiresAt: number;
+  bytes: number;
 }
 
 /** Largest number of folders kept; the oldest is dropped first. */
 const MAX_FOLDERS = 2000;
-/** Largest number of entries kept over all folders (memory stays bounded with huge folders). */
-const MAX_ENTRIES = 200_000;
+/** Largest memory the kept listings may take, as estimated by `entryBytes` (long names count for what they hold). */
+export const LISTING_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** An entry's memory, estimated: the object and its Date, and its strings at a byte per character. */
+export function entryBytes(entry: Entry): number {
+  return (
+    160 +
+    entry.path.length +
+    entry.name.length +
+    (entry.etag?.length ?? 0) +
+    (entry.contentType?.length ?? 0) +
+    (entry.linkTarget?.length ?? 0)
+  );
+}
+
+function listingBytes(entries: Entry[]): number {
+  let bytes = 0;
+  for (const entry of entries) bytes += entryBytes(entry);
+  return bytes;
+}
 
 /**
  * Full listings of storage folders, per mount and driver path, kept for the mount's cache_ttl. Dropped by
@@ -16,9 +35,12 @@ const MAX_ENTRIES = 200_000;
  */
 export class ListingCache {
   private readonly folders = new Map<string, Cached>();
-  private entryCount = 0;
+  private bytes = 0;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly maxBytes = LISTING_CACHE_MAX_BYTES,
+  ) {}
 
   private key(mountId: string, dir: string): string {
     return `${mountId}\u0000${dir}`;
@@ -36,22 +58,24 @@ export class ListingCache {
   }
 
   set(mountId: string, dir: string, entries: Entry[], ttlSeconds: number): void {
-    if (ttlSeconds <= 0 || entries.length > MAX_ENTRIES) return;
+    if (ttlSeconds <= 0) return;
+    const bytes = listingBytes(entries);
+    if (bytes > this.maxBytes) return;
     const key = this.key(mountId, dir);
     this.drop(key);
-    while (this.folders.size >= MAX_FOLDERS || this.entryCount + entries.length > MAX_ENTRIES) {
+    while (this.folders.size >= MAX_FOLDERS || this.bytes + bytes > this.maxBytes) {
       const oldest = this.folders.keys().next().value;
       if (oldest === undefined) break;
       this.drop(oldest);
     }
-    this.folders.set(key, { entries, expiresAt: this.now() + ttlSeconds * 1000 });
-    this.entryCount += entries.length;
+    this.folders.set(key, { entries, expiresAt: this.now() + ttlSeconds * 1000, bytes });
+    this.bytes += bytes;
   }
 
   private drop(key: string): void {
     const hit = this.folders.get(key);
     if (!hit) return;
-    this.entryCount -= hit.entries.length;
+    this.bytes -= hit.bytes;
     this.folders.delete(key);
   }
 
@@ -74,7 +98,7 @@ export class ListingCache {
   clear(mountId?: string): void {
     if (mountId === undefined) {
       this.folders.clear();
-      this.entryCount = 0;
+      this.bytes = 0;
       return;
     }
     const prefix = `${mountId}\u0000`;
@@ -83,5 +107,10 @@ export class ListingCache {
 
   get size(): number {
     return this.folders.size;
+  }
+
+  /** The estimated memory of what is kept (entryBytes). */
+  get keptBytes(): number {
+    return this.bytes;
   }
 }

@@ -43,6 +43,45 @@ const LIST_KEEP_MIN_ENTRIES = 200;
 const LIST_KEEP_MAX = 32;
 /** JSON characters kept at most over all pages (their encoded bodies come on top, about as much again). */
 const LIST_KEEP_MAX_CHARS = 16 * 1024 * 1024;
+/**
+ * Entries serialised per turn of the event loop: a listing bigger than this is written a slice at a time, so other
+ * requests are answered between the slices (100,000 entries in one go held the loop for ~250 ms).
+ */
+const LIST_SLICE = 2000;
+
+/** A listing's answer but its entries. */
+function listingFields(listing: VfsListing, options: FsListOptions): Omit<FsListing, 'items'> {
+  return {
+    path: listing.path,
+    isRoot: listing.path === '/',
+    isVirtual: listing.isVirtual,
+    ...(listing.mount ? { mount_id: listing.mount.id } : {}),
+    total: listing.total,
+    limit: options.limit ?? listing.entries.length,
+    offset: listing.offset,
+    ...(listing.cursor !== undefined ? { cursor: listing.cursor } : {}),
+    cached: listing.cached,
+  };
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * A listing as JSON, its entries serialised LIST_SLICE at a time with a turn of the event loop between slices.
+ * `items` comes last; the other fields are JSON.stringify's own.
+ */
+async function listingJson(listing: Omit<FsListing, 'items'>, entries: VfsEntry[]): Promise<string> {
+  const shell = JSON.stringify(listing);
+  if (entries.length <= LIST_SLICE) {
+    return `${shell.slice(0, -1)},"items":${JSON.stringify(entries.map(toEntryView))}}`;
+  }
+  const parts: string[] = [];
+  for (let start = 0; start < entries.length; start += LIST_SLICE) {
+    if (start > 0) await nextTurn();
+    parts.push(JSON.stringify(entries.slice(start, start + LIST_SLICE).map(toEntryView)).slice(1, -1));
+  }
+  return `${shell.slice(0, -1)},"items":[${parts.join(',')}]}`;
+}
 
 /** A file's type from its name (Markdown per spec §5), else what the storage says, else octet-stream. */
 export function mimetypeOf(name: string, stored?: string): string {
@@ -144,8 +183,9 @@ export class FsService {
         return { json: hit.json, keep: hit };
       }
     }
+    const page = vfs.page(folder, options);
     const kept: KeptList = {
-      json: JSON.stringify(this.toListing(vfs.page(folder, options), options)),
+      json: await listingJson(listingFields(page, options), page.entries),
       source: folder.source,
       foldersKey,
     };
@@ -161,18 +201,7 @@ export class FsService {
   }
 
   private toListing(listing: VfsListing, options: FsListOptions): FsListing {
-    return {
-      path: listing.path,
-      isRoot: listing.path === '/',
-      isVirtual: listing.isVirtual,
-      ...(listing.mount ? { mount_id: listing.mount.id } : {}),
-      items: listing.entries.map(toEntryView),
-      total: listing.total,
-      limit: options.limit ?? listing.entries.length,
-      offset: listing.offset,
-      ...(listing.cursor !== undefined ? { cursor: listing.cursor } : {}),
-      cached: listing.cached,
-    };
+    return { ...listingFields(listing, options), items: listing.entries.map(toEntryView) };
   }
 
   private forgetKept(key: string): void {
