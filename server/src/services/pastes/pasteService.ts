@@ -21,7 +21,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { PastesTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { isoNow, type Clock } from '../../lib/clock.js';
-import { isWellFormedId, newId } from '../../lib/ids.js';
+import { isWellFormedId, newSortableId } from '../../lib/ids.js';
 import type { PasteMeta, PasteRepository, PasteRow, PasteSummaryRow } from '../../repositories/pasteRepository.js';
 import { hashPassword, needsRehash, verifyPassword } from '../../security/secrets.js';
 import { creatorId, type Principal } from '../../auth/principal.js';
@@ -182,7 +182,7 @@ export class PasteService {
     const expiresAt = this.resolveExpiry(input) ?? null;
     const now = this.nowIso();
     const row: PasteRow = {
-      id: newId(),
+      id: newSortableId(this.deps.clock.now().getTime()),
       slug: input.slug ?? generateSlug(),
       content: input.content,
       type: input.type,
