@@ -15,7 +15,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { FTPError, FileType, type Client, type FileInfo } from 'basic-ftp';
 import { assertNormalized, baseName, isWithin, parentPath } from '../paths.js';
 import { ByteMeter, nodeFromBody, resolveRange, sendMetered, sliceNode, webFromNode } from '../streams.js';
-import { pageByName } from '../pageByName.js';
+import { ListingSnapshots } from '../pageByName.js';
 import {
   StorageError,
   type Entry,
@@ -54,6 +54,8 @@ function isReply(err: unknown, code?: number): boolean {
 }
 
 export class FtpDriver implements StorageDriver {
+  /** The following pages of a listing come from its first page's answer (pageByName.ts). */
+  private readonly snapshots = new ListingSnapshots();
   readonly kind = 'ftp';
   readonly pool: FtpPool;
   private readonly configuredRoot?: string;
@@ -181,13 +183,15 @@ export class FtpDriver implements StorageDriver {
 
   async list(dir: string, page: ListPage = {}): Promise<ListResult> {
     this.abs(dir);
-    const items = await this.run(dir, (client) => this.rawList(client, dir));
-    const entries: Entry[] = [];
-    for (const item of items) {
-      const entry = entryOfInfo(dir, item);
-      if (entry) entries.push(entry);
-    }
-    return pageByName(entries, page);
+    return this.snapshots.page(dir, page, async () => {
+      const items = await this.run(dir, (client) => this.rawList(client, dir));
+      const entries: Entry[] = [];
+      for (const item of items) {
+        const entry = entryOfInfo(dir, item);
+        if (entry) entries.push(entry);
+      }
+      return entries;
+    });
   }
 
   async read(path: string, opts: ReadOptions = {}): Promise<ReadResult> {
@@ -428,6 +432,7 @@ export class FtpDriver implements StorageDriver {
   }
 
   async close(): Promise<void> {
+    this.snapshots.clear();
     this.pool.close();
   }
 }

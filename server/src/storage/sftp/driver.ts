@@ -14,7 +14,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FileEntryWithStats, SFTPWrapper, Stats } from 'ssh2';
 import { assertNormalized, baseName, isWithin, parentPath, RESERVED_PREFIX } from '../paths.js';
 import { ByteMeter, isAbortError, nodeFromBody, resolveRange, webFromNode } from '../streams.js';
-import { pageByName } from '../pageByName.js';
+import { ListingSnapshots } from '../pageByName.js';
 import {
   StorageError,
   type Entry,
@@ -78,6 +78,8 @@ function listable(name: string): boolean {
 }
 
 export class SftpDriver implements StorageDriver {
+  /** The following pages of a listing come from its first page's answer (pageByName.ts). */
+  private readonly snapshots = new ListingSnapshots();
   readonly kind = 'sftp';
   readonly pool: SftpPool;
   private rootPromise?: Promise<string>;
@@ -184,7 +186,11 @@ export class SftpDriver implements StorageDriver {
 
   async list(dir: string, page: ListPage = {}): Promise<ListResult> {
     assertNormalized(dir);
-    const entries = await this.pool.use(async (sftp) => {
+    return this.snapshots.page(dir, page, () => this.listWhole(dir));
+  }
+
+  private listWhole(dir: string): Promise<Entry[]> {
+    return this.pool.use(async (sftp) => {
       const real = await this.resolve(sftp, dir);
       const attrs = await this.statOrNull(sftp, real);
       if (!attrs) throw new StorageError('not_found', 'not found', { path: dir });
@@ -212,7 +218,6 @@ export class SftpDriver implements StorageDriver {
       }
       return out;
     }, dir);
-    return pageByName(entries, page);
   }
 
   async read(path: string, opts: ReadOptions = {}): Promise<ReadResult> {
@@ -438,6 +443,7 @@ export class SftpDriver implements StorageDriver {
   }
 
   async close(): Promise<void> {
+    this.snapshots.clear();
     await this.pool.close();
   }
 }

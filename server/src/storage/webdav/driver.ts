@@ -12,7 +12,7 @@ import type { LookupFunction } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
 import { assertNormalized, baseName, isWithin, parentPath, RESERVED_PREFIX } from '../paths.js';
 import { ByteMeter, nodeFromBody, resolveRange, sliceNode, webFromNode } from '../streams.js';
-import { pageByName } from '../pageByName.js';
+import { ListingSnapshots } from '../pageByName.js';
 import {
   StorageError,
   type Entry,
@@ -86,6 +86,8 @@ function ok(status: number | undefined): boolean {
 }
 
 export class WebDavDriver implements StorageDriver {
+  /** The following pages of a listing come from its first page's answer (pageByName.ts). */
+  private readonly snapshots = new ListingSnapshots();
   readonly kind = 'webdav';
   readonly http: DavHttp;
   readonly multipart: MultipartCapability;
@@ -187,6 +189,10 @@ export class WebDavDriver implements StorageDriver {
   }
 
   async list(dir: string, page: ListPage = {}): Promise<ListResult> {
+    return this.snapshots.page(dir, page, () => this.listWhole(dir));
+  }
+
+  private async listWhole(dir: string): Promise<Entry[]> {
     let items: DavItem[];
     try {
       items = await this.propfind(dir, 1);
@@ -206,7 +212,7 @@ export class WebDavDriver implements StorageDriver {
       if (name === undefined || Buffer.byteLength(name) > 255) continue;
       entries.push(this.entryOf(dir === '' ? name : `${dir}/${name}`, item));
     }
-    return pageByName(entries, page);
+    return entries;
   }
 
   async read(path: string, opts: ReadOptions = {}): Promise<ReadResult> {
@@ -423,6 +429,7 @@ export class WebDavDriver implements StorageDriver {
   }
 
   async close(): Promise<void> {
+    this.snapshots.clear();
     this.http.close();
   }
 }
