@@ -1,5 +1,6 @@
 // The server's background work: periodic sweeps (once per period across instances), the backup schedule, the
-// search crawl, task claiming, the temp sweep and the resting collector (lib/restingCollector.ts). `stop()` ends them, waiting for a sweep under way.
+// search crawl, task claiming, the temp sweep and the resting collector (lib/restingCollector.ts). `stop()` ends
+// them, waiting for a sweep under way.
 import type { Config } from './config.js';
 import type { Cluster } from './db/cluster.js';
 import { sweepSpoolDir, uploadSpoolDir } from './http/uploadForm.js';

@@ -16,9 +16,12 @@ function likePrefix(value: string): string {
 /** The audit log: appended in batches, read by filters, removed only by age (the retention sweep). */
 export class AuditLogRepository {
   private readonly insertRow: PreparedInsert<AuditRow>;
+  private readonly sqlite: boolean;
 
   constructor(private readonly db: Kysely<Database>) {
-    this.insertRow = preparedInsert<AuditRow>(dialectOf(db), 'audit_log', {
+    const dialect = dialectOf(db);
+    this.sqlite = dialect === 'sqlite';
+    this.insertRow = preparedInsert<AuditRow>(dialect, 'audit_log', {
       id: true,
       at: true,
       actor: true,
@@ -38,7 +41,7 @@ export class AuditLogRepository {
    * size); PostgreSQL: multi-row inserts, one round trip per chunk.
    */
   async insertMany(rows: AuditRow[]): Promise<void> {
-    if (dialectOf(this.db) === 'sqlite') {
+    if (this.sqlite) {
       await this.db.transaction().execute(async (trx) => {
         for (const row of rows) await runInsert(trx, this.insertRow, row);
       });

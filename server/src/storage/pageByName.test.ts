@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { ListingSnapshots, pageByName } from './pageByName.js';
+import { ListingSnapshots } from './pageByName.js';
 import type { Entry } from './types.js';
 
 const file = (name: string): Entry => ({ path: name, name, isDir: false, size: 1 });
 const folder = (count: number) => Array.from({ length: count }, (_, i) => file(`f-${String(i).padStart(5, '0')}`));
 
-describe('pageByName', () => {
-  it('sorts by name and cuts the page after the cursor', () => {
-    const page = pageByName([file('c'), file('a'), file('b')], { limit: 2 });
+describe('pages of a folder listed whole', () => {
+  it('sorts by name and cuts the page after the cursor', async () => {
+    const listWhole = async () => [file('c'), file('a'), file('b')];
+    const page = await new ListingSnapshots().page('d', { limit: 2 }, listWhole);
     expect(page.entries.map((e) => e.name)).toEqual(['a', 'b']);
-    expect(pageByName([file('c'), file('a'), file('b')], { limit: 2, cursor: page.cursor }).entries).toEqual([
+    expect((await new ListingSnapshots().page('d', { limit: 2, cursor: page.cursor }, listWhole)).entries).toEqual([
       file('c'),
     ]);
   });

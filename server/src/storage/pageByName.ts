@@ -10,15 +10,7 @@ const SNAPSHOTS_KEPT = 8;
 
 const byName = (a: Entry, b: Entry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-/**
- * One page of a folder listed whole (FTP, SFTP, WebDAV answer a folder at once): sorted by name (sorts
- * `entries` in place), `limit` entries after the cursor (the last name of the page before).
- */
-export function pageByName(entries: Entry[], page: ListPage): ListResult {
-  entries.sort(byName);
-  return pageOfSorted(entries, page);
-}
-
+/** One page of a folder's entries sorted by name: `limit` entries after the cursor (the last name of the page before). */
 function pageOfSorted(entries: Entry[], page: ListPage): ListResult {
   const limit = Math.max(1, Math.min(page.limit ?? MAX_LIST_PAGE, MAX_LIST_PAGE));
   const cursor = page.cursor;

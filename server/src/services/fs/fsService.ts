@@ -72,9 +72,6 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  */
 async function listingJson(listing: Omit<FsListing, 'items'>, entries: VfsEntry[]): Promise<string> {
   const shell = JSON.stringify(listing);
-  if (entries.length <= LIST_SLICE) {
-    return `${shell.slice(0, -1)},"items":${JSON.stringify(entries.map(toEntryView))}}`;
-  }
   const parts: string[] = [];
   for (let start = 0; start < entries.length; start += LIST_SLICE) {
     if (start > 0) await nextTurn();
