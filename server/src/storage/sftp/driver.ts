@@ -28,6 +28,7 @@ import {
   type WriteOptions,
 } from '../types.js';
 import { mapSftpError, SFTP_STATUS } from './errors.js';
+import { PipelinedSftpRead } from './pipelinedRead.js';
 import { PipelinedSftpWrite } from './pipelinedWrite.js';
 import { SftpPool, type SftpConnectOptions } from './pool.js';
 
@@ -233,7 +234,7 @@ export class SftpDriver implements StorageDriver {
     if (attrs.isDirectory()) throw new StorageError('is_a_directory', 'is a directory', { path });
     const wanted = opts.range ? resolveRange(opts.range, attrs.size, path) : undefined;
     const lease = await this.pool.lease();
-    const stream = lease.sftp.createReadStream(real, wanted ? { start: wanted.start, end: wanted.end } : {});
+    const stream = new PipelinedSftpRead(lease.sftp, real, wanted?.start ?? 0, wanted ? wanted.end + 1 : attrs.size);
     stream.once('close', lease.release);
     stream.once('error', lease.release);
     if (opts.signal) {

@@ -150,7 +150,9 @@ export class SftpPool {
   private socket(): Promise<net.Socket> {
     const { host, port, lookup } = this.options;
     return new Promise((resolve, reject) => {
-      const sock = net.connect({ host, port, ...(lookup ? { lookup } : {}) });
+      // No Nagle: a pipelined transfer's small READ/WRITE requests would otherwise wait for the server's delayed
+      // ACKs, which more than halved transfer speed.
+      const sock = net.connect({ host, port, noDelay: true, ...(lookup ? { lookup } : {}) });
       const timer = setTimeout(() => {
         sock.destroy();
         reject(new StorageError('unavailable', `no connection to ${host}:${port} within ${this.timeoutMs} ms`));
