@@ -31,7 +31,7 @@ import { DavHttp, mapNetworkError } from './http.js';
 import { WebDavMultipart } from './multipart.js';
 import {
   childName,
-  parseMultistatus,
+  readMultistatus,
   parseQuota,
   PROPFIND_BODY,
   QUOTA_PROPFIND_BODY,
@@ -148,7 +148,7 @@ export class WebDavDriver implements StorageDriver {
       throw statusError(res.statusCode ?? 0, path);
     }
     try {
-      return parseMultistatus(await this.http.text(res));
+      return await readMultistatus(res);
     } catch (err) {
       throw mapNetworkError(err, path);
     }
