@@ -1,6 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+/** Integration files that replace modules with vi.mock: they run isolated. */
+const ISOLATED = 'server/test/sendfileAbsent.int.test.ts';
+
 export default defineConfig({
   test: {
     // Vitest's default is one worker less than the cores: on CI's two cores that is one, and the integration
@@ -30,6 +33,20 @@ export default defineConfig({
           name: 'integration',
           environment: 'node',
           include: ['server/test/**/*.int.test.ts'],
+          exclude: [ISOLATED],
+          // Files of a worker share its loaded modules: importing the server's module graph anew for each of
+          // ~110 files was most of the tier's CPU on CI's two cores. Every file builds its own servers and data.
+          isolate: false,
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          // Files that replace modules (vi.mock) get fresh ones of their own.
+          name: 'integration-isolated',
+          environment: 'node',
+          include: [ISOLATED],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

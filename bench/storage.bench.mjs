@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { api } from './lib/api.mjs';
 import { monitor, procStatus } from './lib/memory.mjs';
+import { startRelay } from './lib/relay.mjs';
 import { startApache, startSshd, startVsftpd } from './lib/remoteServers.mjs';
 import { machineLine, writeSection } from './lib/report.mjs';
 import { BENCH_ADMIN, startServer } from './lib/server.mjs';
@@ -97,7 +98,8 @@ try {
         download: () => curl([...auth, `${dav.url}direct.bin`]),
         list: () => curl([...auth, '-X', 'PROPFIND', '-H', 'Depth: 1', `${dav.url}many/`]),
         connect: () => 0,
-        cleanup: () => rmSync(path.join(dav.root, 'direct.bin'), { force: true }),
+        relay: ['http', dav.url, dav.username, dav.password],
+        cleanup: (name = 'direct.bin') => rmSync(path.join(dav.root, name), { force: true }),
       };
     },
     async sftp() {
@@ -143,7 +145,7 @@ try {
         list: () => sftp(`ls -l ${sshd.root}/many`),
         // The direct client logs in again for every command; Clipnest keeps its connection pooled.
         connect: () => sftp('pwd'),
-        cleanup: () => rmSync(path.join(sshd.root, 'direct.bin'), { force: true }),
+        cleanup: (name = 'direct.bin') => rmSync(path.join(sshd.root, name), { force: true }),
       };
     },
     async ftp() {
@@ -164,7 +166,8 @@ try {
         download: () => curl([...auth, `${base}/direct.bin`]),
         list: () => curl([...auth, `${base}/many/`]),
         connect: () => 0,
-        cleanup: () => rmSync(path.join(ftp.root, 'direct.bin'), { force: true }),
+        relay: ['ftp', ftp.host, ftp.port, ftp.username, ftp.password, ftp.ftpRoot],
+        cleanup: (name = 'direct.bin') => rmSync(path.join(ftp.root, name), { force: true }),
       };
     },
   };
@@ -183,7 +186,9 @@ try {
     const ours = `${server.url}/dav/r-${type}${s.folder}`;
     console.log(`${type}: ${sizeLabel} × ${RUNS}`);
 
-    const t = { upDirect: [], downDirect: [], upOurs: [], downOurs: [] };
+    const t = { upDirect: [], downDirect: [], upOurs: [], downOurs: [], upRelay: [], downRelay: [] };
+    const relay = s.relay ? await startRelay(s.relay) : undefined;
+    if (relay) stops.push(relay.stop);
     const rss = { before: procStatus(server.pid).rss, peak: 0, after: 0 };
     for (let i = 0; i < RUNS; i++) {
       // Alternate who goes first, so a burst of load from other agents does not always hit the same side.
@@ -199,13 +204,15 @@ try {
         rss.peak = Math.max(rss.peak, m.stop().peakRss);
         curl([...ourAuth, '-X', 'DELETE', `${ours}/through.bin`]);
       };
-      if (i % 2 === 0) {
-        direct();
-        viaUs();
-      } else {
-        viaUs();
-        direct();
-      }
+      // A bare Node process in the middle (lib/relay.mjs): what any Node server can reach on this machine.
+      const viaRelay = () => {
+        if (!relay) return;
+        t.upRelay.push(curl(['-T', source, `${relay.url}relay.bin`]));
+        t.downRelay.push(curl([`${relay.url}relay.bin`]));
+        s.cleanup('relay.bin');
+      };
+      const order = i % 2 === 0 ? [direct, viaRelay, viaUs] : [viaUs, viaRelay, direct];
+      for (const side of order) side();
       loads.push(os.loadavg()[0]);
     }
     await new Promise((r) => setTimeout(r, 1000));
@@ -237,8 +244,8 @@ try {
       type,
       label: s.label,
       client: s.client,
-      up: { ours: mbps(t.upOurs), direct: mbps(t.upDirect) },
-      down: { ours: mbps(t.downOurs), direct: mbps(t.downDirect) },
+      up: { ours: mbps(t.upOurs), direct: mbps(t.upDirect), relay: relay ? mbps(t.upRelay) : undefined },
+      down: { ours: mbps(t.downOurs), direct: mbps(t.downDirect), relay: relay ? mbps(t.downRelay) : undefined },
       rss,
       list: {
         direct: median(l.direct),
@@ -259,8 +266,8 @@ const f0 = (n) => n.toFixed(0);
 const ratio = (n) => `${n.toFixed(2)} ×`;
 const yes = (ok) => (ok ? 'yes' : '**no**');
 const table = [
-  `| Type | Operation | Clipnest | direct client | ratio | target | met |`,
-  `|---|---|---:|---:|---:|---|---|`,
+  `| Type | Operation | Clipnest | direct client | ratio | target | met | bare Node relay (Clipnest ÷ relay) |`,
+  `|---|---|---:|---:|---:|---|---|---:|`,
 ];
 for (const r of rows) {
   const up = r.up.ours / r.up.direct;
@@ -271,6 +278,7 @@ for (const r of rows) {
   const directList = Math.max(1, r.list.direct - r.list.connect);
   const apiRatio = r.list.api / directList;
   const pfRatio = r.list.propfind / directList;
+  const viaRelay = (side) => (side.relay ? `${f0(side.relay)} (${ratio(side.ours / side.relay)})` : '');
   const minus = r.list.connect ? ` (${f0(r.list.direct)} incl. login)` : '';
   const listRows = r.list.error
     ? [
@@ -281,8 +289,8 @@ for (const r of rows) {
         `| | list ${FILES} entries, PROPFIND (ms) | ${f0(r.list.propfind)} | ${f0(directList)}${minus} | ${ratio(pfRatio)} | ≤ 1.5 × | ${yes(pfRatio <= 1.5)} |`,
       ];
   table.push(
-    `| ${r.label} | upload ${sizeLabel} (MB/s) | ${f0(r.up.ours)} | ${f0(r.up.direct)} (${r.client}) | ${ratio(up)} | ≥ 0.8 × | ${yes(up >= 0.8)} |`,
-    `| | download ${sizeLabel} (MB/s) | ${f0(r.down.ours)} | ${f0(r.down.direct)} | ${ratio(down)} | ≥ 0.8 × | ${yes(down >= 0.8)} |`,
+    `| ${r.label} | upload ${sizeLabel} (MB/s) | ${f0(r.up.ours)} | ${f0(r.up.direct)} (${r.client}) | ${ratio(up)} | ≥ 0.8 × | ${yes(up >= 0.8)} | ${viaRelay(r.up)} |`,
+    `| | download ${sizeLabel} (MB/s) | ${f0(r.down.ours)} | ${f0(r.down.direct)} | ${ratio(down)} | ≥ 0.8 × | ${yes(down >= 0.8)} | ${viaRelay(r.down)} |`,
     `| | server RSS before / peak / after (MB) | ${f0(r.rss.before / MB)} / ${f0(r.rss.peak / MB)} / ${f0(r.rss.after / MB)} | | +${growth.toFixed(1)} MB | ≤ 50 MB | ${yes(growth <= 50)} |`,
     ...listRows,
   );
@@ -295,7 +303,9 @@ Clipnest (the \`npm start\` bundle, SQLite) with one mount per type (\`cache_ttl
 servers on 127.0.0.1. Through Clipnest: curl PUT / GET on \`/dav/<mount>/\` (admin Basic auth); direct: curl to
 Apache, \`sftp -b\` (key login) to sshd, \`curl ftp://\` to vsftpd. Median of ${RUNS} run(s), alternating which side goes
 first; the ${sizeLabel} source is sparse (reading it costs no disk), both sides write it to the same disk. RSS: the
-Clipnest server's process before, at its peak during, and 1 s after its transfers. Listings: median of ${LIST_RUNS},
+Clipnest server's process before, at its peak during, and 1 s after its transfers. Last column: the same transfer
+through a bare Node relay (bench/lib/relay.mjs: a Node HTTP server that pipes to the remote server and back, nothing
+else), the ceiling for any Node server in the middle. Listings: median of ${LIST_RUNS},
 a folder of ${FILES} files seeded on the server's disk, Clipnest uncached (\`refresh=true\`, \`cache_ttl: 0\`).
 
 ${table.join('\n')}

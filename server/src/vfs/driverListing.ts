@@ -22,18 +22,19 @@ export class DriverListing {
       const hit = this.cache.get(mount.id, driverPath);
       if (hit) return { entries: hit, cached: true };
     }
-    const entries: Entry[] = [];
+    let entries: Entry[] = [];
     let cursor: string | undefined;
     do {
       const page = await driver.list(driverPath, { limit: DRIVER_PAGE, ...(cursor ? { cursor } : {}) });
-      entries.push(...(await this.withoutShareObjects(mount, driverPath, page.entries)));
+      for (const entry of page.entries) entries.push(entry);
       cursor = page.cursor;
     } while (cursor);
+    entries = await this.withoutShareObjects(mount, driverPath, entries);
     this.cache.set(mount.id, driverPath, entries, mount.cache_ttl);
     return { entries, cached: false };
   }
 
-  /** A listing page without the file shares' own objects (see VfsDeps.shareObjects). */
+  /** A folder's entries without the file shares' own objects (see VfsDeps.shareObjects). */
   private async withoutShareObjects(mount: MountRecord, dir: string, entries: Entry[]): Promise<Entry[]> {
     if (!this.shareObjects) return entries;
     const files = entries.filter((e) => !e.isDir).map((e) => (dir ? `${dir}/${e.name}` : e.name));
