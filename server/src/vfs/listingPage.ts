@@ -1,6 +1,7 @@
 // A folder's entries as the tree answers them: storage entries become VfsEntries only for the page asked for.
 import { AppError } from '../errors.js';
 import { joinVirtualPath } from '@clipnest/contract';
+import { isoString } from '../lib/dateStrings.js';
 import type { Entry } from '../storage/types.js';
 import type { MountRecord, VfsEntry, VfsFolder, VfsListing, VfsListOptions } from './types.js';
 
@@ -12,7 +13,7 @@ export function toVfsEntry(mount: MountRecord, dir: string, entry: Entry): VfsEn
     isDir: entry.isDir,
     size: entry.size,
   };
-  if (entry.lastModified) out.lastModified = entry.lastModified.toISOString();
+  if (entry.lastModified) out.lastModified = isoString(entry.lastModified);
   if (entry.etag) out.etag = entry.etag;
   if (entry.contentType) out.contentType = entry.contentType;
   if (entry.linkTarget !== undefined) out.isLink = true;

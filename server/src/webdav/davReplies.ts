@@ -1,4 +1,5 @@
 // Shapes WebDAV XML replies (multistatus, lockdiscovery, errors).
+import { httpDateString, isoString } from '../lib/dateStrings.js';
 import type { DavLock, DavPropfindItem, DavResource } from './davTypes.js';
 import { DAV, escapeXml } from './xml.js';
 
@@ -140,7 +141,7 @@ const SUPPORTED_LOCK =
 function liveProp(name: string, r: DavResource, locks: DavLock[], base: string): string | undefined {
   switch (name) {
     case 'creationdate':
-      return `<D:creationdate>${r.lastModified.toISOString()}</D:creationdate>`;
+      return `<D:creationdate>${isoString(r.lastModified)}</D:creationdate>`;
     case 'displayname':
       return `<D:displayname>${escapeXml(r.name)}</D:displayname>`;
     case 'getcontentlength':
@@ -150,7 +151,7 @@ function liveProp(name: string, r: DavResource, locks: DavLock[], base: string):
     case 'getetag':
       return r.etag ? `<D:getetag>${escapeXml(r.etag)}</D:getetag>` : undefined;
     case 'getlastmodified':
-      return `<D:getlastmodified>${r.lastModified.toUTCString()}</D:getlastmodified>`;
+      return `<D:getlastmodified>${httpDateString(r.lastModified)}</D:getlastmodified>`;
     case 'resourcetype':
       return r.isDir ? '<D:resourcetype><D:collection/></D:resourcetype>' : '<D:resourcetype/>';
     case 'supportedlock':
@@ -186,12 +187,12 @@ const EMPTY_LOCKS = '<D:lockdiscovery></D:lockdiscovery>';
  */
 function allLive(r: DavResource, locks: DavLock[], base: string): string {
   return (
-    `<D:creationdate>${r.lastModified.toISOString()}</D:creationdate>` +
+    `<D:creationdate>${isoString(r.lastModified)}</D:creationdate>` +
     `<D:displayname>${escapeXml(r.name)}</D:displayname>` +
     (r.isDir ? '' : `<D:getcontentlength>${r.size}</D:getcontentlength>`) +
     (r.contentType ? `<D:getcontenttype>${escapeXml(r.contentType)}</D:getcontenttype>` : '') +
     (r.etag ? `<D:getetag>${escapeXml(r.etag)}</D:getetag>` : '') +
-    `<D:getlastmodified>${r.lastModified.toUTCString()}</D:getlastmodified>` +
+    `<D:getlastmodified>${httpDateString(r.lastModified)}</D:getlastmodified>` +
     (r.isDir ? COLLECTION_TYPE : '<D:resourcetype/>') +
     SUPPORTED_LOCK +
     (locks.length === 0 ? EMPTY_LOCKS : lockDiscovery(locks, base))
