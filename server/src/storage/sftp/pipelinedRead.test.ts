@@ -28,13 +28,10 @@ function fakeSftp(file: Buffer, shortBy = 0) {
       const give = Math.max(0, Math.min(len - (len > shortBy ? shortBy : 0), file.length - position));
       if (give > 0) file.copy(buf, off, position, position + give);
       // Later requests answer sooner, so ordering is the reader's job.
-      setTimeout(
-        () => {
-          inFlight--;
-          cb(undefined, give, buf);
-        },
-        Math.random() * 3,
-      );
+      setTimeout(() => {
+        inFlight--;
+        cb(undefined, give, buf);
+      }, Math.random() * 3);
     },
   };
   return { sftp: sftp as unknown as SFTPWrapper, stats: () => ({ maxInFlight, closed }) };

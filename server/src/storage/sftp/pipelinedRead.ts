@@ -76,20 +76,27 @@ export class PipelinedSftpRead extends Readable {
     const handle = this.handle;
     if (!handle) return;
     this.outstanding += request.length;
-    this.sftp.read(handle, Buffer.allocUnsafe(request.length), 0, request.length, request.offset, (err, bytes, data) => {
-      this.outstanding -= request.length;
-      if (this.ended) return;
-      if (err) return this.destroy(err);
-      if (bytes > 0 && bytes < request.length) {
-        // A short answer: the rest becomes a request of its own, right behind this one.
-        const rest: Request = { offset: request.offset + bytes, length: request.length - bytes, done: false };
-        this.queue.splice(this.queue.indexOf(request) + 1, 0, rest);
-        this.send(rest);
-      }
-      request.data = bytes > 0 ? data.subarray(0, bytes) : undefined;
-      request.done = true;
-      this.flush();
-    });
+    this.sftp.read(
+      handle,
+      Buffer.allocUnsafe(request.length),
+      0,
+      request.length,
+      request.offset,
+      (err, bytes, data) => {
+        this.outstanding -= request.length;
+        if (this.ended) return;
+        if (err) return this.destroy(err);
+        if (bytes > 0 && bytes < request.length) {
+          // A short answer: the rest becomes a request of its own, right behind this one.
+          const rest: Request = { offset: request.offset + bytes, length: request.length - bytes, done: false };
+          this.queue.splice(this.queue.indexOf(request) + 1, 0, rest);
+          this.send(rest);
+        }
+        request.data = bytes > 0 ? data.subarray(0, bytes) : undefined;
+        request.done = true;
+        this.flush();
+      },
+    );
   }
 
   /** Hands on every answered request at the front of the queue, in order. */
