@@ -14,11 +14,22 @@ const byName = (a: Entry, b: Entry) => (a.name < b.name ? -1 : a.name > b.name ?
 function pageOfSorted(entries: Entry[], page: ListPage): ListResult {
   const limit = Math.max(1, Math.min(page.limit ?? MAX_LIST_PAGE, MAX_LIST_PAGE));
   const cursor = page.cursor;
-  const start = cursor === undefined ? 0 : entries.findIndex((e) => e.name > cursor);
-  const rest = start < 0 ? [] : entries.slice(start);
-  const slice = rest.slice(0, limit);
+  const start = cursor === undefined ? 0 : firstAfter(entries, cursor);
+  const slice = entries.slice(start, start + limit);
   const last = slice.at(-1);
-  return { entries: slice, ...(rest.length > limit && last ? { cursor: last.name } : {}) };
+  return { entries: slice, ...(entries.length - start > limit && last ? { cursor: last.name } : {}) };
+}
+
+/** The index of the first entry named after `name` in entries sorted by byName (binary search). */
+function firstAfter(entries: Entry[], name: string): number {
+  let low = 0;
+  let high = entries.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (entries[mid]!.name > name) high = mid;
+    else low = mid + 1;
+  }
+  return low;
 }
 
 /**

@@ -118,14 +118,25 @@ function decodeHref(href: string): string | undefined {
   }
 }
 
+/** A folder's entries share few distinct dates: each distinct one is parsed once per answer. */
+function dateParser(): (text: string) => Date {
+  const seen = new Map<string, number>();
+  return (text) => {
+    let time = seen.get(text);
+    if (time === undefined) seen.set(text, (time = new Date(text).getTime()));
+    return new Date(time);
+  };
+}
+
 function itemsOf(responses: RawResponse[]): DavItem[] {
+  const dateOf = dateParser();
   const out: DavItem[] = [];
   for (const { href, props, collection: isDir } of responses) {
     const hrefPath = decodeHref(href);
     if (hrefPath === undefined) continue;
     const size = Number(props.get('getcontentlength') || 0);
     const modified = props.get('getlastmodified');
-    const date = modified ? new Date(modified) : undefined;
+    const date = modified ? dateOf(modified) : undefined;
     const etag = props.get('getetag')?.replace(/^W\//, '');
     const contentType = props.get('getcontenttype');
     out.push({
