@@ -12,7 +12,7 @@ import { expectCode, names, streamOf, text } from './support/driverContract.js';
 import { fsRaw, fsUpload } from './support/fsApi.js';
 import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
 import { createMount } from './support/mounts.js';
-import { freePort } from './support/s3Emulator.js';
+import { downCheck, type ConfigAt } from './support/unreachableStorage.js';
 import { startVsftpd, vsftpdMissing, type Vsftpd } from './support/vsftpd.js';
 import { expectLitmusPasses } from './support/webdav.js';
 
@@ -200,16 +200,9 @@ describe.skipIf(missing !== undefined).each(dbTargets)(
       300_000,
     );
 
-    it('a server that is down answers 503 with a kind within 15 s', async () => {
-      const port = await freePort();
-      const down = await create({ storage_type: 'ftp', name: 'down', host: '127.0.0.1', port, tls: 'none' });
-      await createMount(server, token, { path: '/ftpdown', storage_config_id: down.body.data!.id });
-      const started = Date.now();
-      const res = await server.call('GET', '/api/fs/list?path=%2Fftpdown', { token });
-      expect(Date.now() - started).toBeLessThan(15_000);
-      expect(res.status).toBe(503);
-      expect((res.body as { kind?: string }).kind).toBeTruthy();
-    });
+    const configAt: ConfigAt = (port, name) => ({ storage_type: 'ftp', name, host: '127.0.0.1', port, tls: 'none' });
+    it('a server that is down answers 503 with a kind within 15 s', () =>
+      downCheck(server, token, configAt, 'ftpdown'));
 
     it('a mount recovers when its server comes back (pooled clients dropped, not reused dead)', async () => {
       await createMount(server, token, { path: '/ftpflaky', storage_config_id: config.id, cache_ttl: 0 });

@@ -4,13 +4,12 @@
 // is down or mute answering 503 with a kind quickly, then recovering.
 import type { StorageConfigTestResult, StorageConfigView } from '@clipnest/contract';
 import { existsSync, mkdirSync, readFileSync, statfsSync, symlinkSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fsRaw, fsUpload } from './support/fsApi.js';
 import { ADMIN, dbTargets, startTestServer, type TestServer } from './support/harness.js';
 import { createMount } from './support/mounts.js';
-import { freePort } from './support/s3Emulator.js';
+import { downCheck, muteCheck, type ConfigAt } from './support/unreachableStorage.js';
 import { sshdMissing, startSshd, type Sshd } from './support/sshd.js';
 import { startTcpProxy } from './support/tcpProxy.js';
 import { basicAuth, expectLitmusPasses } from './support/webdav.js';
@@ -274,41 +273,11 @@ describe.skipIf(missing !== undefined).each(dbTargets)(
       expect(readFileSync(path.join(path.dirname(sshd.root), 'outside.txt'), 'utf8')).toBe('secret outside');
     });
 
-    it('a server that is down answers 503 with a kind within 15 s', async () => {
-      const port = await freePort();
-      const down = await create({ ...base(), name: 'down', port });
-      await createMount(server, token, { path: '/down', storage_config_id: down.body.data!.id });
-      const started = Date.now();
-      const res = await server.call('GET', '/api/fs/list?path=%2Fdown', { token });
-      expect(Date.now() - started).toBeLessThan(15_000);
-      expect(res.status).toBe(503);
-      expect((res.body as { kind?: string }).kind).toBeTruthy();
-    });
+    const configAt: ConfigAt = (port, name) => ({ ...base(), name, port });
+    it('a server that is down answers 503 with a kind within 15 s', () => downCheck(server, token, configAt));
 
-    it(
-      'a server that accepts but never answers fails with 503 within 15 s, not a hang',
-      { timeout: 30_000 },
-      async () => {
-        const sockets = new Set<net.Socket>();
-        const silent = net.createServer((socket) => {
-          sockets.add(socket);
-          socket.on('error', () => undefined);
-        });
-        await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-        const port = (silent.address() as net.AddressInfo).port;
-        try {
-          const mute = await create({ ...base(), name: 'mute', port });
-          await createMount(server, token, { path: '/mute', storage_config_id: mute.body.data!.id });
-          const started = Date.now();
-          const res = await server.call('GET', '/api/fs/list?path=%2Fmute', { token });
-          expect(Date.now() - started).toBeLessThan(15_000);
-          expect(res.status).toBe(503);
-          expect((res.body as { kind?: string }).kind).toBeTruthy();
-        } finally {
-          for (const socket of sockets) socket.destroy();
-          await new Promise((resolve) => silent.close(resolve));
-        }
-      },
+    it('a server that accepts but never answers fails with 503 within 15 s, not a hang', { timeout: 30_000 }, () =>
+      muteCheck(server, token, configAt),
     );
 
     it('a mount recovers when its server comes back (pooled connections dropped, not reused dead)', async () => {
