@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import type { TestServer } from './harness.js';
 import { createMount } from './mounts.js';
 import { freePort } from './s3Emulator.js';
+import { startTcpProxy } from './tcpProxy.js';
 
 /** Makes a config body of the type under test for a server on 127.0.0.1:`port`. */
 export type ConfigAt = (port: number, name: string) => Record<string, unknown>;
@@ -49,5 +50,38 @@ export async function muteCheck(server: TestServer, token: string, configAt: Con
   } finally {
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => silent.close(resolve));
+  }
+}
+
+/**
+ * A mount through a TCP proxy to the real server at `upstreamPort`: it lists, fails with 503 within 15 s once the
+ * proxy cuts every connection, and lists again once it lets them through (pooled connections are dropped, not
+ * reused dead).
+ */
+export async function recoveryCheck(
+  server: TestServer,
+  token: string,
+  configAt: ConfigAt,
+  upstreamPort: number,
+  name = 'flaky',
+): Promise<void> {
+  const proxy = await startTcpProxy({ host: '127.0.0.1', port: upstreamPort });
+  try {
+    const created = await server.call<StorageConfigView>('POST', '/api/s3-configs', {
+      token,
+      body: configAt(proxy.port, name),
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await createMount(server, token, { path: `/${name}`, storage_config_id: created.body.data!.id, cache_ttl: 0 });
+    const list = () => server.call('GET', `/api/fs/list?path=%2F${name}&refresh=true`, { token });
+    expect((await list()).status).toBe(200);
+    await proxy.cut();
+    const started = Date.now();
+    expect((await list()).status).toBe(503);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    await proxy.restore();
+    expect((await list()).status).toBe(200);
+  } finally {
+    await proxy.close();
   }
 }
