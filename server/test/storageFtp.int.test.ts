@@ -3,7 +3,7 @@
 // a streamed copy, move, delete), a server that is down answering 503 with a kind quickly and the mount
 // recovering when it returns; and the driver's own parts: TLS modes, walk-out refusal, the client pool.
 import type { StorageConfigTestResult, StorageConfigView } from '@clipnest/contract';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FtpDriver } from '../src/storage/ftp/driver.js';
@@ -310,6 +310,21 @@ describe.skipIf(missing !== undefined)(`ftp driver${missing ? ` (skipped: ${miss
       for (const name of all) await driver.write(`names/${name}`, streamOf(name));
       expect((await names(driver, 'names')).sort()).toEqual([...all].sort());
       for (const name of all) expect(await text((await driver.read(`names/${name}`)).stream)).toBe(name);
+    } finally {
+      await driver.close();
+    }
+  });
+
+  it('a big listing, read as its lines arrive, has every entry once (multi-byte names across chunk edges)', async () => {
+    const dir = path.join(plain.root, 'big');
+    mkdirSync(dir);
+    const want = Array.from({ length: 3000 }, (_, i) => `${i} 文件 é ✓ ${'x'.repeat(i % 40)}.txt`);
+    for (const name of want) writeFileSync(path.join(dir, name), name);
+    const driver = driverOf(plain);
+    try {
+      const got = await names(driver, 'big');
+      expect(got.length).toBe(want.length);
+      expect([...got].sort()).toEqual([...want].sort());
     } finally {
       await driver.close();
     }
