@@ -24,6 +24,7 @@ export class PipelinedSftpRead extends Readable {
   /** Requests in file order; answers are handed on from the front. */
   private readonly queue: Request[] = [];
   private next: number;
+  /** Bytes asked for and not handed on yet (in flight, or answered behind one still in flight). */
   private outstanding = 0;
   private wanting = false;
   private ended = false;
@@ -67,6 +68,7 @@ export class PipelinedSftpRead extends Readable {
       const length = Math.min(REQUEST_BYTES, this.end - this.next);
       const request: Request = { offset: this.next, length, done: false };
       this.next += length;
+      this.outstanding += length;
       this.queue.push(request);
       this.send(request);
     }
@@ -75,7 +77,6 @@ export class PipelinedSftpRead extends Readable {
   private send(request: Request): void {
     const handle = this.handle;
     if (!handle) return;
-    this.outstanding += request.length;
     this.sftp.read(
       handle,
       Buffer.allocUnsafe(request.length),
@@ -83,12 +84,13 @@ export class PipelinedSftpRead extends Readable {
       request.length,
       request.offset,
       (err, bytes, data) => {
-        this.outstanding -= request.length;
         if (this.ended) return;
         if (err) return this.destroy(err);
         if (bytes > 0 && bytes < request.length) {
-          // A short answer: the rest becomes a request of its own, right behind this one.
+          // A short answer: the rest becomes a request of its own, right behind this one (its bytes are already
+          // counted in `outstanding`).
           const rest: Request = { offset: request.offset + bytes, length: request.length - bytes, done: false };
+          request.length = bytes;
           this.queue.splice(this.queue.indexOf(request) + 1, 0, rest);
           this.send(rest);
         }
@@ -103,6 +105,7 @@ export class PipelinedSftpRead extends Readable {
   private flush(): void {
     while (this.queue.length > 0 && this.queue[0]!.done && !this.ended) {
       const request = this.queue.shift()!;
+      this.outstanding -= request.length;
       if (!request.data) {
         // The file ended before the size we were given: stop here.
         this.ended = true;
