@@ -9,8 +9,7 @@ export default defineConfig({
     // Vitest's default is one worker less than the cores: on CI's two cores that is one, and the integration
     // files (most of their time spent waiting on servers, clients and sockets) ran one after the other. Each file
     // starts its own servers on free ports with its own data directory and PostgreSQL schema, so files run
-    // side by side: three even on two cores (the whole run alone here: 303 s at two workers, 240 s at three,
-    // the cores then ~90 % busy).
+    // side by side: three even on two cores (timings in docs/architecture.md, "Tests").
     maxWorkers: Math.max(3, availableParallelism() - 1),
     projects: [
       {

@@ -1,6 +1,6 @@
 // A folder's entries share few distinct modification times (FTP lists minutes, a copied tree one second), and
-// formatting a Date is the dearest part of writing an entry: 10,000 PROPFIND entries spent ~10 ms in
-// toISOString/toUTCString. These remember the strings of recent times.
+// formatting a Date was the dearest part of writing an entry (docs/benchmarks.md, storage section). These
+// remember the strings of recent times.
 
 const MAX = 4096;
 const iso = new Map<number, string>();
