@@ -2,6 +2,7 @@
 // bodies: repeating it must answer exactly what a fresh build would, and never outlive what made it valid —
 // a write through the tree, refresh=true, a nested mount created below, or the caller's rights.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Permission, type FsListing } from '@clipnest/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,7 +100,12 @@ describe.each(dbTargets)('kept listings of big cached folders (%s)', (target) =>
     // FsService serialises 2,000 entries per turn of the event loop: 4,500 make three slices.
     const dir = path.join(mountedLocalRoot(server), 'sliced');
     mkdirSync(dir, { recursive: true });
-    for (let i = 0; i < 4500; i++) writeFileSync(path.join(dir, `s-${String(i).padStart(4, '0')}.txt`), '');
+    // Written without blocking the event loop: 4,500 synchronous writes held it past the server's keep-alive
+    // timeout on a busy CI machine, and fetch then reused the connection the server had closed (ECONNRESET).
+    const names = Array.from({ length: 4500 }, (_, i) => `s-${String(i).padStart(4, '0')}.txt`);
+    for (let i = 0; i < names.length; i += 500) {
+      await Promise.all(names.slice(i, i + 500).map((name) => writeFile(path.join(dir, name), '')));
+    }
     const res = await fetch(`${server.url}/api/fs/list?path=%2Flocal%2Fsliced`, {
       headers: { authorization: `Bearer ${token}` },
     });
