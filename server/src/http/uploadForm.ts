@@ -24,7 +24,6 @@
  * `form.complete()` before it commits anything.
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -157,7 +156,7 @@ export async function withUploadForm<T>(
     const meter = limitStream(options.maxFileBytes, tooLarge);
     const handle = await fs.open(spoolPath, 'wx');
     await pipeline(stream, meter, handle.createWriteStream());
-    return { filename, mimeType, body: createReadStream(spoolPath), spooled: true, size: meter.bytes, spoolPath };
+    return { filename, mimeType, body: await openSpooled(spoolPath), spooled: true, size: meter.bytes, spoolPath };
   };
 
   // Settles when the form has been read to its end (or failed).
@@ -269,7 +268,7 @@ export async function withUploadForm<T>(
         throw new AppError('QUOTA_EXCEEDED', 'insufficient storage: no space left for the upload on the server');
       });
       await formDone;
-      spoolRead = createReadStream(spoolPath);
+      spoolRead = await openSpooled(spoolPath);
       form = {
         fields: { ...fields },
         file: {
@@ -310,6 +309,14 @@ export async function withUploadForm<T>(
       source.resume();
     }
   }
+}
+
+/**
+ * A reader of a spooled file, its file opened before it is handed out: a read stream opens lazily, and a failed
+ * open (the file or its folder gone) was then an 'error' with no listener yet, an uncaught exception.
+ */
+async function openSpooled(spoolPath: string): Promise<Readable> {
+  return (await fs.open(spoolPath, 'r')).createReadStream();
 }
 
 /** Removes spooled file parts last written before `olderThan` (left by a crash); answers their names. */
