@@ -7,7 +7,8 @@ import { StorageError, type ByteRange, type WriteBody } from './types.js';
 /**
  * A Web ReadableStream over a Node readable with bounded read-ahead (1 MiB by default): the source is
  * read only while the queue is below that, so a slow consumer holds the source back. Cancelling
- * destroys the source.
+ * destroys the source. The chunks it passes on are collected young (YoungGarbage): a download from a remote
+ * storage moves a fresh buffer per packet, which otherwise piled up as RSS.
  */
 export function webFromNode(
   readable: Readable,
@@ -15,6 +16,7 @@ export function webFromNode(
   readAhead = 1024 * 1024,
 ): ReadableStream<Uint8Array> {
   const iterator = readable[Symbol.asyncIterator]() as AsyncIterator<unknown>;
+  const garbage = new YoungGarbage();
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -24,9 +26,10 @@ export function webFromNode(
             controller.close();
             return;
           }
-          controller.enqueue(
-            value instanceof Uint8Array ? value : typeof value === 'string' ? Buffer.from(value) : Buffer.from([]),
-          );
+          const chunk =
+            value instanceof Uint8Array ? value : typeof value === 'string' ? Buffer.from(value) : Buffer.from([]);
+          garbage.add(chunk.byteLength);
+          controller.enqueue(chunk);
         } catch (err) {
           controller.error(mapError(err));
         }

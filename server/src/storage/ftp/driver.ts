@@ -11,7 +11,7 @@
 //   through the server. Modification times: MFMT when the server has it.
 import { randomBytes } from 'node:crypto';
 import type { LookupFunction } from 'node:net';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { FTPError, FileType, type Client, type FileInfo } from 'basic-ftp';
 import { assertNormalized, baseName, isWithin, parentPath } from '../paths.js';
 import { ByteMeter, nodeFromBody, resolveRange, sendMetered, sliceNode, webFromNode } from '../streams.js';
@@ -219,8 +219,7 @@ export class FtpDriver implements StorageDriver {
     }
     const start = wanted?.start ?? 0;
     const length = wanted ? wanted.end - wanted.start + 1 : entry.size;
-    // A meter with no limits: it passes the bytes on and collects their young garbage as they go (RSS stays flat).
-    const pass = new ByteMeter({});
+    const pass = new PassThrough();
     let finished = false;
     const done = client.downloadTo(pass, this.abs(path), start).then(
       () => {

@@ -5,7 +5,6 @@
 // (push() said no), so memory stays bounded by WINDOW plus the Readable's own buffer.
 import { Readable } from 'node:stream';
 import type { SFTPWrapper } from 'ssh2';
-import { YoungGarbage } from '../youngGarbage.js';
 
 /** Bytes per READ request (ssh2 cuts larger ones to what the server allows). */
 const REQUEST_BYTES = 64 * 1024;
@@ -28,8 +27,6 @@ export class PipelinedSftpRead extends Readable {
   private outstanding = 0;
   private wanting = false;
   private ended = false;
-  /** Every answer is a fresh buffer (and ssh2 makes one per packet): collect them young, or RSS climbs. */
-  private readonly garbage = new YoungGarbage();
 
   /** Reads [start, end) of the file; `end` is the size known from a stat (the file may still end sooner). */
   constructor(
@@ -113,7 +110,6 @@ export class PipelinedSftpRead extends Readable {
         this.push(null);
         return;
       }
-      this.garbage.add(request.data.length);
       if (!this.push(request.data)) this.wanting = false;
     }
     if (this.queue.length === 0 && this.next >= this.end && !this.ended) {
