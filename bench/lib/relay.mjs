@@ -27,7 +27,7 @@ export function startRelay(args) {
   });
 }
 
-async function httpRelay(base, user, password) {
+function httpRelay(base, user, password) {
   const authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
   return (req, res) => {
     const headers = { authorization };
@@ -67,7 +67,7 @@ async function ftpRelay(host, port, user, password, folder) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [kind, ...rest] = process.argv.slice(2);
-  const handler = kind === 'ftp' ? await ftpRelay(...rest) : await httpRelay(...rest);
+  const handler = kind === 'ftp' ? await ftpRelay(...rest) : httpRelay(...rest);
   const server = http.createServer(handler);
   server.listen(0, '127.0.0.1', () => console.log(server.address().port));
   // Ends with the bench: a relay left behind would hold its port.

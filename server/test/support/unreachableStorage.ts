@@ -11,6 +11,19 @@ import { startTcpProxy } from './tcpProxy.js';
 /** Makes a config body of the type under test for a server on 127.0.0.1:`port`. */
 export type ConfigAt = (port: number, name: string) => Record<string, unknown>;
 
+/** Creates the config and mounts it at `/<name>`. */
+async function mountAt(
+  server: TestServer,
+  token: string,
+  body: Record<string, unknown>,
+  name: string,
+  mount: Record<string, unknown> = {},
+): Promise<void> {
+  const created = await server.call<StorageConfigView>('POST', '/api/s3-configs', { token, body });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  await createMount(server, token, { path: `/${name}`, storage_config_id: created.body.data!.id, ...mount });
+}
+
 /** Mounts a config of `configAt(port)` at `/<name>` and checks its listing fails with 503 and a kind within 15 s. */
 export async function expectUnavailableWithin15s(
   server: TestServer,
@@ -19,12 +32,7 @@ export async function expectUnavailableWithin15s(
   port: number,
   name: string,
 ): Promise<void> {
-  const created = await server.call<StorageConfigView>('POST', '/api/s3-configs', {
-    token,
-    body: configAt(port, name),
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  await createMount(server, token, { path: `/${name}`, storage_config_id: created.body.data!.id });
+  await mountAt(server, token, configAt(port, name), name);
   const started = Date.now();
   const res = await server.call('GET', `/api/fs/list?path=%2F${name}`, { token });
   expect(Date.now() - started).toBeLessThan(15_000);
@@ -67,12 +75,7 @@ export async function recoveryCheck(
 ): Promise<void> {
   const proxy = await startTcpProxy({ host: '127.0.0.1', port: upstreamPort });
   try {
-    const created = await server.call<StorageConfigView>('POST', '/api/s3-configs', {
-      token,
-      body: configAt(proxy.port, name),
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    await createMount(server, token, { path: `/${name}`, storage_config_id: created.body.data!.id, cache_ttl: 0 });
+    await mountAt(server, token, configAt(proxy.port, name), name, { cache_ttl: 0 });
     const list = () => server.call('GET', `/api/fs/list?path=%2F${name}&refresh=true`, { token });
     expect((await list()).status).toBe(200);
     await proxy.cut();
