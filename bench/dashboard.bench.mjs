@@ -2,16 +2,14 @@
 // 100,000 pastes and 20,000 file rows, beside GET /api/health measured in the same run (issue 7: "fast on
 // 100,000 pastes"). Also times, on the same database file, the full-scan statements the dashboard used
 // before the trigger-maintained counters, for comparison.
-import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { machineLine, writeSection } from './lib/report.mjs';
 import { repoRoot, startServer } from './lib/server.mjs';
-import { clientThreads, onClientCpus, pinningLine, serverCpus } from './lib/cpus.mjs';
+import { clientThreads, pinningLine, serverCpus } from './lib/cpus.mjs';
+import { wrk as runWrk } from './lib/wrk.mjs';
 
-const run = promisify(execFile);
 const require = createRequire(path.join(repoRoot, 'server', 'package.json'));
 const SQLite = require('better-sqlite3');
 
@@ -108,27 +106,13 @@ async function timed(url, headers) {
   return performance.now() - t0;
 }
 
-function toMs(value, unit) {
-  const n = Number(value);
-  return unit === 'us' ? n / 1000 : unit === 's' ? n * 1000 : n;
-}
-
-async function wrk(url, token) {
-  const args = [`-t${clientThreads}`, `-c${CONNECTIONS}`, `-d${DURATION}`, '--latency'];
-  if (token) args.push('-H', `Authorization: Bearer ${token}`);
-  args.push(url);
-  const { stdout } = await run(...onClientCpus('wrk', args), { maxBuffer: 10 * 1024 * 1024 });
-  const pct = (p) => {
-    const m = new RegExp(`^\\s*${p}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(stdout);
-    return m ? toMs(m[1], m[2]) : NaN;
-  };
-  return {
-    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? NaN),
-    p50: pct(50),
-    p99: pct(99),
-    non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0),
-  };
-}
+/** wrk at this bench's connections and duration, with the admin token when given. */
+const wrk = (url, token) =>
+  runWrk(url, {
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers: token ? [`Authorization: Bearer ${token}`] : [],
+  });
 
 const loadBefore = os
   .loadavg()

@@ -11,6 +11,7 @@ import { startNginx } from './lib/nginx.mjs';
 import { startServer } from './lib/server.mjs';
 import { clientThreads, onClientCpus, pinningLine, serverCpus } from './lib/cpus.mjs';
 import { cpuSeconds } from './lib/proc.mjs';
+import { jsonPostScript, median, medianRun, randomGetScript, wrk as runWrk } from './lib/wrk.mjs';
 
 const run = promisify(execFile);
 const PASTES = Number(process.env.BENCH_PASTES ?? 200);
@@ -19,48 +20,8 @@ const CONNECTIONS = 64;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP_ROUNDS = Number(process.env.BENCH_WARMUP_ROUNDS ?? 1);
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-/** Median of each figure over several wrk runs; counts are summed. */
-function medianRun(runs) {
-  return {
-    rps: median(runs.map((r) => r.rps)),
-    p50: median(runs.map((r) => r.p50)),
-    p99: median(runs.map((r) => r.p99)),
-    requests: runs.reduce((n, r) => n + r.requests, 0),
-    non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
-    socketErrors: runs
-      .map((r) => r.socketErrors)
-      .filter(Boolean)
-      .join('; '),
-  };
-}
-
-function toMs(value, unit) {
-  const n = Number(value);
-  return unit === 'us' ? n / 1000 : unit === 's' ? n * 1000 : unit === 'm' ? n * 60_000 : n;
-}
-
-/** Runs wrk --latency and returns req/s, p50/p99 in ms, request and error counts. */
-async function wrk(url, script) {
-  const args = [`-t${clientThreads}`, `-c${CONNECTIONS}`, `-d${DURATION}`, '--latency'];
-  if (script) args.push('-s', script);
-  args.push(url);
-  const { stdout } = await run(...onClientCpus('wrk', args), { maxBuffer: 10 * 1024 * 1024 });
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? NaN);
-  const pct = (p) => {
-    const m = new RegExp(`^\\s*${p}%\\s+([\\d.]+)(us|ms|s|m)\\s*$`, 'm').exec(stdout);
-    return m ? toMs(m[1], m[2]) : NaN;
-  };
-  const requests = Number(/(\d+) requests in/.exec(stdout)?.[1] ?? NaN);
-  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0);
-  const socketErrors = /Socket errors: (.*)/.exec(stdout)?.[1] ?? '';
-  return { rps, p50: pct(50), p99: pct(99), requests, non2xx, socketErrors, raw: stdout };
-}
+/** wrk at this bench's connections and duration. */
+const wrk = (url, script) => runWrk(url, { connections: CONNECTIONS, duration: DURATION, script });
 
 /**
  * The same create load from ApacheBench (keep-alive, 64 concurrent), when `ab` is installed: a second client
@@ -125,28 +86,13 @@ try {
   }
 
   const viewScript = path.join(tmp, 'view.lua');
-  writeFileSync(
-    viewScript,
-    `local slugs = {${slugs.map((s) => `"${s}"`).join(',')}}
-math.randomseed(os.time())
-request = function()
-  return wrk.format("GET", "/api/paste/" .. slugs[math.random(#slugs)])
-end
-`,
-  );
+  writeFileSync(viewScript, randomGetScript('/api/paste/', slugs));
   // The same views from a client that takes brotli: the answer (over 1 KB) is compressed per request.
   const viewBrScript = path.join(tmp, 'view-br.lua');
   writeFileSync(viewBrScript, `wrk.headers["Accept-Encoding"] = "br, gzip"\n${readFileSync(viewScript, 'utf8')}`);
   const createScript = path.join(tmp, 'create.lua');
   const body = JSON.stringify({ content: 'benchmark paste\n'.repeat(16), type: 'text', max_views: 0 });
-  writeFileSync(
-    createScript,
-    `wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Authorization"] = "Bearer ${token}"
-wrk.body = ${JSON.stringify(body)}
-`,
-  );
+  writeFileSync(createScript, jsonPostScript(body, { Authorization: `Bearer ${token}` }));
 
   // Warm up (JIT, SQLite page cache) before measuring.
   // A new process needs about half a minute of load before V8 has optimised the request path: the first

@@ -4,17 +4,15 @@
 // (counted in memory, written once a second per instance) and of limited pastes (one guarded UPDATE per view
 // on a hot row, from both instances at once) are measured separately.
 // Needs PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL (a throwaway database is created and dropped).
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
-import { clientThreads, onClientCpus, pinningLine, serverCpus } from './lib/cpus.mjs';
+import { pinningLine, serverCpus } from './lib/cpus.mjs';
+import { median, wrk as runWrk } from './lib/wrk.mjs';
 import { machineLine, writeSection } from './lib/report.mjs';
 import { startServer } from './lib/server.mjs';
 
-const run = promisify(execFile);
 const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const PASTES = Number(process.env.BENCH_PASTES ?? 100);
 const DURATION = process.env.BENCH_DURATION ?? '10s';
@@ -28,32 +26,7 @@ if (!base) {
   await main();
 }
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-function toMs(value, unit) {
-  const n = Number(value);
-  return unit === 'us' ? n / 1000 : unit === 's' ? n * 1000 : unit === 'm' ? n * 60_000 : n;
-}
-
-async function wrk(url, script, connections) {
-  const threads = Math.max(1, Math.min(clientThreads, connections));
-  const args = [`-t${threads}`, `-c${connections}`, `-d${DURATION}`, '--latency', '-s', script, url];
-  const { stdout } = await run(...onClientCpus('wrk', args), { maxBuffer: 10 * 1024 * 1024 });
-  const pct = (p) => {
-    const m = new RegExp(`^\\s*${p}%\\s+([\\d.]+)(us|ms|s|m)\\s*$`, 'm').exec(stdout);
-    return m ? toMs(m[1], m[2]) : NaN;
-  };
-  return {
-    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? NaN),
-    p99: pct(99),
-    requests: Number(/(\d+) requests in/.exec(stdout)?.[1] ?? NaN),
-    non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0),
-  };
-}
+const wrk = (url, script, connections) => runWrk(url, { connections, duration: DURATION, script });
 
 /** [seconds on a CPU, seconds runnable but waiting for one] of a process so far (Linux schedstat), or undefined. */
 function cpuTimes(pid) {

@@ -23,7 +23,7 @@ export function freePort() {
   });
 }
 
-async function waitForHealth(url, child, timeoutMs = 60_000) {
+export async function waitForHealth(url, child, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
