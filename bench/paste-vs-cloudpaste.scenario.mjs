@@ -4,7 +4,7 @@
 // a container's stdout would be. Targets: views and creates ≥ 3 × CloudPaste; Clipnest's create p99 < 50 ms at
 // 64 connections as the server's own access lines time it.
 // Opt-in: BENCH_CLOUDPASTE_DIR names an installed CloudPaste backend (bench/README.md says how to make one).
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cloudpasteDir, startCloudpaste } from './lib/cloudpaste.mjs';
@@ -87,21 +87,30 @@ try {
   for (const entry of servers) for (const kind of ['health', 'view', 'create']) await load(entry, kind);
 
   // The servers take turns, the first one alternating by round, so other load on the machine hits both alike.
+  // Clipnest's log is cut at each measured create run (its lines are written in batches: a short wait first).
+  const logSize = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return statSync(logOf('clipnest')).size;
+  };
+  const measuredCreates = [];
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 ? [...servers].reverse() : servers;
     for (const entry of order) {
       for (const kind of ['health', 'view', 'create']) {
+        const logged = entry.server === clipnest && kind === 'create' ? await logSize() : undefined;
         const before = cpuSeconds(entry.server.pid);
         const result = await load(entry, kind);
         if (kind !== 'health') entry.cpu[kind].push(((cpuSeconds(entry.server.pid) - before) / result.requests) * 1e6);
         entry.runs[kind].push(result);
+        if (logged !== undefined) measuredCreates.push([logged, await logSize()]);
       }
     }
   }
 
-  // Clipnest's own timing of the measured creates: its access lines for POST /api/paste (the warm-up's included).
-  const createMs = readFileSync(logOf('clipnest'), 'utf8')
-    .split('\n')
+  // Clipnest's own timing of the measured creates (not the warm-up's): its access lines for POST /api/paste.
+  const log = readFileSync(logOf('clipnest'));
+  const createMs = measuredCreates
+    .flatMap(([from, to]) => log.subarray(from, to).toString('utf8').split('\n'))
     .filter((line) => line.includes('"method":"POST","route":"/api/paste"'))
     .map((line) => JSON.parse(line).ms)
     .sort((a, b) => a - b);

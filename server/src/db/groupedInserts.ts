@@ -3,6 +3,7 @@
 // (requests parsed in the same turn of the event loop) are written in one transaction instead, one commit for
 // all (docs/benchmarks.md, Paste creation). Each caller still gets its own outcome.
 import type { Kysely, Transaction } from 'kysely';
+import { writeAtTurnEnd } from '../lib/turnEnd.js';
 import { isUniqueViolation } from './errors.js';
 
 interface Pending<Row> {
@@ -30,7 +31,7 @@ export class GroupedInserts<DB, Row> {
       this.queue.push({ row, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(() => void this.flush());
+        writeAtTurnEnd(() => void this.flush());
       }
     });
   }
@@ -57,7 +58,7 @@ export class GroupedInserts<DB, Row> {
     } catch (error) {
       for (const item of batch) item.reject(error);
     } finally {
-      if (this.queue.length > 0) setImmediate(() => void this.flush());
+      if (this.queue.length > 0) writeAtTurnEnd(() => void this.flush());
       else this.scheduled = false;
     }
   }

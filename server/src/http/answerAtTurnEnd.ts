@@ -1,3 +1,4 @@
+import { answerAtTurnEnd as atTurnEnd } from '../lib/turnEnd.js';
 import type { Fetch } from './sendfileEdge.js';
 
 /**
@@ -8,19 +9,11 @@ import type { Fetch } from './sendfileEdge.js';
  * send ran the kernel's network path between two handlers, and a peer on the same host (a reverse proxy, the
  * benchmark's load generator) was woken once per answer. Written together, the sends follow one another and the
  * peer wakes once for the batch. At low load an answer waits only for the `setImmediate` of its own turn
- * (bench/paste.bench.mjs and docs/benchmarks.md measure both).
+ * (bench/paste.bench.mjs and docs/benchmarks.md measure both). Answers that wait for a grouped write of the same
+ * turn go out after it, in the same turn (lib/turnEnd.ts).
  */
 export function answerAtTurnEnd(fetch: Fetch): Fetch {
-  let waiting: (() => void)[] = [];
-  const release = () => {
-    const batch = waiting;
-    waiting = [];
-    for (const send of batch) send();
-  };
-  const turnEnd = () =>
-    new Promise<void>((resolve) => {
-      if (waiting.push(resolve) === 1) setImmediate(release);
-    });
+  const turnEnd = () => new Promise<void>((resolve) => atTurnEnd(resolve));
   return async (request, env) => {
     const response = await fetch(request, env);
     await turnEnd();
