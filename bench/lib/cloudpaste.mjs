@@ -7,8 +7,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, waitForHealth } from './server.mjs';
-import { stopChild } from './proc.mjs';
+import { freePort, servedChild } from './server.mjs';
 
 const loopbackOnly = path.join(path.dirname(fileURLToPath(import.meta.url)), 'loopbackOnly.mjs');
 /** CloudPaste's first-start admin (its seed migration). */
@@ -48,29 +47,7 @@ export async function startCloudpaste({ dir, cpus, stdout }) {
     },
     stdio: ['ignore', stdout ?? 'ignore', stdout ?? 'ignore'],
   });
-  const url = `http://127.0.0.1:${port}`;
-  try {
-    await waitForHealth(url, child);
-  } catch (error) {
-    await stopChild(child, dataDir);
-    throw error;
-  }
+  const served = await servedChild(child, { port, dataDir, admin: ADMIN });
   const { version } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
-  return {
-    url,
-    pid: child.pid,
-    version,
-    async login() {
-      const res = await fetch(`${url}/api/admin/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(ADMIN),
-      });
-      const body = await res.json();
-      if (!res.ok || !body.data?.token)
-        throw new Error(`CloudPaste login failed: ${res.status} ${JSON.stringify(body)}`);
-      return body.data.token;
-    },
-    stop: () => stopChild(child, dataDir),
-  };
+  return { ...served, version };
 }

@@ -23,7 +23,7 @@ export function freePort() {
   });
 }
 
-export async function waitForHealth(url, child, timeoutMs = 60_000) {
+async function waitForHealth(url, child, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
@@ -68,6 +68,14 @@ export async function startServer(options = {}) {
     },
     stdio: ['ignore', options.stdout ?? 'ignore', 'inherit'],
   });
+  return servedChild(child, { port, dataDir, admin: BENCH_ADMIN });
+}
+
+/**
+ * Waits until `child` answers /api/health on 127.0.0.1:`port` (stopping it if it never does), then returns the
+ * handle the benches use: its URL and pid, `login()` as `admin` (a Bearer token), `stop()`.
+ */
+export async function servedChild(child, { port, dataDir, admin }) {
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitForHealth(url, child);
@@ -83,9 +91,11 @@ export async function startServer(options = {}) {
       const res = await fetch(`${url}/api/admin/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(BENCH_ADMIN),
+        body: JSON.stringify(admin),
       });
-      return (await res.json()).data.token;
+      const body = await res.json();
+      if (!res.ok || !body.data?.token) throw new Error(`login failed: ${res.status} ${JSON.stringify(body)}`);
+      return body.data.token;
     },
     stop: () => stopChild(child, dataDir),
   };
