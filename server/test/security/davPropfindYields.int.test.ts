@@ -26,7 +26,8 @@ function health(url: string): Promise<number> {
   });
 }
 /**
- * The longest a health check may wait. The old code stalled for the whole answer (~3 s at 50,000 entries, ~6 s at
+ * The longest a health check may wait, or half the PROPFIND's own time where that is longer (a machine several times
+ * slower, 2026-11-29: 2.2 s beside a crawl on the Node 24 lane). The old code stalled for the whole answer (~3 s at 50,000 entries, ~6 s at
  * 100,000); 1 s was once crossed on CI's two cores while the vitest and browser lanes both ran (2026-11-29).
  */
 const HEALTH_MAX_MS = 2000;
@@ -75,6 +76,7 @@ describe.each(dbTargets)('a Depth 1 PROPFIND of a big folder on %s', (target) =>
     })();
     // A connection of its own (a pooled one may have idled past the server's keep-alive while files were made).
     const chunks: Uint8Array[] = [];
+    const sent = performance.now();
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(
         `${server.url}/dav/local/big/`,
@@ -89,6 +91,7 @@ describe.each(dbTargets)('a Depth 1 PROPFIND of a big folder on %s', (target) =>
       req.on('error', reject);
       req.end();
     });
+    const answerMs = performance.now() - sent;
     // The folder just listed goes into the search index after the answer: that work counts too.
     await server.built.services.search.settled();
     await alsoWaitFor;
@@ -96,7 +99,9 @@ describe.each(dbTargets)('a Depth 1 PROPFIND of a big folder on %s', (target) =>
     await poll;
     expect(status).toBe(207);
     const text = Buffer.concat(chunks).toString('utf8');
-    return { text, latencies, maxMs: Math.max(...latencies) };
+    // A server that held its event loop for the answer kept health waiting about as long as the answer took.
+    const allowedMs = Math.max(HEALTH_MAX_MS, answerMs / 2);
+    return { text, latencies, maxMs: Math.max(...latencies), allowedMs };
   }
 
   it(
@@ -105,12 +110,12 @@ describe.each(dbTargets)('a Depth 1 PROPFIND of a big folder on %s', (target) =>
       for (const run of ['cold', 'warm']) {
         // Cold: read from the disk (the background crawl may have listed the folder into the cache already).
         if (run === 'cold') server.built.services.vfs.cache.clear();
-        const { text, latencies, maxMs } = await propfindWithHealth();
+        const { text, latencies, maxMs, allowedMs } = await propfindWithHealth();
         expect(text.endsWith('</D:multistatus>')).toBe(true);
         expect(text.split('<D:response>').length - 1, run).toBe(ENTRIES + 1);
         expect(text).toContain(`<D:href>/dav/local/big/entry-${String(ENTRIES - 1).padStart(6, '0')}.txt</D:href>`);
         expect(latencies.length, run).toBeGreaterThan(3);
-        expect(maxMs, `${run}: longest health answer`).toBeLessThan(HEALTH_MAX_MS);
+        expect(maxMs, `${run}: longest health answer`).toBeLessThan(allowedMs);
       }
     },
     PROPFIND_TEST_MS,
@@ -124,9 +129,9 @@ describe.each(dbTargets)('a Depth 1 PROPFIND of a big folder on %s', (target) =>
       if (!mount) throw new Error('no /local mount');
       vfs.cache.clear();
       const crawl = search.crawl(mount);
-      const { maxMs } = await propfindWithHealth(crawl);
+      const { maxMs, allowedMs } = await propfindWithHealth(crawl);
       expect((await crawl).entries).toBeGreaterThanOrEqual(ENTRIES);
-      expect(maxMs, 'longest health answer').toBeLessThan(HEALTH_MAX_MS);
+      expect(maxMs, 'longest health answer').toBeLessThan(allowedMs);
     },
     PROPFIND_TEST_MS,
   );
