@@ -1,4 +1,4 @@
-import { answerAtTurnEnd as atTurnEnd } from '../lib/turnEnd.js';
+import { releaseAtTurnEnd } from '../lib/turnEnd.js';
 import type { Fetch } from './sendfileEdge.js';
 
 /**
@@ -13,7 +13,7 @@ import type { Fetch } from './sendfileEdge.js';
  * turn go out after it, in the same turn (lib/turnEnd.ts).
  */
 export function answerAtTurnEnd(fetch: Fetch): Fetch {
-  const turnEnd = () => new Promise<void>((resolve) => atTurnEnd(resolve));
+  const turnEnd = () => new Promise<void>((resolve) => releaseAtTurnEnd(resolve));
   return async (request, env) => {
     const response = await fetch(request, env);
     await turnEnd();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerAtTurnEnd, writeAtTurnEnd } from './turnEnd.js';
+import { releaseAtTurnEnd, writeAtTurnEnd } from './turnEnd.js';
 
 const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 5));
 
@@ -11,7 +11,7 @@ describe('turnEnd', () => {
       // A handler resumed by the write builds its answer a few microtasks later.
       void Promise.resolve()
         .then(() => Promise.resolve())
-        .then(() => answerAtTurnEnd(() => order.push('answer')));
+        .then(() => releaseAtTurnEnd(() => order.push('answer')));
     });
     setImmediate(() => order.push('queued after, same turn'));
     await nextTurn();
@@ -20,9 +20,9 @@ describe('turnEnd', () => {
 
   it('runs the answers of a turn in the order they were made, after its writes', async () => {
     const order: string[] = [];
-    answerAtTurnEnd(() => order.push('a'));
+    releaseAtTurnEnd(() => order.push('a'));
     writeAtTurnEnd(() => order.push('w'));
-    answerAtTurnEnd(() => order.push('b'));
+    releaseAtTurnEnd(() => order.push('b'));
     await nextTurn();
     expect(order).toEqual(['w', 'a', 'b']);
   });
@@ -34,7 +34,7 @@ describe('turnEnd', () => {
       // After this step: too late for this turn's writes.
       void Promise.resolve().then(() => writeAtTurnEnd(() => order.push('second write')));
     });
-    answerAtTurnEnd(() => order.push('answer'));
+    releaseAtTurnEnd(() => order.push('answer'));
     await nextTurn();
     expect(order).toEqual(['first write', 'answer', 'second write']);
   });

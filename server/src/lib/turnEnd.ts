@@ -40,7 +40,7 @@ export function writeAtTurnEnd(task: Task): void {
 }
 
 /** Runs `task` at the end of this turn, after its writes and what their callers did next. */
-export function answerAtTurnEnd(task: Task): void {
+export function releaseAtTurnEnd(task: Task): void {
   answers.push(task);
   schedule();
 }
