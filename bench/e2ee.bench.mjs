@@ -68,7 +68,9 @@ async function uploadOnce(server, source, encrypted) {
   };
   const before = await sample();
   const peak = { ...before };
-  const cpuBefore = chromiumUsage().cpu + cpuSeconds(server.pid);
+  const usageBefore = chromiumUsage();
+  const serverBefore = cpuSeconds(server.pid);
+  const cpuBefore = usageBefore.cpu + serverBefore;
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
@@ -84,12 +86,16 @@ async function uploadOnce(server, source, encrypted) {
     .and(page.locator('[data-stage="completed"]'))
     .waitFor({ timeout: 30 * 60_000 });
   const seconds = (performance.now() - started) / 1000;
-  const cpu = chromiumUsage().cpu + cpuSeconds(server.pid) - cpuBefore;
+  const usageAfter = chromiumUsage();
+  const cpu = usageAfter.cpu + cpuSeconds(server.pid) - cpuBefore;
+  const cpuByProcess = { server: cpuSeconds(server.pid) - serverBefore };
+  for (const [kind, seconds] of Object.entries(usageAfter.cpuByKind))
+    cpuByProcess[kind] = seconds - (usageBefore.cpuByKind[kind] ?? 0);
   sampling = false;
   await sampler;
   const end = await sample();
   await context.close();
-  return { seconds, cpu, before, peak, end };
+  return { seconds, cpu, cpuByProcess, before, peak, end };
 }
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'clipnest-bench-e2ee-'));
@@ -108,7 +114,12 @@ try {
       loads.push(os.loadavg()[0]);
       const r = await uploadOnce(server, source, mode === 'encrypted');
       console.log(
-        `${mode}: ${r.seconds.toFixed(1)} s, CPU ${r.cpu.toFixed(1)} s, heap ${triple(r, 'heap')}, renderer RSS ${triple(r, 'renderer')}, browser RSS ${triple(r, 'browser')} MiB`,
+        `${mode}: ${r.seconds.toFixed(1)} s, CPU ${r.cpu.toFixed(1)} s, heap ${triple(r, 'heap')}, renderer RSS ${triple(r, 'renderer')}, browser RSS ${triple(r, 'browser')} MiB; CPU by process: ${Object.entries(
+          r.cpuByProcess,
+        )
+          .filter(([, s]) => s >= 0.05)
+          .map(([kind, s]) => `${kind} ${s.toFixed(1)} s`)
+          .join(', ')}`,
       );
       results[mode].push(r);
     }

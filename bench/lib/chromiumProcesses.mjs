@@ -27,7 +27,8 @@ function processes() {
 
 /**
  * Of this process's Chromium descendants: the RSS in bytes of the renderers and of the browser process, and
- * the CPU seconds used so far by all of them (GPU and utility processes included).
+ * the CPU seconds used so far by all of them (GPU and utility processes included), and the same CPU seconds
+ * by kind of process (`browser`, `renderer`, `gpu-process`, a utility process by its service: `NetworkService`).
  */
 export function chromiumUsage(root = process.pid) {
   const list = processes();
@@ -39,11 +40,17 @@ export function chromiumUsage(root = process.pid) {
   let renderer = 0;
   let browser = 0;
   let cpu = 0;
+  const cpuByKind = {};
   for (const p of list) {
     if (!p.cmdline.includes('chrom') || !descends(p)) continue;
     cpu += p.cpu;
+    const kind =
+      /--utility-sub-type=([\w.]+)/.exec(p.cmdline)?.[1]?.replace(/^.*\./, '') ??
+      /--type=([\w-]+)/.exec(p.cmdline)?.[1] ??
+      'browser';
+    cpuByKind[kind] = (cpuByKind[kind] ?? 0) + p.cpu;
     if (p.cmdline.includes('--type=renderer')) renderer += p.rss;
     else if (!p.cmdline.includes('--type=')) browser += p.rss;
   }
-  return { renderer, browser, cpu };
+  return { renderer, browser, cpu, cpuByKind };
 }
