@@ -119,6 +119,8 @@ export default defineConfig({
       LOG_LEVEL: 'error',
       // URL uploads in e2e fetch from a test file server on 127.0.0.1.
       ALLOW_PRIVATE_URLS: 'true',
+      // A day: tests look at used-up pastes in the admin list, which the sweep (every 10 min by default) deletes.
+      PASTE_SWEEP_INTERVAL: '86400',
       ...databaseEnv(slot),
     },
   })),

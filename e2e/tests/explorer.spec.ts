@@ -232,15 +232,18 @@ test.describe('mount explorer', () => {
   });
 
   test('a big file goes through the fs multipart flow with progress', async ({ adminPage: page }) => {
+    // A limit, not a speed check: on a loaded 2-core CI machine the upload alone has taken over 30 s.
+    test.setTimeout(120_000);
     await page.goto('/mount-explorer/local/docs');
     const size = 33 * 1024 * 1024;
-    const buffer = Buffer.alloc(size, 7);
+    // Picked from disk, as a user does: a buffer would be sent to the browser through the DevTools protocol first.
+    const source = path.join(mkdtempSync(path.join(tmpdir(), 'clipnest-big-')), 'big.bin');
+    await writeFile(source, Buffer.alloc(size, 7));
     const init = page.waitForRequest(/\/api\/fs\/multipart\/init/);
     const part = page.waitForRequest(/\/api\/fs\/multipart\/part\?/);
-    await page
-      .getByTestId('fs-file-input')
-      .setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer });
-    await expect(page.locator('[data-testid="fs-upload"][data-status="done"]')).toHaveCount(1, { timeout: 30_000 });
+    await page.getByTestId('fs-file-input').setInputFiles(source);
+    await expect(page.locator('[data-testid="fs-upload"][data-status="done"]')).toHaveCount(1, { timeout: 90_000 });
+    rmSync(path.dirname(source), { recursive: true, force: true });
     await init;
     await part;
     await expect(row(page, 'big.bin')).toBeVisible();

@@ -9,8 +9,6 @@ import type { Logger } from './lib/logger.js';
 import { startRestingCollector } from './lib/restingCollector.js';
 import type { AppServicesBuilt } from './server.js';
 
-const PASTE_SWEEP_INTERVAL_MS = 10 * 60_000;
-
 export function startBackgroundJobs(deps: {
   services: AppServicesBuilt;
   config: Config;
@@ -38,7 +36,7 @@ export function startBackgroundJobs(deps: {
   });
   // Entries older than the retention setting (audit_log_retention_days; 0 keeps them).
   const auditSweep = periodic('audit-sweep', 3600_000, () => services.audit.sweep());
-  const pasteSweep = periodic('paste-sweep', PASTE_SWEEP_INTERVAL_MS, () => services.pastes.sweepExpired());
+  const pasteSweep = periodic('paste-sweep', config.pasteSweepIntervalMs, () => services.pastes.sweepExpired());
   services.backupScheduler.start();
   services.search.start();
   // Direct uploads left unfinished for 24 h: abort the multipart upload / drop the object.

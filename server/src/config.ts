@@ -93,6 +93,8 @@ const envSchema = z.object({
     .optional(),
   /** Seconds a task's claim lasts without renewal: another instance resumes a task this long after its instance died. */
   TASK_LEASE: seconds.default(30),
+  /** Seconds between sweeps that delete expired and used-up pastes. */
+  PASTE_SWEEP_INTERVAL: seconds.default(600),
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
 });
 
@@ -128,6 +130,7 @@ export interface Config {
   metricsToken?: string;
   metricsPort?: number;
   taskLeaseMs: number;
+  pasteSweepIntervalMs: number;
   logLevel: 'silent' | 'error' | 'info' | 'debug';
 }
 
@@ -183,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir: strin
     metricsToken: e.METRICS_TOKEN,
     metricsPort: e.METRICS_PORT,
     taskLeaseMs: e.TASK_LEASE * 1000,
+    pasteSweepIntervalMs: e.PASTE_SWEEP_INTERVAL * 1000,
     logLevel: e.LOG_LEVEL,
   };
 }
