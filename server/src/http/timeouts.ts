@@ -3,7 +3,8 @@
 // - upload routes (bodies of any size): the socket is closed when no byte arrives for `uploadIdleMs`;
 // - every other request: its body must be complete within `requestTimeoutMs` (the old total limit);
 // - responses: the socket is closed when the client takes no byte for `downloadIdleMs`;
-// - while the server itself works (after the body, before the answer) no timer runs.
+// - while the server itself works (after the body, before the answer) no timer runs; a request without a body
+//   (no Content-Length above 0, no Transfer-Encoding: RFC 9112 §6.3) has nothing to time until its answer.
 // Header timeouts (`headersTimeout`) and keep-alive stay as Node sets them.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { ServerType } from '@hono/node-server';
@@ -21,9 +22,20 @@ export function isUploadPath(url: string | undefined): boolean {
   return url !== undefined && UPLOAD_PATH.test(url);
 }
 
+/**
+ * Whether a body follows the headers. `req.complete` cannot tell: it is still false when 'request' is emitted, and
+ * 'end' comes only once a body is read, which no handler does for a HEAD or a MOVE, so an idle timer set for a
+ * body that never comes cut off every bodiless WebDAV request whose answer took longer than UPLOAD_IDLE_TIMEOUT.
+ */
+function hasBody(req: IncomingMessage): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const length = req.headers['content-length'];
+  return length !== undefined && length !== '0';
+}
+
 function watch(req: IncomingMessage, res: ServerResponse, timeouts: HttpTimeouts): void {
   const socket = req.socket;
-  if (!req.complete) {
+  if (!req.complete && hasBody(req)) {
     if (isUploadPath(req.url)) {
       // Refreshed by every byte the parser reads; the server's own work afterwards is not timed.
       socket.setTimeout(timeouts.uploadIdleMs);
