@@ -51,6 +51,12 @@ export function treePrincipal(principal: Principal): Principal {
  */
 export class DavAuth {
   private readonly verified = new Map<string, { principal: Principal; until: number }>();
+  /**
+   * Checks under way, by header hash and client: the requests of a client with many connections (rclone, a
+   * sync app), all arriving when the remembered header runs out, wait for one check instead of each making its
+   * own. Each would count in the client's secret budget while it runs, so 100 of them answered 429.
+   */
+  private readonly checking = new Map<string, Promise<Principal>>();
 
   constructor(
     private readonly deps: {
@@ -94,7 +100,20 @@ export class DavAuth {
     const now = this.deps.clock.now().getTime();
     const hit = this.verified.get(hash);
     if (hit && hit.until > now) return hit.principal;
-    const decoded = Buffer.from(match[1] as string, 'base64').toString('utf8');
+    const key = `${hash}\u0000${client}`;
+    const under = this.checking.get(key);
+    if (under) return under;
+    const check = this.check(match[1] as string, hash, client, now);
+    this.checking.set(key, check);
+    try {
+      return await check;
+    } finally {
+      this.checking.delete(key);
+    }
+  }
+
+  private async check(basic: string, hash: string, client: string, now: number): Promise<Principal> {
+    const decoded = Buffer.from(basic, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) throw unauthorized('malformed Basic credentials');
     const user = decoded.slice(0, colon);
