@@ -150,8 +150,6 @@ test.describe('explorer rough edges (issue 35)', () => {
   });
 
   test('(d) copy or move onto a taken name asks: keep both, replace, skip, for all', async ({ adminPage: page }) => {
-    // A limit, not a speed check: 39–43 s of the default 45 s on a loaded 2-core CI machine (2026-11-29).
-    test.slow();
     const file = (rel: string) => path.join(localRoot, rel);
     const read = (rel: string) => (existsSync(file(rel)) ? readFileSync(file(rel), 'utf8') : null);
     const pickDst = async (button: string) => {

@@ -348,9 +348,6 @@ test.describe('file shares', () => {
       adminPage: page,
       token,
     }) => {
-      // Many steps (create, test, default, upload, edit, test, delete): 38 s on a loaded 2-core CI machine, past the
-      // 45 s limit on a busier one. A limit, not a speed check.
-      test.slow();
       await page.goto('/admin/storage-config');
       // Cards by their exact name: earlier specs leave configs whose names contain "local" or "emulator".
       const named = (name: string) =>

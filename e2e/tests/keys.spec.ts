@@ -8,8 +8,6 @@ test.describe('key management', () => {
   });
 
   test('create, edit and delete a key', async ({ adminPage: page, token }) => {
-    // A limit, not a speed check: 39–43 s of the default 45 s on a loaded 2-core CI machine (2026-11-29).
-    test.slow();
     await ensureMount(token, '/team');
     await page.goto('/admin/key-management');
     await expect(page.getByText('No API keys yet')).toBeVisible();
@@ -119,8 +117,6 @@ test.describe('key management', () => {
     token,
     browser,
   }) => {
-    // A limit, not a speed check: 39–43 s of the default 45 s on a loaded 2-core CI machine (2026-11-29).
-    test.slow();
     await ensureMount(token, '/team');
     await page.goto('/admin/key-management');
     await page.getByRole('button', { name: 'New key' }).click();

@@ -147,6 +147,7 @@ describe.each(dbTargets)('a server killed during a WebDAV PUT and a copy task, o
       });
       expect(res.status, res.body.message).toBe(201);
     }
+    const tempFiles = () => [...names(dst), ...names(path.join(dst, 'copy'))].filter((n) => TEMP.test(n));
     const FILES = 4;
     const SIZE = 2 * 1024 * 1024;
     const content = (i: number) => new Uint8Array(SIZE).fill(10 + i);
@@ -201,11 +202,7 @@ describe.each(dbTargets)('a server killed during a WebDAV PUT and a copy task, o
       expect(readFileSync(path.join(dst, 'copy', `f${i}.bin`)).equals(Buffer.from(content(i))), `f${i}`).toBe(true);
 
     // The sweep took every temp file the killed process left.
-    await eventually(
-      () => [...names(dst), ...names(path.join(dst, 'copy'))].filter((n) => TEMP.test(n)),
-      (temps) => temps.length === 0,
-      'temp files swept',
-    );
+    await eventually(tempFiles, (temps) => temps.length === 0, 'temp files swept');
     expect(names(path.join(dst, 'copy'))).toEqual(Array.from({ length: FILES }, (_, i) => `f${i}.bin`));
 
     // The PUT sent again works, and leaves no temp file. Sent to a server with the default idle limit: with 1 s, a
@@ -215,7 +212,7 @@ describe.each(dbTargets)('a server killed during a WebDAV PUT and a copy task, o
     const body = new Uint8Array(8 * 1024 * 1024).fill(3);
     expect((await dav(third, 'PUT', '/dst/put.bin', body)).status).toBe(201);
     expect(statSync(path.join(dst, 'put.bin')).size).toBe(body.length);
-    expect([...names(dst), ...names(path.join(dst, 'copy'))].filter((n) => TEMP.test(n))).toEqual([]);
+    expect(tempFiles()).toEqual([]);
     // No task left running or pending (the database holds no orphan work).
     const tasks = await api<{ items: TaskView[] }>(third, await third.login(), 'GET', '/api/fs/tasks');
     expect(tasks.body.data?.items.filter((t) => ['pending', 'running'].includes(t.status))).toEqual([]);
