@@ -1,6 +1,6 @@
 // `npm test`: every tier. Two lanes run side by side (the server tiers need little of the browser's time and the
 // other way round) and take the next job when they are free: vitest's unit and integration tiers, the browser
-// suite (Playwright) against the built app in CLIPNEST_E2E_SHARDS parts (3), and with CLIPNEST_NODE24=1 the
+// suite (Playwright) against the built app in CLIPNEST_E2E_SHARDS parts (6), and with CLIPNEST_NODE24=1 the
 // server's tests on Node 24 LTS. Integration tests also run on PostgreSQL when TEST_DATABASE_URL is set (with the
 // Node 24 lane: PostgreSQL on Node 20, SQLite on Node 24). CLIPNEST_SERIAL=1 runs the jobs one after the other,
 // with untagged output.
@@ -81,7 +81,7 @@ function prepareBrowser() {
  * The browser suite in SHARDS parts, each a job of its own with its own port and output folder, so the two lanes
  * share it (one suite of 50 minutes on one lane left the other idle for half of CI).
  */
-const SHARDS = Math.max(1, Number(process.env.CLIPNEST_E2E_SHARDS ?? 3));
+const SHARDS = Math.max(1, Number(process.env.CLIPNEST_E2E_SHARDS ?? 6));
 const browserShardJob = (index) => async () => {
   if (!(await prepareBrowser())) return;
   const name = SHARDS === 1 ? 'browser (playwright)' : `browser (playwright) ${index}/${SHARDS}`;
@@ -112,9 +112,9 @@ async function browserPgJob() {
 }
 
 // The vitest run starts on one lane and the browser shards on the other; Node 24 goes to the lane that frees up
-// after the second shard, the rest of the shards and the PostgreSQL admin pages fill in (whole CI runs on
-// 2026-11-28: vitest 21 min at one worker, 10 alone at two; Node 24 18, the shards 9–11, 5 and 5). Two browsers
-// rarely run side by side.
+// after the second shard, the rest of the shards and the PostgreSQL admin pages fill in. Shards are cut by test
+// count, not time, and take from 2 to 5 times as long as each other (CI of 2026-11-29 in three: 45, 20 and 15 min):
+// six smaller ones let the lanes end together.
 const shards = Array.from({ length: SHARDS }, (_, i) => browserShardJob(i + 1));
 const jobs = [vitestJob, ...shards.slice(0, 2), ...(node24 ? [node24Job] : []), ...shards.slice(2), browserPgJob];
 async function lane() {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { BackupFile } from '@clipnest/contract';
 import { createKey, deleteAllKeys, listKeys, Perm, uniqueName } from '../support/api';
 import { expect, test } from '../support/fixtures';
+import { shot } from '../support/looks';
 
 test.describe('backup and restore', () => {
   test.beforeEach(async ({ token }) => {
@@ -37,9 +38,9 @@ test.describe('backup and restore', () => {
     await page.getByRole('radio', { name: 'Merge' }).click();
     await expect(keysRow).toContainText('1 added, 1 kept as is');
     const shots = process.env.ADMIN_SHOTS_DIR ?? '/tmp/admin-shots';
-    await page.screenshot({ path: path.join(shots, 'backup-preview-en-light-1280.png'), fullPage: true });
+    await shot(page, path.join(shots, 'backup-preview-en-light-1280.png'), true);
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: path.join(shots, 'backup-preview-en-light-390.png'), fullPage: true });
+    await shot(page, path.join(shots, 'backup-preview-en-light-390.png'), true);
     await page.setViewportSize({ width: 1280, height: 900 });
     await preview.getByRole('button', { name: 'Restore' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Restore' }).click();

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { call } from '../support/api';
 import { expect, test } from '../support/fixtures';
+import { shot } from '../support/looks';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURES = [
@@ -88,10 +89,10 @@ test.describe('import from CloudPaste', () => {
     await expect(report.getByTestId('cloudpaste-kind-files')).toContainText('File shares770');
     await expect(report.getByTestId('cloudpaste-kind-mounts')).toContainText('Mounts220');
     await expect(panel.getByText(`Mapped to ${folder}`)).toBeVisible();
-    await page.screenshot({ path: path.join(shots, 'cloudpaste-dryrun-en-light-1280.png'), fullPage: true });
+    await shot(page, path.join(shots, 'cloudpaste-dryrun-en-light-1280.png'), true);
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: path.join(shots, 'cloudpaste-dryrun-en-light-390.png'), fullPage: true });
-    await panel.screenshot({ path: path.join(shots, 'cloudpaste-panel-en-light-390.png') });
+    await shot(page, path.join(shots, 'cloudpaste-dryrun-en-light-390.png'), true);
+    await shot(panel, path.join(shots, 'cloudpaste-panel-en-light-390.png'));
     await page.setViewportSize({ width: 1280, height: 900 });
 
     await panel.getByRole('button', { name: 'Import' }).click();
@@ -100,7 +101,7 @@ test.describe('import from CloudPaste', () => {
     await expect(result).toContainText('Imported');
     await expect(result.getByTestId('cloudpaste-kind-pastes').getByTestId('created')).toHaveText('8');
     await expect(result.getByTestId('cloudpaste-kind-files').getByTestId('created')).toHaveText('7');
-    await page.screenshot({ path: path.join(shots, 'cloudpaste-result-en-light-1280.png'), fullPage: true });
+    await shot(page, path.join(shots, 'cloudpaste-result-en-light-1280.png'), true);
 
     // The share links work: a paste and a file from the mapped folder.
     const paste = await page.request.get('/api/raw/hello-fixture');
@@ -122,12 +123,10 @@ test.describe('import from CloudPaste', () => {
     await page.getByTestId('cloudpaste-file-input').setInputFiles(file);
     await expect(page.getByTestId('cloudpaste-kind-pastes').getByTestId('created')).toHaveText('0');
     await page.getByTestId('cloudpaste-root-input').fill(folder);
-    await page.screenshot({ path: path.join(shots, 'cloudpaste-again-zh-dark-1280.png'), fullPage: true });
+    await shot(page, path.join(shots, 'cloudpaste-again-zh-dark-1280.png'), true);
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: path.join(shots, 'cloudpaste-again-zh-dark-390.png'), fullPage: true });
-    await page
-      .getByTestId('cloudpaste-import')
-      .screenshot({ path: path.join(shots, 'cloudpaste-panel-zh-dark-390.png') });
+    await shot(page, path.join(shots, 'cloudpaste-again-zh-dark-390.png'), true);
+    await shot(page.getByTestId('cloudpaste-import'), path.join(shots, 'cloudpaste-panel-zh-dark-390.png'));
 
     // Leave no mounts behind for the explorer specs.
     const mounts = await call<{ items: { id: string; path: string }[] }>('GET', '/api/mount/list', { token });

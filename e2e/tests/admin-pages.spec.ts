@@ -7,6 +7,7 @@ import { BASE_URL } from '../support/env';
 import { uploadViaApi } from '../support/files';
 import { createPaste } from '../support/pastes';
 import { expect, seedStorage, test } from '../support/fixtures';
+import { lookThemes, shot } from '../support/looks';
 
 /** Where the admin screenshots go (looked at by hand; not compared). */
 const SHOTS = process.env.ADMIN_SHOTS_DIR ?? '/tmp/admin-shots';
@@ -54,7 +55,7 @@ test.describe('admin pages', () => {
     await seedViews(await adminToken());
   });
 
-  for (const theme of ['light', 'dark'] as const) {
+  for (const theme of lookThemes) {
     for (const lang of ['en', 'zh-CN'] as const) {
       test(`render without console errors, ${theme}, ${lang}`, async ({ page, token }) => {
         test.setTimeout(120_000);
@@ -69,10 +70,7 @@ test.describe('admin pages', () => {
             // Wait for loaded content, not skeletons.
             await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
             if (target.name === 'dashboard') await expect(page.getByTestId('count-api_keys')).toContainText(/\d/);
-            await page.screenshot({
-              path: path.join(SHOTS, `${target.name}-${lang}-${theme}-${width}.png`),
-              fullPage: true,
-            });
+            await shot(page, path.join(SHOTS, `${target.name}-${lang}-${theme}-${width}.png`), true);
             if (theme === 'light' && width === 1280) {
               const violations = await seriousViolations(page);
               expect(violations, `${target.path}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);

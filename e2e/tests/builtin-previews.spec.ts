@@ -8,6 +8,7 @@ import type { FileView, ShareView } from '@clipnest/contract';
 import { tarOf } from '../../server/test/support/handTar';
 import { adminToken, call } from '../support/api';
 import { expect, seedStorage, test } from '../support/fixtures';
+import { lookThemes, shot as lookShot } from '../support/looks';
 import { watchForeign } from '../support/foreignRequests';
 import { uploadViaApi } from '../support/files';
 import { localStorage, mount } from '../support/mounts';
@@ -72,13 +73,13 @@ test.describe('built-in previews on the file share page', () => {
 
   for (const lang of ['en', 'zh-CN'] as const) {
     for (const width of [390, 1280] as const) {
-      for (const theme of ['light', 'dark'] as const) {
+      for (const theme of lookThemes) {
         test(`${lang}, ${width}px, ${theme}`, async ({ page }) => {
           await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
           await seedStorage(page, { themeMode: theme, language: lang });
           const foreign = watchForeign(page);
           const suffix = `${lang}-${theme}-${width}`;
-          const shot = (name: string) => page.screenshot({ path: path.join(out, `${name}-${suffix}.png`) });
+          const shot = (name: string) => lookShot(page, path.join(out, `${name}-${suffix}.png`));
           const en = lang === 'en';
 
           await page.goto(`/file/${files.docx!.slug}`);
@@ -187,7 +188,7 @@ test.describe('built-in previews on the file share page', () => {
       await page.goto(`/file/${tsv.slug}`);
       await expect(page.getByTestId('sheet-row')).toHaveCount(2, { timeout: 30_000 });
       await expect(page.getByTestId('sheet-row').nth(1)).toContainText('Build');
-      await page.screenshot({ path: path.join(out, `tsv-${lang}-${width}.png`) });
+      await lookShot(page, path.join(out, `tsv-${lang}-${width}.png`));
       expect(foreign).toEqual([]);
     });
   }

@@ -20,6 +20,7 @@ import type { Browser, Page, Request } from '@playwright/test';
 import { call } from '../support/api';
 import { BASE_URL } from '../support/env';
 import { expect as baseExpect, test } from '../support/fixtures';
+import { shot } from '../support/looks';
 import { deleteAllPastes } from '../support/pastes';
 import { randomFile, sha256 } from '../support/uploads';
 
@@ -89,7 +90,7 @@ test.describe('end-to-end encrypted pastes', () => {
     expect(sent).toContain('"encryption"');
     expect(sent).not.toContain(MARKER);
     expect(sent).not.toContain(key);
-    await page.screenshot({ path: 'test-results/e2ee/home-result-1280-light.png', fullPage: true });
+    await shot(page, 'test-results/e2ee/home-result-1280-light.png', true);
 
     const reader = await openInFreshContext(browser, link);
     const readerBodies = recordBodies(reader.page);
@@ -99,24 +100,24 @@ test.describe('end-to-end encrypted pastes', () => {
     await expect(reader.page.getByTestId('paste-encrypted')).toBeVisible();
     expect(await reader.page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
     expect(readerBodies.join('\n')).not.toContain(key);
-    await reader.page.screenshot({ path: 'test-results/e2ee/view-1280-light.png', fullPage: true });
+    await shot(reader.page, 'test-results/e2ee/view-1280-light.png', true);
     await reader.close();
 
     const dark = await openInFreshContext(browser, link, { width: 390, dark: true });
     await expect(dark.page.getByTestId('paste-encrypted')).toBeVisible();
-    await dark.page.screenshot({ path: 'test-results/e2ee/view-390-dark.png', fullPage: true });
+    await shot(dark.page, 'test-results/e2ee/view-390-dark.png', true);
     await dark.close();
 
     const missing = await openInFreshContext(browser, withoutKey);
     await expect(missing.page.getByRole('heading', { name: 'The link is missing its key' })).toBeVisible();
-    await missing.page.screenshot({ path: 'test-results/e2ee/missing-key-1280-light.png' });
+    await shot(missing.page, 'test-results/e2ee/missing-key-1280-light.png');
     await missing.close();
 
     const wrongKey = `${withoutKey}#${key.startsWith('A') ? 'B' : 'A'}${key.slice(1)}`;
     const wrong = await openInFreshContext(browser, wrongKey, { width: 390 });
     await expect(wrong.page.getByRole('heading', { name: 'This paste cannot be decrypted' })).toBeVisible();
     await expect(wrong.page.getByText(MARKER)).toHaveCount(0);
-    await wrong.page.screenshot({ path: 'test-results/e2ee/wrong-key-390-light.png' });
+    await shot(wrong.page, 'test-results/e2ee/wrong-key-390-light.png');
     await wrong.close();
   });
 
@@ -127,14 +128,14 @@ test.describe('end-to-end encrypted pastes', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     const link = await createEncrypted(page, { content: `One-time ${MARKER}`, password: 'open sesame', maxViews: '1' });
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: 'test-results/e2ee/home-result-390-dark.png', fullPage: true });
+    await shot(page, 'test-results/e2ee/home-result-390-dark.png', true);
 
     const reader = await openInFreshContext(browser, link);
     await expect(reader.page.getByRole('heading', { name: 'This paste is encrypted with a password' })).toBeVisible();
     await reader.page.getByRole('textbox', { name: 'Password' }).fill('not it');
     await reader.page.getByRole('button', { name: 'Unlock' }).click();
     await expect(reader.page.getByText('Wrong password, or the link is incomplete.')).toBeVisible();
-    await reader.page.screenshot({ path: 'test-results/e2ee/password-1280-light.png' });
+    await shot(reader.page, 'test-results/e2ee/password-1280-light.png');
     await reader.page.getByRole('textbox', { name: 'Password' }).fill('open sesame');
     await reader.page.getByRole('button', { name: 'Unlock' }).click();
     await expect(reader.page.getByText(`One-time ${MARKER}`)).toBeVisible();
@@ -175,7 +176,7 @@ test.describe('end-to-end encrypted files', () => {
       expect(sent).not.toContain('secret-e2ee');
       expect(sent).not.toContain(key);
       await page.setViewportSize({ width: 390, height: 844 });
-      await page.screenshot({ path: 'test-results/e2ee/upload-390-light.png', fullPage: true });
+      await shot(page, 'test-results/e2ee/upload-390-light.png', true);
 
       // The server holds a placeholder name and ciphertext.
       const slug = decodeURIComponent(new URL(link, BASE_URL).pathname.split('/').pop()!);
@@ -194,7 +195,7 @@ test.describe('end-to-end encrypted files', () => {
       await reader.page.goto(link);
       await expect(reader.page.getByTestId('file-name')).toHaveText('secret-e2ee.bin');
       await expect(reader.page.getByTestId('file-encrypted')).toBeVisible();
-      await reader.page.screenshot({ path: 'test-results/e2ee/file-1280-light.png', fullPage: true });
+      await shot(reader.page, 'test-results/e2ee/file-1280-light.png', true);
       const downloading = reader.page.waitForEvent('download', { timeout: 120_000 });
       await reader.page.getByTestId('e2ee-download').click();
       const download = await downloading;
@@ -219,7 +220,7 @@ test.describe('end-to-end encrypted files', () => {
       await tampered.page.goto(link);
       await tampered.page.getByTestId('e2ee-download').click();
       await expect(tampered.page.getByText('The encrypted file was altered')).toBeVisible({ timeout: 120_000 });
-      await tampered.page.screenshot({ path: 'test-results/e2ee/file-tampered-1280-dark.png', fullPage: true });
+      await shot(tampered.page, 'test-results/e2ee/file-tampered-1280-dark.png', true);
       await tampered.close();
 
       // Without the fragment: the key is missing.
@@ -271,7 +272,7 @@ test.describe('end-to-end encrypted files', () => {
       const resumeItem = page.getByTestId('resume-item').filter({ hasText: 'resume-e2ee.bin' });
       await expect(resumeItem).toBeVisible();
       await expect(resumeItem.getByTestId('resume-encrypted')).toBeVisible();
-      await page.screenshot({ path: 'test-results/e2ee/resume-offer-1280-light.png' });
+      await shot(page, 'test-results/e2ee/resume-offer-1280-light.png');
       await resumeItem.getByTestId('resume-input').setInputFiles(big.path);
       const item = page.getByTestId('upload-item').filter({ hasText: 'resume-e2ee.bin' });
       await expect(item).toHaveAttribute('data-stage', 'completed', { timeout: 180_000 });
@@ -333,7 +334,7 @@ test.describe('end-to-end encrypted files', () => {
       await expect(reader.page.getByTestId('file-name')).toHaveText('notes-e2ee.md');
       await expect(reader.page.getByRole('heading', { name: 'Private notes' })).toBeVisible();
       await expect(reader.page.getByText(MARKER)).toBeVisible();
-      await reader.page.screenshot({ path: 'test-results/e2ee/file-md-390-dark.png', fullPage: true });
+      await shot(reader.page, 'test-results/e2ee/file-md-390-dark.png', true);
       await reader.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import { adminToken, createKey, Perm, uniqueName } from '../support/api';
 import { seriousViolations } from '../support/axe';
 import { entryRow as row } from '../support/explorer';
 import { expect, seedStorage, test } from '../support/fixtures';
+import { shot } from '../support/looks';
 import { deleteAllMounts, localStorage, mount, s3Storage, writeTree } from '../support/mounts';
 import { startS3rver, type S3rver } from '../support/s3rver';
 import { afterPendingTasks } from '../support/settle';
@@ -209,7 +210,7 @@ test.describe('mount explorer', () => {
       const reset = menu.getByRole('button', { name: 'Reset view settings' });
       await reset.scrollIntoViewIfNeeded();
       await expect(reset).toBeInViewport();
-      await page.screenshot({ path: info.outputPath(`gallery-settings-${size.width}x${size.height}.png`) });
+      await shot(page, info.outputPath(`gallery-settings-${size.width}x${size.height}.png`));
       await reset.click();
       await page.keyboard.press('Escape');
       await expect(menu).toHaveCount(0);

@@ -3,11 +3,11 @@ import path from 'node:path';
 import type { ShareView } from '@clipnest/contract';
 import { adminToken, call } from '../support/api';
 import { expect, seedStorage, test } from '../support/fixtures';
+import { lookThemes as themes, shot as lookShot } from '../support/looks';
 import { makePng, MARKDOWN_SAMPLE } from '../support/files';
 import { localStorage, mount } from '../support/mounts';
 
 const out = process.env.SHARES_SHOTS_DIR ?? '/tmp/folder-share-shots';
-const themes = ['light', 'dark'] as const;
 const languages = ['zh-CN', 'en'] as const;
 const widths = [390, 1280] as const;
 
@@ -94,12 +94,12 @@ test.describe('folder share page', () => {
     const share = (await response.json()).data as ShareView;
     await expect(page.getByTestId('fs-link')).toHaveValue(new RegExp(`/s/${share.slug}$`));
     await expect(page.getByRole('dialog').locator('svg, canvas, img').last()).toBeVisible();
-    await page.screenshot({ path: path.join(out, 'explorer-share-folder-en-light-1280.png') });
+    await lookShot(page, path.join(out, 'explorer-share-folder-en-light-1280.png'));
 
     await page.goto('/admin/file-management');
     const section = page.getByTestId('folder-shares');
     await expect(section).toContainText(share.slug);
-    await page.screenshot({ path: path.join(out, 'manage-folder-shares-en-light-1280.png'), fullPage: true });
+    await lookShot(page, path.join(out, 'manage-folder-shares-en-light-1280.png'), true);
     const item = section.locator('li', { hasText: share.slug });
     await item.getByRole('button', { name: 'Delete' }).click();
     await page
@@ -124,8 +124,7 @@ test.describe('folder share page', () => {
           await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
           await seedStorage(page, { themeMode: theme, language: lang });
           const suffix = `${lang}-${theme}-${width}`;
-          const shot = (name: string) =>
-            page.screenshot({ path: path.join(out, `${name}-${suffix}.png`), fullPage: true });
+          const shot = (name: string) => lookShot(page, path.join(out, `${name}-${suffix}.png`), true);
           await page.goto(`/s/${open.slug}`);
           await expect(page.getByTestId('share-entries')).toBeVisible();
           await shot('share-list');

@@ -7,6 +7,7 @@ import { Permission } from '@clipnest/contract';
 import { adminToken, call, createKey } from '../support/api';
 import { BASE_URL } from '../support/env';
 import { expect, seedStorage, test } from '../support/fixtures';
+import { lookThemes, shot } from '../support/looks';
 import { localStorage, mount, writeTree } from '../support/mounts';
 
 const out = process.env.WEBDAV_SHOTS_DIR ?? '/tmp/webdav-shots';
@@ -61,7 +62,7 @@ test.describe('WebDAV settings: locks and blocked addresses', () => {
     await blockOnPaste(token);
   });
 
-  for (const theme of ['light', 'dark'] as const) {
+  for (const theme of lookThemes) {
     for (const lang of ['en', 'zh-CN'] as const) {
       for (const width of [390, 1280] as const) {
         test(`screenshot ${theme}, ${lang}, ${width}px`, async ({ page, token }) => {
@@ -71,14 +72,12 @@ test.describe('WebDAV settings: locks and blocked addresses', () => {
           const locks = page.getByTestId('webdav-locks');
           await expect(locks.locator(`[data-lock-path="${mountPath}/docs"]`)).toBeVisible({ timeout: 30_000 });
           await expect(page.getByTestId('webdav-blocked').locator('[data-address="127.0.0.1"]')).toBeVisible();
-          await page.screenshot({
-            path: path.join(out, `webdav-locks-${lang}-${theme}-${width}-page.png`),
-            fullPage: true,
-          });
-          await locks.screenshot({ path: path.join(out, `webdav-locks-${lang}-${theme}-${width}-locks.png`) });
-          await page
-            .getByTestId('webdav-blocked')
-            .screenshot({ path: path.join(out, `webdav-locks-${lang}-${theme}-${width}-blocked.png`) });
+          await shot(page, path.join(out, `webdav-locks-${lang}-${theme}-${width}-page.png`), true);
+          await shot(locks, path.join(out, `webdav-locks-${lang}-${theme}-${width}-locks.png`));
+          await shot(
+            page.getByTestId('webdav-blocked'),
+            path.join(out, `webdav-locks-${lang}-${theme}-${width}-blocked.png`),
+          );
         });
       }
     }

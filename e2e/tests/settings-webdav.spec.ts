@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Permission } from '@clipnest/contract';
 import { adminToken, createKey } from '../support/api';
 import { expect, seedStorage, test } from '../support/fixtures';
+import { lookThemes, shot } from '../support/looks';
 import { deleteMount, localStorage, mount } from '../support/mounts';
 
 const out = process.env.WEBDAV_SHOTS_DIR ?? '/tmp/webdav-shots';
@@ -96,7 +97,7 @@ test.describe('WebDAV settings page', () => {
     await expect(result).toContainText('No API key matches');
   });
 
-  for (const theme of ['light', 'dark'] as const) {
+  for (const theme of lookThemes) {
     for (const lang of ['en', 'zh-CN'] as const) {
       for (const width of [390, 1280] as const) {
         test(`screenshot ${theme}, ${lang}, ${width}px`, async ({ page, token }) => {
@@ -109,7 +110,7 @@ test.describe('WebDAV settings page', () => {
           await check.getByLabel(en ? 'API key' : 'API 密钥', { exact: true }).fill(teamKey);
           await check.getByRole('button', { name: en ? 'List /dav/' : '列出 /dav/' }).click();
           await expect(page.getByTestId('webdav-check-result').getByRole('listitem')).toHaveCount(1);
-          await page.screenshot({ path: path.join(out, `webdav-${lang}-${theme}-${width}.png`), fullPage: true });
+          await shot(page, path.join(out, `webdav-${lang}-${theme}-${width}.png`), true);
         });
       }
     }

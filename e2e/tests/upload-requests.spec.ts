@@ -4,10 +4,10 @@ import type { ShareView, UploadRequestView } from '@clipnest/contract';
 import { adminToken, call } from '../support/api';
 import { BASE_URL } from '../support/env';
 import { expect, seedStorage, test } from '../support/fixtures';
+import { lookThemes as themes, shot as lookShot } from '../support/looks';
 import { localStorage, mount } from '../support/mounts';
 
 const out = process.env.REQUESTS_SHOTS_DIR ?? '/tmp/upload-request-shots';
-const themes = ['light', 'dark'] as const;
 const languages = ['zh-CN', 'en'] as const;
 const widths = [390, 1280] as const;
 
@@ -103,8 +103,7 @@ test.describe('upload requests and bundles', () => {
           await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
           await seedStorage(page, { themeMode: theme, language: lang });
           const suffix = `${lang}-${theme}-${width}`;
-          const shot = (name: string) =>
-            page.screenshot({ path: path.join(out, `${name}-${suffix}.png`), fullPage: true });
+          const shot = (name: string) => lookShot(page, path.join(out, `${name}-${suffix}.png`), true);
           await page.goto(`/r/${open.slug}`);
           await expect(page.getByTestId('upload-request')).toBeVisible();
           await page.getByTestId('request-input').setInputFiles([

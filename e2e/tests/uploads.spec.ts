@@ -4,6 +4,7 @@ import type { Page } from '@playwright/test';
 import { call, uniqueName } from '../support/api';
 import { BASE_URL } from '../support/env';
 import { expect, test } from '../support/fixtures';
+import { shot } from '../support/looks';
 import { createS3Config, randomFile, sha256, startFileServer, type FileServer } from '../support/uploads';
 import { startS3rver, type S3rver } from '../support/s3rver';
 
@@ -98,7 +99,7 @@ test.describe('large uploads straight to S3 (s3rver with CORS)', () => {
       await expect.poll(() => recordedBefore.size, { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
       await expect(item).toContainText(/\/s/); // speed shown
       await page.setViewportSize({ width: 1280, height: 900 });
-      await page.screenshot({ path: `${shots}/multipart-uploading-1280-light-en.png` });
+      await shot(page, `${shots}/multipart-uploading-1280-light-en.png`);
 
       // Reload mid-upload: the parts recorded so far must never be sent again.
       const done = new Set(recordedBefore);
@@ -108,7 +109,7 @@ test.describe('large uploads straight to S3 (s3rver with CORS)', () => {
       const resumeItem = page.getByTestId('resume-item').filter({ hasText: 'big-e2e.bin' });
       await expect(resumeItem).toBeVisible();
       await expect(resumeItem).toContainText(/of 6 parts/);
-      await page.screenshot({ path: `${shots}/multipart-resume-offer-1280-light-en.png` });
+      await shot(page, `${shots}/multipart-resume-offer-1280-light-en.png`);
       await resumeItem.getByTestId('resume-input').setInputFiles(big.path);
 
       const resumed = page.getByTestId('upload-item').filter({ hasText: 'big-e2e.bin' });
