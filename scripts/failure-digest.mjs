@@ -40,3 +40,19 @@ export function playwrightFailureDigest(output, maxLines = 200) {
       : [...details.slice(0, maxLines), `… ${details.length - maxLines} more lines above in the Playwright output`];
   return [...kept, ...totals].join('\n').trimEnd();
 }
+
+const PW_FAILED_TEST = /^\s+✘\s+\d+\s+(.+?)(?: \(\d[\d.]*(?:ms|s|m|h)\))?$/;
+const VITEST_FAILED_TEST = /^\s*FAIL\s+(.+?)\s*$/;
+
+/**
+ * The names of the tests that failed in a run of either runner, each once and in order, for the last lines of
+ * `npm test` (a CI log cut to its tail keeps those when it loses the digests).
+ */
+export function failedTestNames(output) {
+  const names = new Set();
+  for (const line of output.replace(ANSI, '').split('\n')) {
+    const match = PW_FAILED_TEST.exec(line) ?? VITEST_FAILED_TEST.exec(line);
+    if (match) names.add(match[1].replace(/\s{2,}/g, ' '));
+  }
+  return [...names];
+}

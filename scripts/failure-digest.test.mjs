@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { playwrightFailureDigest, vitestFailureDigest } from './failure-digest.mjs';
+import { failedTestNames, playwrightFailureDigest, vitestFailureDigest } from './failure-digest.mjs';
 
 const passing = [
   '',
@@ -84,5 +84,39 @@ describe('playwrightFailureDigest', () => {
     const digest = playwrightFailureDigest(long.join('\n'), 5).split('\n');
     expect(digest[5]).toBe('… 16 more lines above in the Playwright output');
     expect(digest.at(-1)).toBe('  2 passed (12.0s)');
+  });
+});
+
+describe('failedTestNames', () => {
+  it('names each failed browser test once, without its time', () => {
+    const output = [
+      '  ✓  1 tests/a.spec.ts:3:7 › a › works (1.2s)',
+      '  \u001b[31m✘\u001b[39m  2 tests/b.spec.ts:9:7 › b › breaks (1.1m)',
+      '  ✘  3 tests/c.spec.ts:4:3 › c › times out (90.0s)',
+      '  1) tests/b.spec.ts:9:7 › b › breaks ───────',
+      '  2 failed',
+      '    tests/b.spec.ts:9:7 › b › breaks',
+    ].join('\n');
+    expect(failedTestNames(output)).toEqual([
+      'tests/b.spec.ts:9:7 › b › breaks',
+      'tests/c.spec.ts:4:3 › c › times out',
+    ]);
+  });
+
+  it('names each failed vitest test once', () => {
+    const output = [
+      ' × server/test/a.int.test.ts > uploads > keeps memory flat',
+      ' FAIL  integration  server/test/a.int.test.ts > uploads > keeps memory flat',
+      ' FAIL  unit  server/src/b.test.ts [ server/src/b.test.ts ]',
+      ' FAIL  integration  server/test/a.int.test.ts > uploads > keeps memory flat',
+    ].join('\n');
+    expect(failedTestNames(output)).toEqual([
+      'integration server/test/a.int.test.ts > uploads > keeps memory flat',
+      'unit server/src/b.test.ts [ server/src/b.test.ts ]',
+    ]);
+  });
+
+  it('is empty when nothing failed', () => {
+    expect(failedTestNames(passing.join('\n'))).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@
 // with untagged output.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { playwrightFailureDigest, vitestFailureDigest } from './failure-digest.mjs';
+import { failedTestNames, playwrightFailureDigest, vitestFailureDigest } from './failure-digest.mjs';
 import { ensureWebBuilt, root, run, runKeepingOutput } from './lib.mjs';
 import { prepareNode24, runNode24Tests } from './node24.mjs';
 
@@ -14,6 +14,8 @@ const serial = process.env.CLIPNEST_SERIAL === '1';
 const node24 = process.env.CLIPNEST_NODE24 === '1';
 const steps = [];
 const digests = [];
+/** The tests each failed step named, by step name, for the summary's last lines. */
+const failedIn = new Map();
 
 async function step(name, fn) {
   const started = Date.now();
@@ -22,11 +24,16 @@ async function step(name, fn) {
   return code;
 }
 
+function keepFailures(name, output, digestOf) {
+  const digest = digestOf(output);
+  if (digest) digests.push(`[clipnest] what failed in ${name} (repeated from above):\n${digest}`);
+  failedIn.set(name, failedTestNames(output));
+}
+
 /** Runs one tier, keeping what failed for the summary (a CI log that keeps only its tail would lose it). */
 async function tier(name, tag, command, args, digestOf, options = {}) {
   const { code, output } = await runKeepingOutput(command, args, { ...options, tag: serial ? undefined : tag });
-  const digest = code === 0 ? '' : digestOf(output);
-  if (digest) digests.push(`[clipnest] what failed in ${name} (repeated from above):\n${digest}`);
+  if (code !== 0) keepFailures(name, output, digestOf);
   return code;
 }
 
@@ -36,18 +43,17 @@ async function vitestJob() {
   // With the Node 24 lane (which runs the server's integration tier on SQLite), each database runs once: here
   // PostgreSQL only. SQLite on Node 20 stays covered by the browser suite, whose server runs on it.
   if (node24 && process.env.TEST_DATABASE_URL) env.CLIPNEST_TEST_DATABASES = 'postgres';
-  await step('unit + integration (vitest)', () =>
-    tier('vitest', '[vitest]', 'npx', ['vitest', 'run'], vitestFailureDigest, { env }),
-  );
+  const name = 'unit + integration (vitest)';
+  await step(name, () => tier(name, '[vitest]', 'npx', ['vitest', 'run'], vitestFailureDigest, { env }));
 }
 
 async function node24Job() {
-  await step('server unit + integration on Node 24 (vitest)', async () => {
+  const name = 'server unit + integration on Node 24 (vitest)';
+  await step(name, async () => {
     const prepared = await prepareNode24();
     if (!prepared) return 1;
     const { code, output } = await runNode24Tests(prepared, serial ? undefined : '[node 24]');
-    if (code !== 0)
-      digests.push(`[clipnest] what failed on Node 24 (repeated from above):\n${vitestFailureDigest(output)}`);
+    if (code !== 0) keepFailures(name, output, vitestFailureDigest);
     return code;
   });
 }
@@ -106,9 +112,8 @@ async function browserPgJob() {
     E2E_PORT: '8798',
   };
   const args = ['test', '-w', 'e2e', '--', 'tests/admin-pages.spec.ts', '--workers=1'];
-  await step('browser on PostgreSQL (admin pages)', () =>
-    tier('the browser suite on PostgreSQL', '[browser pg]', 'npm', args, playwrightFailureDigest, { env }),
-  );
+  const name = 'browser on PostgreSQL (admin pages)';
+  await step(name, () => tier(name, '[browser pg]', 'npm', args, playwrightFailureDigest, { env }));
 }
 
 // The vitest run starts on one lane and the browser shards on the other; Node 24 goes to the lane that frees up
@@ -124,5 +129,11 @@ await Promise.all(serial ? [lane()] : [lane(), lane()]);
 
 for (const digest of digests) console.log(`\n${digest}`);
 console.log('\n[clipnest] test summary');
-for (const s of steps) console.log(`  ${s.code === 0 ? 'ok  ' : 'FAIL'} ${s.name} (${s.seconds}s)`);
+const SHOWN = 10;
+for (const s of steps) {
+  console.log(`  ${s.code === 0 ? 'ok  ' : 'FAIL'} ${s.name} (${s.seconds}s)`);
+  const failed = failedIn.get(s.name) ?? [];
+  for (const test of failed.slice(0, SHOWN)) console.log(`         ✘ ${test}`);
+  if (failed.length > SHOWN) console.log(`         … and ${failed.length - SHOWN} more`);
+}
 process.exit(steps.some((s) => s.code !== 0) ? 1 : 0);
