@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyHttpTimeouts } from './timeouts.js';
+import { applyHttpTimeouts, KEEP_ALIVE_MS } from './timeouts.js';
 
 const IDLE_MS = 200;
 /** The server's own work before it answers: longer than the upload idle limit, which must not count it. */
@@ -55,6 +55,21 @@ describe('HTTP timeouts', () => {
 
   it('answers an upload whose body came whole, however long the server works on it', async () => {
     expect(await send(port, 'PUT', '/dav/file.bin', { bytes: Buffer.alloc(1024) })).toBe(200);
+  });
+
+  it('keeps an idle connection for 65 s and tells the client so, to drop its idle sockets first', async () => {
+    expect(KEEP_ALIVE_MS).toBe(65_000);
+    const agent = new http.Agent({ keepAlive: true });
+    const header = await new Promise<string | undefined>((resolve, reject) => {
+      http
+        .get({ host: '127.0.0.1', port, path: '/api/health', agent }, (res) => {
+          res.resume();
+          resolve(res.headers['keep-alive']);
+        })
+        .on('error', reject);
+    });
+    agent.destroy();
+    expect(header).toBe('timeout=65');
   });
 
   it('still cuts off an upload whose body stops coming', async () => {

@@ -5,7 +5,10 @@
 // - responses: the socket is closed when the client takes no byte for `downloadIdleMs`;
 // - while the server itself works (after the body, before the answer) no timer runs; a request without a body
 //   (no Content-Length above 0, no Transfer-Encoding: RFC 9112 §6.3) has nothing to time until its answer.
-// Header timeouts (`headersTimeout`) and keep-alive stay as Node sets them.
+// - idle keep-alive connections: closed after KEEP_ALIVE_MS, not Node's 5 s. A client (or a proxy in front) that
+//   reuses an idle connection just as the server closes it gets a reset: a failed upload, or a 502 from nginx,
+//   whose upstream connections idle up to 60 s. Clients read the `Keep-Alive: timeout=65` hint and drop theirs first.
+// Header timeouts (`headersTimeout`) stay as Node sets them.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { ServerType } from '@hono/node-server';
 
@@ -17,6 +20,9 @@ export interface HttpTimeouts {
 
 /** Routes whose body may take as long as it needs while bytes keep coming (form, PUT, part, fs, WebDAV). */
 const UPLOAD_PATH = /^\/(api\/upload(-direct)?|api\/fs\/(upload|multipart)|dav)(\/|\?|$)/;
+
+/** How long an idle keep-alive connection stays open: longer than the 60 s of common proxies' upstream pools. */
+export const KEEP_ALIVE_MS = 65_000;
 
 export function isUploadPath(url: string | undefined): boolean {
   return url !== undefined && UPLOAD_PATH.test(url);
@@ -63,5 +69,6 @@ function watch(req: IncomingMessage, res: ServerResponse, timeouts: HttpTimeouts
 export function applyHttpTimeouts(server: ServerType, timeouts: HttpTimeouts): void {
   const http = server as Server;
   http.requestTimeout = 0;
+  http.keepAliveTimeout = KEEP_ALIVE_MS;
   http.on('request', (req: IncomingMessage, res: ServerResponse) => watch(req, res, timeouts));
 }

@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
@@ -123,11 +122,10 @@ export async function startTestServer(
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: built.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
+  // With it, the product's 65 s keep-alive: the tests' fetch and this server share one event loop, and with Node's
+  // 5 s a loop stalled past it (a loaded CI machine, 32 MB of JSON parsed) let the server close an idle socket that
+  // fetch had just reused for the next request: ECONNRESET.
   applyHttpTimeouts(server, httpTimeoutsOf(config));
-  // The tests' fetch and this server share one event loop. With Node's 5 s keep-alive, a loop stalled past it
-  // (a loaded CI machine, 32 MB of JSON parsed) let the server close an idle socket that fetch had just reused
-  // for the next request: ECONNRESET. At 60 s fetch drops its idle sockets (timeout hint minus its margin) first.
-  (server as Server).keepAliveTimeout = 60_000;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = `http://127.0.0.1:${port}`;
