@@ -60,7 +60,7 @@ describe('HTTP timeouts', () => {
   it('keeps an idle connection for 65 s and tells the client so, to drop its idle sockets first', async () => {
     expect(KEEP_ALIVE_MS).toBe(65_000);
     const agent = new http.Agent({ keepAlive: true });
-    const header = await new Promise<string | undefined>((resolve, reject) => {
+    const header = await new Promise<string | string[] | undefined>((resolve, reject) => {
       http
         .get({ host: '127.0.0.1', port, path: '/api/health', agent }, (res) => {
           res.resume();
