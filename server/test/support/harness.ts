@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
@@ -164,7 +165,11 @@ export async function startTestServer(
       return res.body.data.token;
     },
     async close() {
+      // A keep-alive connection still busy when close() is called would stay open for the keep-alive timeout
+      // (65 s) once idle: closed as it becomes idle instead, as main.ts does on SIGTERM.
+      const idle = setInterval(() => (server as Server).closeIdleConnections(), 100);
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      clearInterval(idle);
       await built.close();
       if (options.keepData) return;
       if (schema && !options.sharedSchema) {
