@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Server } from 'node:http';
 import { serve, type ServerType } from '@hono/node-server';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { closeWhenIdle } from './http/closeServer.js';
 import { applyHttpTimeouts } from './http/timeouts.js';
 import { buildServer, httpTimeoutsOf } from './server.js';
 
@@ -85,27 +85,13 @@ let stopping = false;
 async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
-  const http = server as Server;
   const timeoutMs = config.shutdownTimeoutMs;
   built.services.system.markStopping();
   logger.info(`${signal} received: finishing in-flight requests (up to ${timeoutMs / 1000} s), then stopping`);
   // A last resort: whatever hangs, the process ends.
   setTimeout(() => process.exit(0), timeoutMs + 15_000).unref();
-  const closed = new Promise<void>((resolve) => http.close(() => resolve()));
-  http.closeIdleConnections();
-  const idle = setInterval(() => http.closeIdleConnections(), 100);
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = await Promise.race([
-    closed.then(() => false),
-    new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(true), timeoutMs);
-    }),
-  ]);
-  clearTimeout(timer);
-  clearInterval(idle);
-  if (timedOut) {
-    logger.info('shutdown timeout: closing the connections still open (their uploads are discarded)');
-    http.closeAllConnections();
+  if (!(await closeWhenIdle(server, timeoutMs))) {
+    logger.info('shutdown timeout: closed the connections still open (their uploads are discarded)');
   }
   metricsServer?.close();
   try {

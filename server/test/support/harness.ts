@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
@@ -9,6 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import type { OpenOptions } from '../../src/db/database.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
+import { closeWhenIdle } from '../../src/http/closeServer.js';
 import { applyHttpTimeouts } from '../../src/http/timeouts.js';
 import { buildServer, httpTimeoutsOf, type BuiltServer } from '../../src/server.js';
 
@@ -165,11 +165,7 @@ export async function startTestServer(
       return res.body.data.token;
     },
     async close() {
-      // A keep-alive connection still busy when close() is called would stay open for the keep-alive timeout
-      // (65 s) once idle: closed as it becomes idle instead, as main.ts does on SIGTERM.
-      const idle = setInterval(() => (server as Server).closeIdleConnections(), 100);
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      clearInterval(idle);
+      await closeWhenIdle(server);
       await built.close();
       if (options.keepData) return;
       if (schema && !options.sharedSchema) {
