@@ -28,10 +28,12 @@ function tagLines(tag, to) {
   };
 }
 
-function runChild(command, args, { tag, ...options }, keep) {
+/** `nice`: the child's niceness (nice(1)), for work that may wait while more urgent work beside it runs. */
+function runChild(command, args, { tag, nice, ...options }, keep) {
   return new Promise((resolve) => {
     const stdio = keep ? [tag ? 'ignore' : 'inherit', 'pipe', 'pipe'] : 'inherit';
-    const child = spawn(command, args, { cwd: root, stdio, ...options });
+    const [file, argv] = nice ? ['nice', ['-n', String(nice), command, ...args]] : [command, args];
+    const child = spawn(file, argv, { cwd: root, stdio, ...options });
     const chunks = [];
     const tee = (from, to) => {
       const show = tag ? tagLines(tag, to) : (chunk) => to.write(chunk);

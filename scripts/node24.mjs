@@ -84,11 +84,11 @@ export async function prepareNode24(dir = path.join(os.tmpdir(), 'clipnest-node2
  * the web's and the contract's unit tests test code a browser runs, and scripts/ runs on the Node that runs npm.
  * Resolves with { code, output }.
  */
-export function runNode24Tests({ tree, env }, tag = '[node 24]') {
+export function runNode24Tests({ tree, env }, tag = '[node 24]', nice = undefined) {
   const sqliteOnly = { ...env, TEST_DATABASE_URL: '', CLIPNEST_TEST_DATABASES: '' };
   const projects = ['unit', 'integration', 'integration-isolated'].flatMap((name) => ['--project', name]);
   const args = ['vitest', 'run', ...projects, 'server/'];
-  return runKeepingOutput('npx', args, { cwd: tree, env: sqliteOnly, tag });
+  return runKeepingOutput('npx', args, { cwd: tree, env: sqliteOnly, tag, nice });
 }
 
 // `node scripts/node24.mjs prepare`: only the preparation (CI runs it beside lint and typecheck, on the core they

@@ -1,9 +1,8 @@
-// `npm test`: every tier. Two lanes run side by side (the server tiers need little of the browser's time and the
-// other way round) and take the next job when they are free: vitest's unit and integration tiers, the browser
-// suite (Playwright) against the built app in CLIPNEST_E2E_SHARDS parts (6), and with CLIPNEST_NODE24=1 the
-// server's tests on Node 24 LTS. Integration tests also run on PostgreSQL when TEST_DATABASE_URL is set (with the
-// Node 24 lane: PostgreSQL on Node 20, SQLite on Node 24). CLIPNEST_SERIAL=1 runs the jobs one after the other,
-// with untagged output.
+// `npm test`: every tier, in lanes that run side by side (see the lanes below): vitest's unit and integration
+// tiers, the browser suite (Playwright) against the built app in CLIPNEST_E2E_SHARDS parts (6), and with
+// CLIPNEST_NODE24=1 the server's tests on Node 24 LTS. Integration tests also run on PostgreSQL when
+// TEST_DATABASE_URL is set (with the Node 24 lane: PostgreSQL on Node 20, SQLite on Node 24). CLIPNEST_SERIAL=1 runs
+// the jobs one after the other, with untagged output.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { failedTestNames, playwrightFailureDigest, vitestFailureDigest } from './failure-digest.mjs';
@@ -12,6 +11,8 @@ import { prepareNode24, runNode24Tests } from './node24.mjs';
 
 const serial = process.env.CLIPNEST_SERIAL === '1';
 const node24 = process.env.CLIPNEST_NODE24 === '1';
+/** The niceness of the server's test tiers beside the browser lane (see the lanes below). */
+const SERVER_NICE = 10;
 const steps = [];
 const digests = [];
 /** The tests each failed step named, by step name, for the summary's last lines. */
@@ -44,7 +45,8 @@ async function vitestJob() {
   // PostgreSQL only. SQLite on Node 20 stays covered by the browser suite, whose server runs on it.
   if (node24 && process.env.TEST_DATABASE_URL) env.CLIPNEST_TEST_DATABASES = 'postgres';
   const name = 'unit + integration (vitest)';
-  await step(name, () => tier(name, '[vitest]', 'npx', ['vitest', 'run'], vitestFailureDigest, { env }));
+  const options = { env, nice: serial ? undefined : SERVER_NICE };
+  await step(name, () => tier(name, '[vitest]', 'npx', ['vitest', 'run'], vitestFailureDigest, options));
 }
 
 async function node24Job() {
@@ -52,7 +54,9 @@ async function node24Job() {
   await step(name, async () => {
     const prepared = await prepareNode24();
     if (!prepared) return 1;
-    const { code, output } = await runNode24Tests(prepared, serial ? undefined : '[node 24]');
+    const { code, output } = serial
+      ? await runNode24Tests(prepared)
+      : await runNode24Tests(prepared, '[node 24]', SERVER_NICE);
     if (code !== 0) keepFailures(name, output, vitestFailureDigest);
     return code;
   });
@@ -116,16 +120,22 @@ async function browserPgJob() {
   await step(name, () => tier(name, '[browser pg]', 'npm', args, playwrightFailureDigest, { env }));
 }
 
-// The vitest run starts on one lane and the browser shards on the other; Node 24 goes to the lane that frees up
-// after the second shard, the rest of the shards and the PostgreSQL admin pages fill in. Shards are cut by test
-// count, not time, and take from 2 to 5 times as long as each other (CI of 2026-11-29 in three: 45, 20 and 15 min):
-// six smaller ones let the lanes end together.
-const shards = Array.from({ length: SHARDS }, (_, i) => browserShardJob(i + 1));
-const jobs = [vitestJob, ...shards.slice(0, 2), ...(node24 ? [node24Job] : []), ...shards.slice(2), browserPgJob];
-async function lane() {
-  for (let job = jobs.shift(); job; job = jobs.shift()) await job();
+// Two lanes: one starts with the server's tiers (vitest, then in CI Node 24), the other with the browser shards and
+// the PostgreSQL admin pages; a lane whose own queue is empty helps with the other's. The server tiers run niced:
+// alone on this kind of machine a browser shard keeps ~0.3 of a core busy and spends the rest of its time waiting
+// for the page, the app or its server in turn, and vitest's workers holding both cores at the same priority
+// stretched every such wait (shard 1 of 6: 146 s alone, 499 s beside vitest in CI of 2026-11-30; 194 s beside niced
+// vitest). Two browser shards at once (three lanes, or four with each server tier on its own) starved vitest's
+// tests past their time limits. Shards are cut by test count, not time: six smaller ones let the lanes end
+// together.
+const serverJobs = [vitestJob, ...(node24 ? [node24Job] : [])];
+const browserJobs = [...Array.from({ length: SHARDS }, (_, i) => browserShardJob(i + 1)), browserPgJob];
+async function lane(...queues) {
+  for (const queue of queues) for (let job = queue.shift(); job; job = queue.shift()) await job();
 }
-await Promise.all(serial ? [lane()] : [lane(), lane()]);
+await Promise.all(
+  serial ? [lane(serverJobs, browserJobs)] : [lane(serverJobs, browserJobs), lane(browserJobs, serverJobs)],
+);
 
 for (const digest of digests) console.log(`\n${digest}`);
 console.log('\n[clipnest] test summary');

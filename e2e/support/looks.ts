@@ -6,7 +6,7 @@ import type { Locator, Page } from '@playwright/test';
  * a quiet machine); there they run only with CLIPNEST_SHOTS=1. Tests whose checks do change with the theme (axe's
  * contrast rules) keep both themes everywhere.
  */
-export const lookingAt = process.env.CLIPNEST_SHOTS === '1' || !process.env.CI;
+const lookingAt = process.env.CLIPNEST_SHOTS === '1' || !process.env.CI;
 
 /** The themes a look-only matrix runs in. */
 export const lookThemes: readonly ('light' | 'dark')[] = lookingAt ? ['light', 'dark'] : ['light'];

@@ -38,6 +38,13 @@ async function expectCopied(server: TestServer, from: string, to: string) {
   }
 }
 
+/**
+ * A limit, not a speed check: these tests make some 200 requests one after the other (the copy to S3, then every
+ * file read back), with S3 emulated in the same process. Alone they take 1–3 s; in CI the server's tests run niced
+ * beside the browser lane, and on PostgreSQL they came within a few seconds of the default 30 s.
+ */
+const COPY_TASK_LIMIT_MS = 90_000;
+
 describe.each(dbTargets)('copy tasks on %s', (target) => {
   let s3: S3rverHandle;
   let server: TestServer;
@@ -58,50 +65,54 @@ describe.each(dbTargets)('copy tasks on %s', (target) => {
   const copy = (body: unknown, auth: { token?: string; apiKey?: string } = { token }) =>
     server.call<BatchCopyResult>('POST', '/api/fs/batch-copy', { ...auth, body });
 
-  it('copies a folder of 50 files local → S3 as a task; cancelled midway, then retried to byte-identical results', async () => {
-    const gate = gateAt(server.built.services.copies, 20);
-    const started = await copy({ items: [{ sourcePath: '/local/src', targetPath: '/s3/dst' }] });
-    expect(started.status).toBe(202);
-    expect(started.body.data?.requiresClientSideCopy).toBe(false);
-    const id = started.body.data?.task.id as string;
-    expect(started.body.data?.task).toMatchObject({ type: 'copy', total_files: FILES });
-    // The structured subject the client titles the task from (in its own language).
-    expect(started.body.data?.task.subject).toEqual({ source: '/local/src', target: '/s3/dst', count: 1 });
-    await gate.atGate;
+  it(
+    'copies a folder of 50 files local → S3 as a task; cancelled midway, then retried to byte-identical results',
+    async () => {
+      const gate = gateAt(server.built.services.copies, 20);
+      const started = await copy({ items: [{ sourcePath: '/local/src', targetPath: '/s3/dst' }] });
+      expect(started.status).toBe(202);
+      expect(started.body.data?.requiresClientSideCopy).toBe(false);
+      const id = started.body.data?.task.id as string;
+      expect(started.body.data?.task).toMatchObject({ type: 'copy', total_files: FILES });
+      // The structured subject the client titles the task from (in its own language).
+      expect(started.body.data?.task.subject).toEqual({ source: '/local/src', target: '/s3/dst', count: 1 });
+      await gate.atGate;
 
-    const cancelled = await server.call<TaskView>('POST', `/api/fs/tasks/${id}/cancel`, { token });
-    expect(cancelled.status).toBe(200);
-    const view = cancelled.body.data as TaskView;
-    expect(view.status).toBe('cancelled');
-    const statuses = view.items?.map((item) => item.status) ?? [];
-    expect(statuses.slice(0, 20).every((s) => s === 'completed')).toBe(true);
-    expect(statuses.slice(20).every((s) => s === 'pending')).toBe(true);
-    const copiedFiles = view.items?.filter((item) => !item.is_dir && item.status === 'completed').length ?? 0;
-    expect(view.done_files).toBe(copiedFiles);
-    expect(copiedFiles).toBeGreaterThan(0);
-    expect(copiedFiles).toBeLessThan(FILES);
-    // Only the files before the gate reached the bucket.
-    const present = await Promise.all(
-      Array.from({ length: FILES }, (_, i) => fileExists(server, `/s3/dst/${fileName(i)}`)),
-    );
-    expect(present.filter(Boolean).length).toBe(copiedFiles);
-    gate.restore();
+      const cancelled = await server.call<TaskView>('POST', `/api/fs/tasks/${id}/cancel`, { token });
+      expect(cancelled.status).toBe(200);
+      const view = cancelled.body.data as TaskView;
+      expect(view.status).toBe('cancelled');
+      const statuses = view.items?.map((item) => item.status) ?? [];
+      expect(statuses.slice(0, 20).every((s) => s === 'completed')).toBe(true);
+      expect(statuses.slice(20).every((s) => s === 'pending')).toBe(true);
+      const copiedFiles = view.items?.filter((item) => !item.is_dir && item.status === 'completed').length ?? 0;
+      expect(view.done_files).toBe(copiedFiles);
+      expect(copiedFiles).toBeGreaterThan(0);
+      expect(copiedFiles).toBeLessThan(FILES);
+      // Only the files before the gate reached the bucket.
+      const present = await Promise.all(
+        Array.from({ length: FILES }, (_, i) => fileExists(server, `/s3/dst/${fileName(i)}`)),
+      );
+      expect(present.filter(Boolean).length).toBe(copiedFiles);
+      gate.restore();
 
-    const again = await server.call<TaskView>('POST', `/api/fs/tasks/${id}/cancel`, { token });
-    expectEnvelope(again.body, 409);
-    const retried = await server.call<TaskView>('POST', `/api/fs/tasks/${id}/retry`, { token });
-    expect(retried.status).toBe(202);
-    const done = await waitForTask(server, token, id);
-    expect(done).toMatchObject({ status: 'completed', done_files: FILES, failed_files: 0, progress: 100 });
-    expect(done.bytes_done).toBe(done.total_bytes);
-    await expectCopied(server, '/local/src', '/s3/dst');
+      const again = await server.call<TaskView>('POST', `/api/fs/tasks/${id}/cancel`, { token });
+      expectEnvelope(again.body, 409);
+      const retried = await server.call<TaskView>('POST', `/api/fs/tasks/${id}/retry`, { token });
+      expect(retried.status).toBe(202);
+      const done = await waitForTask(server, token, id);
+      expect(done).toMatchObject({ status: 'completed', done_files: FILES, failed_files: 0, progress: 100 });
+      expect(done.bytes_done).toBe(done.total_bytes);
+      await expectCopied(server, '/local/src', '/s3/dst');
 
-    const list = await server.call<{ items: TaskView[]; total: number }>('GET', '/api/fs/tasks', { token });
-    expect(list.body.data?.items.map((t) => t.id)).toContain(id);
-    const cleared = await server.call<{ cleared: number }>('DELETE', '/api/fs/tasks/completed', { token });
-    expect(cleared.body.data?.cleared).toBeGreaterThanOrEqual(1);
-    expect((await server.call('GET', `/api/fs/tasks/${id}`, { token })).status).toBe(404);
-  });
+      const list = await server.call<{ items: TaskView[]; total: number }>('GET', '/api/fs/tasks', { token });
+      expect(list.body.data?.items.map((t) => t.id)).toContain(id);
+      const cleared = await server.call<{ cleared: number }>('DELETE', '/api/fs/tasks/completed', { token });
+      expect(cleared.body.data?.cleared).toBeGreaterThanOrEqual(1);
+      expect((await server.call('GET', `/api/fs/tasks/${id}`, { token })).status).toBe(404);
+    },
+    COPY_TASK_LIMIT_MS,
+  );
 
   it('copies within one storage with the storage copy, skips existing targets when asked', async () => {
     await putFile(server, '/local/one.txt', 'first');
@@ -239,18 +250,22 @@ describe.each(dbTargets)('copy tasks on %s', (target) => {
     expect(found.body.data?.items.map((h) => h.path)).toEqual(['/s3/client/copied.txt']);
   });
 
-  it('a server restart during a task hands it back; the next start resumes and completes it', async () => {
-    const gate = gateAt(server.built.services.copies, 10);
-    const started = await copy({ items: [{ sourcePath: '/local/src', targetPath: '/s3/restart' }] });
-    const id = started.body.data?.task.id as string;
-    await gate.atGate;
-    const { dataDir, schema } = server;
-    await server.close();
-    gate.restore();
-    server = await startTestServer(target, {}, { reuse: { dataDir, ...(schema ? { schema } : {}) } });
-    token = await server.login();
-    const done = await waitForTask(server, token, id);
-    expect(done).toMatchObject({ status: 'completed', done_files: FILES, failed_files: 0 });
-    await expectCopied(server, '/local/src', '/s3/restart');
-  });
+  it(
+    'a server restart during a task hands it back; the next start resumes and completes it',
+    async () => {
+      const gate = gateAt(server.built.services.copies, 10);
+      const started = await copy({ items: [{ sourcePath: '/local/src', targetPath: '/s3/restart' }] });
+      const id = started.body.data?.task.id as string;
+      await gate.atGate;
+      const { dataDir, schema } = server;
+      await server.close();
+      gate.restore();
+      server = await startTestServer(target, {}, { reuse: { dataDir, ...(schema ? { schema } : {}) } });
+      token = await server.login();
+      const done = await waitForTask(server, token, id);
+      expect(done).toMatchObject({ status: 'completed', done_files: FILES, failed_files: 0 });
+      await expectCopied(server, '/local/src', '/s3/restart');
+    },
+    COPY_TASK_LIMIT_MS,
+  );
 });
