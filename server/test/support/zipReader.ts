@@ -49,11 +49,13 @@ const TAIL_BYTES = 4 * 1024 * 1024;
 
 /**
  * Streams a zip whose first entry is `firstSize` bytes (stored): CRC-32 of that entry's bytes as they pass,
- * the central directory parsed from the kept tail (Zip64 records followed). Memory: the tail only.
+ * the central directory parsed from the kept tail (Zip64 records followed). Memory: the tail only. With
+ * `expectedTotal` (the Content-Length) only the tail's chunks are copied.
  */
 export async function scanZipStream(
   stream: ReadableStream<Uint8Array>,
   firstSize: number,
+  expectedTotal?: number,
 ): Promise<{ total: number; firstCrc: number; entries: CentralEntry[]; zip64: boolean }> {
   let total = 0;
   let head = Buffer.alloc(0);
@@ -77,7 +79,9 @@ export async function scanZipStream(
       const to = Math.min(dataStart + firstSize, total);
       if (to > from) crc = crc32(buf.subarray(from - at, to - at), crc);
     }
-    // Chunks are copied: a stream may reuse its buffers.
+    // Only chunks that reach into the last TAIL_BYTES are kept (all of them when the length is not known), and
+    // they are copied: a stream may reuse its buffers.
+    if (expectedTotal !== undefined && total <= expectedTotal - TAIL_BYTES) continue;
     kept.push(Buffer.from(buf));
     keptBytes += buf.byteLength;
     while (kept.length > 1 && keptBytes - (kept[0]?.byteLength ?? 0) >= TAIL_BYTES)
