@@ -13,13 +13,13 @@ export async function closeWhenIdle(server: ServerType, timeoutMs?: number): Pro
   http.closeIdleConnections();
   const idle = setInterval(() => http.closeIdleConnections(), 100);
   let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<boolean>((resolve) => {
+  const deadline = new Promise<boolean>((resolve) => {
     if (timeoutMs !== undefined) timer = setTimeout(() => resolve(true), timeoutMs);
   });
-  const finished = await Promise.race([closed.then(() => false), timedOut]);
+  const timedOut = await Promise.race([closed.then(() => false), deadline]);
   clearTimeout(timer);
   clearInterval(idle);
-  if (finished) {
+  if (timedOut) {
     http.closeAllConnections();
     await closed;
     return false;
