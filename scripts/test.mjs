@@ -11,8 +11,8 @@ import { prepareNode24, runNode24Tests } from './node24.mjs';
 
 const serial = process.env.CLIPNEST_SERIAL === '1';
 const node24 = process.env.CLIPNEST_NODE24 === '1';
-/** The niceness of the server's test tiers beside the browser lane (see the lanes below). */
-const SERVER_NICE = 10;
+/** The niceness of the server's test tiers beside the browser lane (see the lanes below); alone they run as is. */
+const serverNice = serial ? undefined : 10;
 const steps = [];
 const digests = [];
 /** The tests each failed step named, by step name, for the summary's last lines. */
@@ -45,7 +45,7 @@ async function vitestJob() {
   // PostgreSQL only. SQLite on Node 20 stays covered by the browser suite, whose server runs on it.
   if (node24 && process.env.TEST_DATABASE_URL) env.CLIPNEST_TEST_DATABASES = 'postgres';
   const name = 'unit + integration (vitest)';
-  const options = { env, nice: serial ? undefined : SERVER_NICE };
+  const options = { env, nice: serverNice };
   await step(name, () => tier(name, '[vitest]', 'npx', ['vitest', 'run'], vitestFailureDigest, options));
 }
 
@@ -54,9 +54,7 @@ async function node24Job() {
   await step(name, async () => {
     const prepared = await prepareNode24();
     if (!prepared) return 1;
-    const { code, output } = serial
-      ? await runNode24Tests(prepared)
-      : await runNode24Tests(prepared, '[node 24]', SERVER_NICE);
+    const { code, output } = await runNode24Tests(prepared, '[node 24]', serverNice);
     if (code !== 0) keepFailures(name, output, vitestFailureDigest);
     return code;
   });
